@@ -1,0 +1,1 @@
+"""Annotation side of Loupe: corpus (datasets, documents, references), accounts and FAMs."""

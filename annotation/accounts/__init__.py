@@ -1,0 +1,1 @@
+"""Accounts app: the Annotator, Researcher and Admin roles, login and API tokens."""

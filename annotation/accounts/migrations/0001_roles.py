@@ -1,0 +1,21 @@
+"""Data migration: create the Annotator, Researcher and Admin groups."""
+
+from django.db import migrations
+
+ROLES = ("Annotator", "Researcher", "Admin")
+
+
+def create_roles(apps, schema_editor):
+    group_model = apps.get_model("auth", "Group")
+    for name in ROLES:
+        group_model.objects.get_or_create(name=name)
+
+
+def remove_roles(apps, schema_editor):
+    apps.get_model("auth", "Group").objects.filter(name__in=ROLES).delete()
+
+
+class Migration(migrations.Migration):
+    dependencies = [("auth", "0012_alter_user_first_name_max_length")]
+
+    operations = [migrations.RunPython(create_roles, remove_roles)]

@@ -1,0 +1,1 @@
+"""Corpus app: datasets, documents with ordered sentences, and reference summaries."""

@@ -1,0 +1,166 @@
+"""Corpus APIs: list and read datasets and documents, upload a dataset, edit sentences."""
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation.accounts.roles import IsAdmin, IsAnyRole
+from config.exceptions import ApplicationError
+from config.pagination import paginated_response
+
+from .models import Category, Dataset, Document
+from .selectors import dataset_list, document_get, document_is_frozen, document_list
+from .services import dataset_import, document_update_sentences
+
+
+class DatasetSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    source = serializers.CharField()
+    license = serializers.CharField()
+    document_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class DatasetListApi(APIView):
+    """Every dataset with its document count."""
+
+    permission_classes = [IsAnyRole]
+
+    @extend_schema(responses=DatasetSerializer(many=True))
+    def get(self, request):
+        return Response(DatasetSerializer(dataset_list(), many=True).data)
+
+
+class DatasetDetailApi(APIView):
+    """One dataset."""
+
+    permission_classes = [IsAnyRole]
+
+    @extend_schema(responses=DatasetSerializer)
+    def get(self, request, slug: str):
+        dataset = get_object_or_404(dataset_list(), slug=slug)
+        return Response(DatasetSerializer(dataset).data)
+
+
+class DatasetImportApi(APIView):
+    """Upload a dataset file (JSONL) through the same pipeline as ``manage.py import_dataset``."""
+
+    permission_classes = [IsAdmin]
+    parser_classes = [MultiPartParser, FormParser]
+
+    class InputSerializer(serializers.Serializer):
+        file = serializers.FileField()
+        slug = serializers.SlugField(max_length=64)
+        name = serializers.CharField(max_length=200, required=False)
+        dry_run = serializers.BooleanField(default=False)
+
+    class OutputSerializer(serializers.Serializer):
+        dataset = serializers.CharField()
+        documents = serializers.IntegerField()
+        references = serializers.IntegerField()
+        dry_run = serializers.BooleanField()
+        report = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        upload = serializer.validated_data["file"]
+        if upload.size > settings.LOUPE_UPLOAD_MAX_BYTES:
+            raise ApplicationError(
+                f"The file is {upload.size} bytes; the limit is {settings.LOUPE_UPLOAD_MAX_BYTES}.",
+                status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            )
+        summary = dataset_import(
+            format_name="jsonl",
+            source=upload.file,
+            slug=serializer.validated_data["slug"],
+            name=serializer.validated_data.get("name"),
+            user=request.user,
+            dry_run=serializer.validated_data["dry_run"],
+        )
+        code = status.HTTP_200_OK if summary.dry_run else status.HTTP_201_CREATED
+        return Response(self.OutputSerializer(summary.as_dict()).data, status=code)
+
+
+class DocumentSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    external_id = serializers.CharField()
+    position = serializers.IntegerField()
+    category = serializers.CharField()
+    sentence_count = serializers.IntegerField()
+
+
+class DocumentListApi(APIView):
+    """A dataset's documents in order (paginated), optionally filtered by category."""
+
+    permission_classes = [IsAnyRole]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("category", str, enum=Category.values, required=False)],
+        responses=DocumentSummarySerializer(many=True),
+    )
+    def get(self, request, slug: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        category = request.query_params.get("category")
+        if category and category not in Category.values:
+            raise ApplicationError(f"category must be one of {Category.values}")
+        documents = document_list(dataset=dataset, category=category)
+        return paginated_response(request, self, documents, DocumentSummarySerializer)
+
+
+class DocumentDetailApi(APIView):
+    """One document: its sentences, references and whether it is frozen."""
+
+    permission_classes = [IsAnyRole]
+
+    class OutputSerializer(serializers.Serializer):
+        class ReferenceSerializer(serializers.Serializer):
+            id = serializers.IntegerField()
+            position = serializers.IntegerField()
+            label = serializers.CharField()
+            sentences = serializers.ListField(child=serializers.CharField())
+
+        id = serializers.IntegerField()
+        dataset = serializers.CharField(source="dataset.slug")
+        external_id = serializers.CharField()
+        category = serializers.CharField()
+        sentences = serializers.ListField(child=serializers.CharField())
+        references = ReferenceSerializer(many=True, source="references.all")
+        meta = serializers.DictField()
+        frozen = serializers.BooleanField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, pk: int):
+        document = document_get(pk=pk)
+        document.frozen = document_is_frozen(document=document)
+        return Response(self.OutputSerializer(document).data)
+
+
+class DocumentSentencesUpdateApi(APIView):
+    """Replace a document's sentences (admins only; refused once the document is frozen)."""
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        sentences = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        sentences = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def put(self, request, pk: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        document = get_object_or_404(Document, pk=pk)
+        document = document_update_sentences(
+            document=document, sentences=serializer.validated_data["sentences"]
+        )
+        return Response(self.OutputSerializer(document).data)

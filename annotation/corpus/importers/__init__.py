@@ -1,0 +1,1 @@
+"""Import pipeline: readers -> parsers -> validators -> writer, shared by commands and uploads."""

@@ -1,0 +1,185 @@
+"""Plain-data records that every importer parser produces and the writer consumes.
+
+The import pipeline is ``reader -> parser -> validators -> writer``. Parsers turn files into an
+:class:`ImportBundle` made only of these dataclasses (no Django), so they can be tested without a
+database and reused by the web upload. Every record carries a :class:`Location` so that a
+validation error can name the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CATEGORY_NOISE = "noise"
+CATEGORY_LOW = "low"
+CATEGORY_HIGH = "high"
+CATEGORIES = (CATEGORY_NOISE, CATEGORY_LOW, CATEGORY_HIGH)
+
+KIND_EXTRACTIVE = "extractive"
+KIND_ABSTRACTIVE = "abstractive"
+
+# How an output's extracted indices were obtained.
+METHOD_GIVEN = "given"  # indices supplied by the release / uploader
+METHOD_LEAD = "lead"  # Lead-k: the first k document sentences
+METHOD_EXACT = "exact"  # every summary sentence matched a document sentence exactly
+METHOD_TFIDF = "tfidf"  # at least one sentence needed the nearest TF-IDF cosine match
+
+# Facet labels inside a FAM.
+FACET_SUPPORTED = "supported"
+FACET_NO_SUPPORT = "no_support"  # high abstraction: no document sentence supports it
+FACET_NOISE = "noise"
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a record or a problem comes from: file, 1-based line (if any) and field (if any)."""
+
+    file: str
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        text = self.file
+        if self.line is not None:
+            text += f":{self.line}"
+        if self.field:
+            text += f" [{self.field}]"
+        return text
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One validation problem, always tied to a location."""
+
+    location: Location
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+class ImportValidationError(Exception):
+    """Raised by any pipeline stage when input is invalid; carries every issue found."""
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = list(issues)
+        super().__init__("\n".join(str(i) for i in self.issues) or "invalid import")
+
+
+@dataclass(frozen=True)
+class DatasetRecord:
+    """Dataset metadata proposed by a parser; the slug may be overridden by the caller."""
+
+    slug: str
+    name: str
+    description: str = ""
+    source: str = ""
+    license: str = ""
+
+
+@dataclass(frozen=True)
+class ReferenceRecord:
+    """One reference summary; each sentence is a facet."""
+
+    sentences: tuple[str, ...]
+    label: str = ""
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    """One source document with its ordered sentences and references.
+
+    ``meta`` holds importer-specific facts worth keeping, for example
+    ``{"split_agrees": True, "split_mismatches": [...]}`` for the FAR release or
+    ``{"sample_idx": 17}``.
+    """
+
+    external_id: str
+    sentences: tuple[str, ...]
+    references: tuple[ReferenceRecord, ...]
+    category: str | None = None
+    meta: dict = field(default_factory=dict)
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class SystemRecord:
+    """A summarization system."""
+
+    slug: str
+    name: str
+    kind: str  # KIND_EXTRACTIVE | KIND_ABSTRACTIVE
+    description: str = ""
+    trained_on: str = ""
+
+
+@dataclass(frozen=True)
+class OutputRecord:
+    """One system's summary for one document.
+
+    For extractive systems ``extracted`` holds document-sentence indices in extraction order,
+    ``method`` says how they were obtained and ``confidences`` holds one similarity in [0, 1]
+    per extracted index (1.0 for exact or given matches).
+    """
+
+    system_slug: str
+    document_id: str
+    sentences: tuple[str, ...]
+    extracted: tuple[int, ...] | None = None
+    method: str = ""
+    confidences: tuple[float, ...] | None = None
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class FacetRecord:
+    """One facet of a FAM: its support groups (sets of document-sentence indices) and label."""
+
+    groups: tuple[tuple[int, ...], ...]
+    label: str = FACET_SUPPORTED
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class FamRecord:
+    """A facet-aware mapping for one document and one of its references."""
+
+    document_id: str
+    facets: tuple[FacetRecord, ...]
+    reference_index: int = 0
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class AnnotationSetRecord:
+    """A named collection of FAMs, e.g. the read-only FAMs shipped with a release."""
+
+    slug: str
+    name: str
+    kind: str = "released"
+    read_only: bool = True
+    fams: tuple[FamRecord, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReportLine:
+    """A non-fatal finding the import report must show (e.g. a low-confidence mapping)."""
+
+    location: Location
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+@dataclass
+class ImportBundle:
+    """Everything one import will write, produced by a parser and checked by the validators."""
+
+    dataset: DatasetRecord
+    documents: list[DocumentRecord] = field(default_factory=list)
+    systems: list[SystemRecord] = field(default_factory=list)
+    outputs: list[OutputRecord] = field(default_factory=list)
+    annotation_sets: list[AnnotationSetRecord] = field(default_factory=list)
+    report: list[ReportLine] = field(default_factory=list)

@@ -1,0 +1,1 @@
+"""Parsers: one per input format, each producing an ImportBundle of plain records."""

@@ -1,0 +1,210 @@
+"""Validators: check a whole ImportBundle before anything is written, collecting every issue."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from scoring.metrics.fam import FamError, validate_fam
+
+from .bundle import (
+    CATEGORIES,
+    FACET_NO_SUPPORT,
+    FACET_NOISE,
+    FACET_SUPPORTED,
+    KIND_ABSTRACTIVE,
+    KIND_EXTRACTIVE,
+    METHOD_GIVEN,
+    ImportBundle,
+    ImportValidationError,
+    Issue,
+    Location,
+)
+
+FACET_LABELS = (FACET_SUPPORTED, FACET_NO_SUPPORT, FACET_NOISE)
+
+
+@dataclass(frozen=True)
+class KnownDocument:
+    """What the validators need to know of a document that already exists or is in the bundle."""
+
+    n_sentences: int
+    facet_counts: tuple[int, ...]  # facets of each reference, by reference position
+
+
+def _loc(record, fallback: str) -> Location:
+    return record.location or Location(fallback)
+
+
+def _check_documents(bundle: ImportBundle, issues: list[Issue]) -> dict[str, KnownDocument]:
+    seen: dict[str, Location] = {}
+    known: dict[str, KnownDocument] = {}
+    for doc in bundle.documents:
+        loc = _loc(doc, f"document {doc.external_id}")
+        if doc.external_id in seen:
+            issues.append(
+                Issue(
+                    Location(loc.file, loc.line, "id"),
+                    f"duplicate document id {doc.external_id!r} (first at {seen[doc.external_id]})",
+                )
+            )
+            continue
+        seen[doc.external_id] = loc
+        if not doc.sentences or any(not s.strip() for s in doc.sentences):
+            issues.append(
+                Issue(Location(loc.file, loc.line, "sentences"), "empty sentence or document")
+            )
+        if not doc.references:
+            issues.append(Issue(Location(loc.file, loc.line, "references"), "no reference"))
+        for position, ref in enumerate(doc.references):
+            if not ref.sentences or any(not s.strip() for s in ref.sentences):
+                issues.append(
+                    Issue(
+                        Location(loc.file, loc.line, f"references[{position}]"),
+                        "empty reference sentence",
+                    )
+                )
+        if doc.category is not None and doc.category not in CATEGORIES:
+            issues.append(
+                Issue(
+                    Location(loc.file, loc.line, "category"), f"unknown category {doc.category!r}"
+                )
+            )
+        known[doc.external_id] = KnownDocument(
+            len(doc.sentences), tuple(len(r.sentences) for r in doc.references)
+        )
+    return known
+
+
+def _check_systems(bundle: ImportBundle, issues: list[Issue]) -> dict[str, str]:
+    kinds: dict[str, str] = {}
+    for system in bundle.systems:
+        loc = Location(f"system {system.slug}", field="kind")
+        if system.slug in kinds:
+            issues.append(Issue(Location(loc.file, field="slug"), "system listed twice"))
+        if system.kind not in (KIND_EXTRACTIVE, KIND_ABSTRACTIVE):
+            issues.append(
+                Issue(loc, f"kind must be extractive or abstractive, got {system.kind!r}")
+            )
+        kinds[system.slug] = system.kind
+    return kinds
+
+
+def _check_outputs(
+    bundle: ImportBundle, documents: Mapping[str, KnownDocument], kinds: Mapping[str, str], issues
+) -> None:
+    seen: dict[tuple[str, str], Location] = {}
+    for output in bundle.outputs:
+        loc = _loc(output, f"output {output.system_slug}/{output.document_id}")
+        key = (output.system_slug, output.document_id)
+        if output.system_slug not in kinds:
+            issues.append(Issue(loc, f"unknown system {output.system_slug!r}"))
+            continue
+        doc = documents.get(output.document_id)
+        if doc is None:
+            issues.append(
+                Issue(
+                    Location(loc.file, loc.line, "doc_id"),
+                    f"unknown document id {output.document_id!r}",
+                )
+            )
+            continue
+        if key in seen:
+            issues.append(
+                Issue(
+                    Location(loc.file, loc.line, "doc_id"),
+                    f"duplicate output for document {output.document_id!r} (first at {seen[key]})",
+                )
+            )
+            continue
+        seen[key] = loc
+        _check_extracted(output, doc, kinds[output.system_slug], loc, issues)
+
+
+def _check_extracted(output, doc: KnownDocument, kind: str, loc: Location, issues) -> None:
+    field_loc = Location(loc.file, loc.line, "extracted")
+    if kind == KIND_EXTRACTIVE and output.extracted is None:
+        issues.append(Issue(field_loc, "an extractive system's output needs sentence indices"))
+        return
+    if kind == KIND_ABSTRACTIVE and output.extracted is not None:
+        issues.append(Issue(field_loc, "an abstractive system's output has no sentence indices"))
+        return
+    if output.extracted is None:
+        if not output.sentences or any(not s.strip() for s in output.sentences):
+            issues.append(Issue(Location(loc.file, loc.line, "sentences"), "empty summary"))
+        return
+    bad = [i for i in output.extracted if not 0 <= i < doc.n_sentences]
+    if bad:
+        issues.append(
+            Issue(
+                field_loc,
+                f"index {bad[0]} is out of range for document {output.document_id!r}, which has "
+                f"{doc.n_sentences} sentences (valid: 0..{doc.n_sentences - 1})",
+            )
+        )
+    elif output.method == METHOD_GIVEN and len(set(output.extracted)) != len(output.extracted):
+        issues.append(Issue(field_loc, "the same sentence index is given twice"))
+
+
+def _check_fams(bundle: ImportBundle, documents: Mapping[str, KnownDocument], issues) -> None:
+    for annotation_set in bundle.annotation_sets:
+        seen: set[tuple[str, int]] = set()
+        for fam in annotation_set.fams:
+            loc = _loc(fam, f"FAM {annotation_set.slug}/{fam.document_id}")
+            doc = documents.get(fam.document_id)
+            if doc is None:
+                issues.append(Issue(loc, f"FAM for unknown document {fam.document_id!r}"))
+                continue
+            if not 0 <= fam.reference_index < len(doc.facet_counts):
+                issues.append(Issue(loc, f"document has no reference {fam.reference_index}"))
+                continue
+            key = (fam.document_id, fam.reference_index)
+            if key in seen:
+                issues.append(Issue(loc, f"duplicate FAM for document {fam.document_id!r}"))
+                continue
+            seen.add(key)
+            n_facets = doc.facet_counts[fam.reference_index]
+            if len(fam.facets) != n_facets:
+                issues.append(
+                    Issue(loc, f"{len(fam.facets)} facets given, reference has {n_facets}")
+                )
+                continue
+            bad_labels = [f.label for f in fam.facets if f.label not in FACET_LABELS]
+            if bad_labels:
+                issues.append(Issue(loc, f"unknown facet label {bad_labels[0]!r}"))
+            try:
+                validate_fam(
+                    [facet.groups for facet in fam.facets],
+                    n_sentences=doc.n_sentences,
+                    n_facets=n_facets,
+                )
+            except FamError as error:
+                issues.append(Issue(loc, f"document {fam.document_id!r}: {error}"))
+
+
+def validate_bundle(
+    bundle: ImportBundle, *, existing_documents: Mapping[str, KnownDocument] | None = None
+) -> None:
+    """Check every record of ``bundle`` and raise once with all problems found.
+
+    Args:
+        bundle: what a parser produced.
+        existing_documents: documents already in the target dataset (for output-only imports).
+
+    Raises:
+        ImportValidationError: duplicate ids, empty texts, unknown documents or systems,
+            out-of-range or repeated indices, malformed FAMs.
+    """
+    issues: list[Issue] = []
+    documents = dict(existing_documents or {})
+    for external_id, known in _check_documents(bundle, issues).items():
+        if external_id in documents:
+            issues.append(
+                Issue(Location(f"document {external_id}", field="id"), "document already exists")
+            )
+        documents[external_id] = known
+    kinds = _check_systems(bundle, issues)
+    _check_outputs(bundle, documents, kinds, issues)
+    _check_fams(bundle, documents, issues)
+    if issues:
+        raise ImportValidationError(issues)

@@ -1,0 +1,23 @@
+"""``manage.py demo``: load the demo dataset and create one user per role."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.corpus.demo import demo_load
+from annotation.corpus.importers.bundle import ImportValidationError
+
+
+class Command(BaseCommand):
+    help = "Load fixtures/demo (6 articles, gold FAMs, 3 systems) and the demo users."
+
+    def handle(self, *args, **options):
+        try:
+            result = demo_load()
+        except ImportValidationError as error:
+            raise CommandError(f"The demo fixtures are invalid:\n{error}") from error
+        state = "loaded" if result.dataset_created else "already present"
+        self.stdout.write(self.style.SUCCESS(f"Demo dataset 'demo' {state}."))
+        self.stdout.write("Demo users (username / password / role):")
+        for username, password, role in result.users:
+            self.stdout.write(f"  {username:<11} {password:<18} {role}")
+        for line in result.report:
+            self.stdout.write(f"  report: {line}")

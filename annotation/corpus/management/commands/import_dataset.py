@@ -1,0 +1,56 @@
+"""``manage.py import_dataset``: import a dataset file or release folder through the pipeline."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.corpus.importers.bundle import ImportValidationError
+from annotation.corpus.importers.formats import FORMATS
+from annotation.corpus.services import dataset_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a dataset: --format jsonl FILE, --format polytope-release DIR or "
+        "--format far-release DIR. Everything is validated first and written in one "
+        "transaction; an existing --slug is refused."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", type=Path, help="The JSONL file or the release folder.")
+        parser.add_argument("--format", required=True, choices=sorted(FORMATS))
+        parser.add_argument("--slug", required=True, help="Slug of the new dataset.")
+        parser.add_argument("--name", help="Display name (defaults to the format's own).")
+        parser.add_argument("--dry-run", action="store_true", help="Validate only; write nothing.")
+
+    def handle(self, *args, **options):
+        try:
+            summary = dataset_import(
+                format_name=options["format"],
+                source=options["path"],
+                slug=options["slug"],
+                name=options["name"],
+                dry_run=options["dry_run"],
+            )
+        except ImportValidationError as error:
+            lines = "\n".join(f"  {issue}" for issue in error.issues)
+            raise CommandError(
+                f"Import refused: {len(error.issues)} problem(s); nothing was written.\n{lines}"
+            ) from error
+        verb = "Would import" if summary.dry_run else "Imported"
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{verb} dataset {summary.dataset!r}: {summary.documents} documents, "
+                f"{summary.references} references, {summary.outputs} system outputs, "
+                f"{summary.fams} FAMs in {summary.annotation_sets} annotation set(s)."
+            )
+        )
+        if summary.systems_created or summary.systems_reused:
+            self.stdout.write(
+                f"Systems created: {', '.join(summary.systems_created) or '-'}; "
+                f"reused: {', '.join(summary.systems_reused) or '-'}."
+            )
+        if summary.report:
+            self.stdout.write(f"Report ({len(summary.report)} line(s)):")
+            for line in summary.report:
+                self.stdout.write(f"  {line}")

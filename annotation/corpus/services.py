@@ -1,0 +1,144 @@
+"""Corpus services (writes): dataset imports, sentence edits with the freeze rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+from django.db import transaction
+
+from config.exceptions import ApplicationError
+
+from .importers.bundle import ImportBundle
+from .importers.formats import get_format
+from .importers.validators import validate_bundle
+from .importers.writer import ImportSummary, preflight, summarize, write_bundle
+from .models import Category, Document
+from .selectors import document_is_frozen
+
+
+def dataset_import(
+    *,
+    format_name: str,
+    source: Path | BinaryIO,
+    slug: str,
+    name: str | None = None,
+    user=None,
+    dry_run: bool = False,
+) -> ImportSummary:
+    """Import a dataset through the pipeline: read, parse, validate, then write in one transaction.
+
+    Importing a slug that already exists is refused (nothing is duplicated or overwritten).
+
+    Args:
+        format_name: ``jsonl``, ``polytope-release`` or ``far-release``.
+        source: a file or directory path, or an uploaded binary file (``jsonl`` only).
+        slug: the new dataset's slug.
+        name: the dataset's display name (defaults to the format's or the slug).
+        user: the importing user, recorded as creator.
+        dry_run: validate everything but write nothing.
+
+    Returns:
+        An :class:`ImportSummary` with counts and the report (e.g. low-confidence mappings).
+
+    Raises:
+        ImportValidationError: every problem found, each naming file, line and field; nothing
+            is written.
+    """
+    bundle = get_format(format_name).parse(source, slug, name)
+    return bundle_import(bundle=bundle, slug=slug, user=user, dry_run=dry_run)
+
+
+def bundle_import(
+    *, bundle: ImportBundle, slug: str, user=None, dry_run: bool = False, dataset=None
+) -> ImportSummary:
+    """Validate and write an already-parsed bundle (see :func:`dataset_import`).
+
+    Args:
+        bundle: the parser's output.
+        slug: the dataset slug to create.
+        user: the importing user.
+        dry_run: validate only.
+        dataset: an existing dataset to add systems, outputs and FAMs to, instead of creating one.
+
+    Returns:
+        The :class:`ImportSummary`.
+
+    Raises:
+        ImportValidationError: validation or pre-flight problems; nothing is written.
+    """
+    from .importers.validators import KnownDocument
+
+    existing = {}
+    if dataset is not None:
+        existing = {
+            doc.external_id: KnownDocument(
+                doc.sentence_count, tuple(r.facet_count for r in doc.references.all())
+            )
+            for doc in dataset.documents.prefetch_related("references")
+        }
+    validate_bundle(bundle, existing_documents=existing)
+    if dry_run:
+        systems = preflight(bundle, dataset=dataset, slug=slug)
+        return summarize(bundle, slug=slug, existing_systems=set(systems), dry_run=True)
+    return write_bundle(bundle, slug=slug, dataset=dataset, user=user)
+
+
+@transaction.atomic
+def document_update_sentences(*, document: Document, sentences: list[str]) -> Document:
+    """Replace a document's sentences, unless the document is frozen.
+
+    A document is frozen as soon as any FAM or system output refers to it, because their
+    sentence indices would silently change meaning.
+
+    Args:
+        document: the document to edit.
+        sentences: the new ordered sentences.
+
+    Returns:
+        The saved document.
+
+    Raises:
+        ApplicationError: the document is frozen.
+        django.core.exceptions.ValidationError: the sentences are not a non-empty list of text.
+    """
+    document = Document.objects.select_for_update().get(pk=document.pk)
+    if document_is_frozen(document=document):
+        raise ApplicationError(
+            f"Document {document.external_id!r} is frozen: annotations or system outputs refer "
+            "to its sentence indices, so its sentences can no longer change.",
+            extra={"document": document.pk},
+        )
+    document.sentences = list(sentences)
+    document.full_clean()
+    document.save(update_fields=["sentences"])
+    return document
+
+
+@transaction.atomic
+def document_set_category(*, document: Document, category: str) -> Document:
+    """Set (or clear, with ``""``) a document's category: noise, low or high abstraction.
+
+    Args:
+        document: the document.
+        category: one of ``Category.values`` or ``""``.
+
+    Returns:
+        The saved document.
+
+    Raises:
+        django.core.exceptions.ValidationError: unknown category.
+    """
+    document.category = category
+    document.full_clean()
+    document.save(update_fields=["category"])
+    return document
+
+
+__all__ = [
+    "Category",
+    "bundle_import",
+    "dataset_import",
+    "document_set_category",
+    "document_update_sentences",
+]

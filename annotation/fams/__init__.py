@@ -1,0 +1,1 @@
+"""FAMs app: annotation sets and facet-aware mappings (released, human, gold, machine)."""

@@ -1,0 +1,116 @@
+"""FAM models: an AnnotationSet groups FAMs; a Fam maps a reference's facets to support groups."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from annotation.corpus.models import Dataset, Document, Reference
+from scoring.metrics.fam import FamError, validate_fam
+
+
+class AnnotationSetKind(models.TextChoices):
+    RELEASED = "released", "Released with a dataset"
+    HUMAN = "human", "Human annotation"
+    GOLD = "gold", "Adjudicated gold"
+    MACHINE = "machine", "Machine-made"
+
+
+class FacetLabel(models.TextChoices):
+    SUPPORTED = "supported", "Supported"
+    NO_SUPPORT = "no_support", "No support (high abstraction)"
+    NOISE = "noise", "Noise"
+
+
+class AnnotationSet(models.Model):
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="annotation_sets")
+    slug = models.SlugField(max_length=64)
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=10, choices=AnnotationSetKind.choices)
+    read_only = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dataset", "slug"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dataset", "slug"], name="annotation_set_slug_unique_per_dataset"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=AnnotationSetKind.values),
+                name="annotation_set_kind_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dataset_id}:{self.slug}"
+
+
+class Fam(models.Model):
+    """One annotator's (or a release's) FAM for one reference of one document.
+
+    ``facets`` is a list with one entry per reference sentence:
+    ``{"groups": [[sentence indices], ...], "label": "supported"|"no_support"|"noise",
+    "note": ""}``. ``version`` grows by one on every saved change.
+    """
+
+    annotation_set = models.ForeignKey(AnnotationSet, on_delete=models.CASCADE, related_name="fams")
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="fams")
+    reference = models.ForeignKey(Reference, on_delete=models.PROTECT, related_name="fams")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    facets = models.JSONField()
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["annotation_set", "document", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["annotation_set", "reference", "annotator"],
+                name="fam_unique_per_annotator",
+            ),
+            models.UniqueConstraint(
+                fields=["annotation_set", "reference"],
+                condition=models.Q(annotator__isnull=True),
+                name="fam_unique_without_annotator",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"FAM {self.annotation_set} / {self.reference}"
+
+    def clean(self) -> None:
+        """Check the facets' shape, labels and indices against the document and reference."""
+        if (
+            self.reference_id
+            and self.document_id
+            and self.reference.document_id != self.document_id
+        ):
+            raise ValidationError({"reference": "The reference belongs to another document."})
+        if not isinstance(self.facets, list):
+            raise ValidationError({"facets": "Must be a list with one entry per facet."})
+        n_facets = self.reference.facet_count
+        if len(self.facets) != n_facets:
+            raise ValidationError(
+                {
+                    "facets": f"Expected {n_facets} facets (one per reference sentence), "
+                    f"got {len(self.facets)}."
+                }
+            )
+        for position, facet in enumerate(self.facets):
+            if not isinstance(facet, dict) or not isinstance(facet.get("groups"), list):
+                raise ValidationError({"facets": f"facet {position}: needs a 'groups' list."})
+            if facet.get("label", FacetLabel.SUPPORTED) not in FacetLabel.values:
+                raise ValidationError(
+                    {"facets": f"facet {position}: label must be one of {FacetLabel.values}."}
+                )
+        try:
+            validate_fam(
+                [facet["groups"] for facet in self.facets],
+                n_sentences=self.document.sentence_count,
+                n_facets=n_facets,
+            )
+        except FamError as error:
+            raise ValidationError({"facets": str(error)}) from error

@@ -1,0 +1,5 @@
+"""Project configuration: settings, URLs, the Celery app and WSGI."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

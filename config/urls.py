@@ -1,0 +1,23 @@
+"""Root URLs: pages, admin, the JSON API, its schema and docs, and /healthz."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from .health import healthz
+
+api_patterns = [
+    path("", include("annotation.accounts.urls")),
+    path("", include("annotation.corpus.urls")),
+    path("", include("annotation.fams.urls")),
+    path("", include("scoring.systems.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include((api_patterns, "api"))),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("healthz", healthz, name="healthz"),
+    path("", include("frontend.urls")),
+]

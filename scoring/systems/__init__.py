@@ -1,0 +1,1 @@
+"""Systems app: summarization systems and their per-document outputs."""

@@ -1,0 +1,31 @@
+"""System selectors (reads): systems and their outputs."""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+
+from .models import System, SystemOutput
+
+
+def system_list() -> QuerySet[System]:
+    """Every system with its output count, by name."""
+    return System.objects.annotate(output_count=Count("outputs")).order_by("name")
+
+
+def system_get(*, slug: str) -> System:
+    """The system with this slug.
+
+    Raises:
+        System.DoesNotExist: no such system.
+    """
+    return system_list().get(slug=slug)
+
+
+def system_output_list(
+    *, system: System, dataset_slug: str | None = None
+) -> QuerySet[SystemOutput]:
+    """A system's outputs in document order, optionally for one dataset only."""
+    outputs = SystemOutput.objects.filter(system=system).select_related("document__dataset")
+    if dataset_slug:
+        outputs = outputs.filter(document__dataset__slug=dataset_slug)
+    return outputs.order_by("document__dataset__slug", "document__position", "document_id")
