@@ -44,7 +44,11 @@ def _check_broker() -> dict:
 def _check_worker() -> dict:
     started = time.monotonic()
     try:
-        result = health_ping.apply_async(args=[time.time()], expires=settings.HEALTH_WORKER_TIMEOUT)
+        result = health_ping.apply_async(
+            args=[time.time()],
+            queue=celery_app.conf.task_default_queue,
+            expires=settings.HEALTH_WORKER_TIMEOUT,
+        )
         reply = result.get(timeout=settings.HEALTH_WORKER_TIMEOUT, propagate=True)
         result.forget()
     except Exception as error:  # noqa: BLE001

@@ -157,8 +157,8 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
 # --- REST API ---------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.LoupeAutoSchema",
@@ -186,18 +186,25 @@ CELERY_EMBEDDED_BROKER = not CELERY_BROKER_URL
 if CELERY_EMBEDDED_BROKER:
     _broker_dir = VAR_DIR / "celery" / "broker"
     _processed_dir = VAR_DIR / "celery" / "processed"
+    _control_dir = VAR_DIR / "celery" / "control"
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(_processed_dir),
+        "control_folder": str(_control_dir),
         "store_processed": False,
         "polling_interval": 0.2,
     }
     CELERY_RESULT_BACKEND = os.environ.get(
         "CELERY_RESULT_BACKEND", f"file://{(VAR_DIR / 'celery' / 'results').as_posix()}"
     )
-    CELERY_EMBEDDED_DIRS = [_broker_dir, _processed_dir, VAR_DIR / "celery" / "results"]
+    CELERY_EMBEDDED_DIRS = [
+        _broker_dir,
+        _processed_dir,
+        _control_dir,
+        VAR_DIR / "celery" / "results",
+    ]
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)

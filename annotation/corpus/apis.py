@@ -79,7 +79,7 @@ class DatasetImportApi(APIView):
             )
         summary = dataset_import(
             format_name="jsonl",
-            source=upload.file,
+            source=upload,
             slug=serializer.validated_data["slug"],
             name=serializer.validated_data.get("name"),
             user=request.user,

@@ -111,6 +111,8 @@ class Fam(models.Model):
                 [facet["groups"] for facet in self.facets],
                 n_sentences=self.document.sentence_count,
                 n_facets=n_facets,
+                # Public releases are stored verbatim, repeats included.
+                allow_duplicate_groups=self.annotation_set.kind == AnnotationSetKind.RELEASED,
             )
         except FamError as error:
             raise ValidationError({"facets": str(error)}) from error

@@ -62,6 +62,7 @@ def validate_fam(
     *,
     n_sentences: int,
     n_facets: int,
+    allow_duplicate_groups: bool = False,
 ) -> Fam:
     """Validate a facet -> support-groups mapping and return it as an immutable :class:`Fam`.
 
@@ -70,6 +71,8 @@ def validate_fam(
             group is an iterable of document-sentence indices.
         n_sentences: number of sentences in the document.
         n_facets: number of facets (reference sentences).
+        allow_duplicate_groups: keep a repeated group instead of raising; only for public
+            releases that must be stored verbatim (the FAR release repeats one group).
 
     Returns:
         The validated :class:`Fam`; facets missing from a dict get no groups.
@@ -107,7 +110,7 @@ def validate_fam(
                         group=group_index,
                     )
             frozen = frozenset(members)
-            if frozen in seen:
+            if frozen in seen and not allow_duplicate_groups:
                 first = seen.index(frozen)
                 raise DuplicateGroupError(
                     f"duplicate support group {sorted(frozen)} (same as group {first})",

@@ -15,7 +15,8 @@ class SystemKind(models.TextChoices):
 class ExtractionMethod(models.TextChoices):
     """How an extractive output's document-sentence indices were obtained."""
 
-    GIVEN = "given", "Given by the uploader or release"
+    GIVEN = "given", "Given by the uploader"
+    RELEASED = "released", "Given by a public release (kept verbatim)"
     LEAD = "lead", "Lead-k (first sentences)"
     EXACT = "exact", "Exact text match"
     TFIDF = "tfidf", "Nearest sentence by TF-IDF cosine"

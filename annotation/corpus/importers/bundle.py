@@ -19,7 +19,8 @@ KIND_EXTRACTIVE = "extractive"
 KIND_ABSTRACTIVE = "abstractive"
 
 # How an output's extracted indices were obtained.
-METHOD_GIVEN = "given"  # indices supplied by the release / uploader
+METHOD_GIVEN = "given"  # indices supplied by an uploader: repeats are refused
+METHOD_RELEASED = "released"  # indices from a public release, kept verbatim (repeats and all)
 METHOD_LEAD = "lead"  # Lead-k: the first k document sentences
 METHOD_EXACT = "exact"  # every summary sentence matched a document sentence exactly
 METHOD_TFIDF = "tfidf"  # at least one sentence needed the nearest TF-IDF cosine match

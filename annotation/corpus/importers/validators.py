@@ -177,6 +177,7 @@ def _check_fams(bundle: ImportBundle, documents: Mapping[str, KnownDocument], is
                     [facet.groups for facet in fam.facets],
                     n_sentences=doc.n_sentences,
                     n_facets=n_facets,
+                    allow_duplicate_groups=annotation_set.kind == "released",
                 )
             except FamError as error:
                 issues.append(Issue(loc, f"document {fam.document_id!r}: {error}"))

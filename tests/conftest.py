@@ -1,0 +1,137 @@
+"""Shared test fixtures: users per role, API clients, the demo data and a real Celery worker."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+FAR_RELEASE = SHARED_DATA / "far-release"
+POLYTOPE_OUTPUTS = SHARED_DATA / "polytope-release" / "outputs"
+
+needs_far = pytest.mark.skipif(
+    not FAR_RELEASE.is_dir(), reason=f"{FAR_RELEASE} is absent (the public FAR release)"
+)
+needs_polytope = pytest.mark.skipif(
+    not POLYTOPE_OUTPUTS.is_dir(), reason=f"{POLYTOPE_OUTPUTS} is absent (the PolyTope release)"
+)
+
+ROLE_USERS = {"annotator": "Annotator", "researcher": "Researcher", "admin": "Admin"}
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2's deliberate slowness only costs test time; behaviour is the same with MD5."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def users(db):
+    """One user per role plus one with no role, keyed by a short name."""
+    from django.contrib.auth import get_user_model
+
+    from annotation.accounts.services import user_create
+
+    made = {
+        name: user_create(username=f"t-{name}", password="pw-" + name, role=role)
+        for name, role in ROLE_USERS.items()
+    }
+    made["norole"] = get_user_model().objects.create_user(username="t-norole", password="pw")
+    return made
+
+
+@pytest.fixture
+def client_for(users):
+    """``client_for(name)``: an API client logged in as that role (``None``: anonymous)."""
+
+    def make(name: str | None) -> APIClient:
+        client = APIClient()
+        if name is not None:
+            client.force_authenticate(users[name])
+        return client
+
+    return make
+
+
+@pytest.fixture
+def demo(db):
+    """The demo dataset, gold FAMs, three systems and demo users."""
+    from annotation.corpus.demo import demo_load
+
+    return demo_load()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process():
+    """A real Celery worker subprocess on the configured broker, on a queue of its own.
+
+    The queue name is unique to this test session, so no other worker (for example one from
+    ``make run`` on the same broker) takes the tests' tasks.
+    """
+    from config.celery import app
+
+    queue = f"loupe-test-{uuid.uuid4().hex[:8]}"
+    previous = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    env = {**os.environ, "CELERY_QUEUE": queue}
+    log = open(ROOT / "var" / f"{queue}.log", "wb")  # noqa: SIM115 - closed below
+    worker = subprocess.Popen(  # noqa: S603 - fixed argv
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "-Q",
+            queue,
+            "--hostname",
+            f"{queue}@%h",
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        from config.celery import health_ping
+
+        while True:
+            if worker.poll() is not None:
+                raise RuntimeError(f"worker exited with {worker.returncode}; see {log.name}")
+            try:
+                health_ping.apply_async(args=[time.time()], queue=queue).get(timeout=5)
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+        yield {"process": worker, "queue": queue}
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        log.close()
+        app.conf.task_default_queue = previous
+
+
+def pytest_collection_modifyitems(config, items):
+    """In CI (LOUPE_REQUIRE_SHARED=1) the release tests must run: refuse to skip them."""
+    if os.environ.get("LOUPE_REQUIRE_SHARED") == "1" and not SHARED_DATA.is_dir():
+        raise pytest.UsageError(
+            f"LOUPE_REQUIRE_SHARED=1 but {SHARED_DATA} is absent: the release tests would skip."
+        )

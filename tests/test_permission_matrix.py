@@ -1,0 +1,130 @@
+"""Every API endpoint against every role (anonymous included): allowed and denied cases."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from annotation.corpus.models import Dataset, Document, Reference
+
+ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
+ANYONE = dict.fromkeys(ROLES, 200)
+ROLE_HOLDERS = {"anonymous": 401, "norole": 403, "annotator": 200, "researcher": 200, "admin": 200}
+RESEARCH = {"anonymous": 401, "norole": 403, "annotator": 403, "researcher": 200, "admin": 200}
+ADMIN_ONLY = {"anonymous": 401, "norole": 403, "annotator": 403, "researcher": 403, "admin": 200}
+
+
+@dataclass
+class Case:
+    method: str
+    url: str  # formatted with the context below
+    expected: dict[str, int]
+    body: object = None
+    fmt: str = "json"
+    success: int = 200
+    extra: dict = field(default_factory=dict)
+
+
+def _jsonl_upload():
+    data = b'{"id": "m1", "sentences": ["One.", "Two."], "references": [["One."]]}\n'
+    upload = io.BytesIO(data)
+    upload.name = "matrix.jsonl"
+    return {"file": upload, "slug": "matrix-upload"}
+
+
+CASES = {
+    "api:me": Case("get", "/api/me/", ANYONE | {"anonymous": 401}),
+    "api:token-obtain": Case("post", "/api/auth/token/", ANYONE, body="credentials"),
+    "api:dataset-list": Case("get", "/api/datasets/", ROLE_HOLDERS),
+    "api:dataset-import": Case(
+        "post",
+        "/api/datasets/import/",
+        ADMIN_ONLY,
+        body=_jsonl_upload,
+        fmt="multipart",
+        success=201,
+    ),
+    "api:dataset-detail": Case("get", "/api/datasets/demo/", ROLE_HOLDERS),
+    "api:document-list": Case("get", "/api/datasets/demo/documents/", ROLE_HOLDERS),
+    "api:document-detail": Case("get", "/api/documents/{doc}/", ROLE_HOLDERS),
+    "api:document-sentences-update": Case(
+        "put", "/api/documents/{free_doc}/sentences/", ADMIN_ONLY, body={"sentences": ["A.", "B."]}
+    ),
+    "api:system-list": Case("get", "/api/systems/", RESEARCH),
+    "api:system-create": Case(
+        "post",
+        "/api/systems/create/",
+        RESEARCH,
+        success=201,
+        body={"slug": "matrix-sys", "name": "Matrix", "kind": "abstractive"},
+    ),
+    "api:system-detail": Case("get", "/api/systems/lead-3/", RESEARCH),
+    "api:system-output-list": Case("get", "/api/systems/lead-3/outputs/?dataset=demo", RESEARCH),
+    "api:annotation-set-list": Case("get", "/api/datasets/demo/annotation-sets/", RESEARCH),
+    "api:fam-list": Case("get", "/api/annotation-sets/{gold}/fams/", RESEARCH),
+    "schema": Case("get", "/api/schema/", ANYONE),
+    "api-docs": Case("get", "/api/docs/", ANYONE),
+}
+
+
+def _api_route_names() -> set[str]:
+    names = set()
+
+    def walk(patterns, namespace):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                ns = pattern.namespace or namespace
+                walk(pattern.url_patterns, ns)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
+
+    walk(get_resolver().url_patterns, None)
+    return {n for n in names if n.startswith("api:") or n in {"schema", "api-docs"}}
+
+
+def test_the_matrix_covers_every_api_endpoint():
+    assert _api_route_names() == set(CASES)
+
+
+@pytest.fixture
+def context(demo):
+    dataset = Dataset.objects.get(slug="demo")
+    free = Document.objects.create(dataset=dataset, external_id="free", sentences=["x.", "y."])
+    Reference.objects.create(document=free, sentences=["x."])
+    return {
+        "doc": Document.objects.filter(dataset=dataset).exclude(pk=free.pk).first().pk,
+        "free_doc": free.pk,
+        "gold": dataset.annotation_sets.get(slug="gold").pk,
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_endpoint_allows_and_denies_by_role(name, role, client_for, context, users):
+    case = CASES[name]
+    client = client_for(None if role == "anonymous" else role)
+    body = case.body() if callable(case.body) else case.body
+    if body == "credentials":
+        owner = "admin" if role == "anonymous" else role
+        password = "pw" if owner == "norole" else f"pw-{owner}"
+        body = {"username": users[owner].username, "password": password}
+    response = getattr(client, case.method)(case.url.format(**context), body, format=case.fmt)
+    expected = case.expected[role]
+    if expected == 200 and case.method != "get":
+        expected = case.success
+    assert response.status_code == expected, (name, role, response.content[:300])
+
+
+def test_token_auth_works_and_bad_credentials_are_refused(users, client_for):
+    anonymous = client_for(None)
+    bad = anonymous.post("/api/auth/token/", {"username": "t-admin", "password": "nope"})
+    assert bad.status_code == 400
+    token = anonymous.post(
+        "/api/auth/token/", {"username": "t-researcher", "password": "pw-researcher"}
+    ).json()["token"]
+    anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    me = anonymous.get("/api/me/").json()
+    assert me["username"] == "t-researcher" and me["roles"] == ["Researcher"]
