@@ -135,3 +135,15 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(
             f"LOUPE_REQUIRE_SHARED=1 but {SHARED_DATA} is absent: the release tests would skip."
         )
+
+
+def pytest_report_header(config):
+    """Say which database and broker the run talks to, so CI logs show it."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    return [
+        f"loupe database: {database['ENGINE'].rsplit('.', 1)[-1]} ({database.get('HOST') or 'local'})",
+        f"loupe broker: {settings.CELERY_BROKER_URL}",
+        f"loupe shared data: {'present' if SHARED_DATA.is_dir() else 'absent'} ({SHARED_DATA})",
+    ]
