@@ -1,6 +1,7 @@
 # Loupe's production image: the web app (gunicorn) and the Celery worker share it.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 LOUPE_VAR_DIR=/var/lib/loupe
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 LOUPE_VAR_DIR=/var/lib/loupe \
+    STATIC_ROOT=/app/staticfiles
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY config ./config

@@ -123,7 +123,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = VAR_DIR / "static"
+# Outside LOUPE_VAR_DIR in the image, so a rebuilt image never serves a stale volume's files.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
 STATICFILES_DIRS = [BASE_DIR / "frontend" / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -223,6 +224,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 
 # How long /healthz waits for the worker to answer its ping task.
 HEALTH_WORKER_TIMEOUT = float(os.environ.get("HEALTH_WORKER_TIMEOUT", "5"))
+# How long /healthz reuses its last worker round trip (a burst of probes queues one task).
+HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "10"))
 
 # --- Imports ----------------------------------------------------------------------------------
 LOUPE_UPLOAD_MAX_BYTES = env_int("LOUPE_UPLOAD_MAX_BYTES", 50 * 1024 * 1024)

@@ -70,7 +70,7 @@ def demo(db):
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process():
+def celery_worker_process(tmp_path_factory):
     """A real Celery worker subprocess on the configured broker, on a queue of its own.
 
     The queue name is unique to this test session, so no other worker (for example one from
@@ -82,7 +82,7 @@ def celery_worker_process():
     previous = app.conf.task_default_queue
     app.conf.task_default_queue = queue
     env = {**os.environ, "CELERY_QUEUE": queue}
-    log = open(ROOT / "var" / f"{queue}.log", "wb")  # noqa: SIM115 - closed below
+    log = open(tmp_path_factory.mktemp("worker") / "worker.log", "wb")  # noqa: SIM115
     worker = subprocess.Popen(  # noqa: S603 - fixed argv
         [
             sys.executable,
@@ -143,7 +143,8 @@ def pytest_report_header(config):
 
     database = settings.DATABASES["default"]
     return [
-        f"loupe database: {database['ENGINE'].rsplit('.', 1)[-1]} ({database.get('HOST') or 'local'})",
+        f"loupe database: {database['ENGINE'].rsplit('.', 1)[-1]} "
+        f"({database.get('HOST') or 'local'})",
         f"loupe broker: {settings.CELERY_BROKER_URL}",
         f"loupe shared data: {'present' if SHARED_DATA.is_dir() else 'absent'} ({SHARED_DATA})",
     ]

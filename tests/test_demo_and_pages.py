@@ -1,7 +1,7 @@
 """The demo command, the login page for each demo user, the home page and the admin list."""
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from annotation.corpus.models import Dataset
 from scoring.systems.models import System, SystemOutput
@@ -9,8 +9,14 @@ from scoring.systems.models import System, SystemOutput
 pytestmark = pytest.mark.django_db
 
 
+def test_demo_command_refuses_without_debug_unless_forced():
+    with pytest.raises(CommandError, match="Refusing to load the demo with DEBUG off"):
+        call_command("demo")
+    assert not Dataset.objects.exists()
+
+
 def test_demo_command_loads_dataset_systems_and_prints_credentials(capsys):
-    call_command("demo")
+    call_command("demo", "--force")
     out = capsys.readouterr().out
     for line in (
         "annotator   loupe-annotator",
@@ -23,7 +29,7 @@ def test_demo_command_loads_dataset_systems_and_prints_credentials(capsys):
     assert set(System.objects.values_list("kind", flat=True)) == {"extractive", "abstractive"}
     assert SystemOutput.objects.filter(document__dataset=dataset).count() == 18
     assert dataset.annotation_sets.get(slug="gold").fams.count() == 6
-    call_command("demo")  # idempotent
+    call_command("demo", "--force")  # idempotent
     assert Dataset.objects.count() == 1 and SystemOutput.objects.count() == 18
 
 
@@ -61,3 +67,29 @@ def test_logout_requires_post_and_ends_the_session(demo, client):
     client.post("/login/", {"username": "researcher", "password": "loupe-researcher"})
     assert client.post("/logout/").status_code == 302
     assert client.get("/").status_code == 302
+
+
+def test_session_writes_need_the_csrf_token(demo):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    assert (
+        client.post("/login/", {"username": "admin", "password": "loupe-admin"}).status_code == 403
+    )
+    client.force_login(get_user_model().objects.get(username="admin"))
+    assert client.get("/").status_code == 200  # the page sets the csrftoken cookie
+    response = client.post(
+        "/api/systems/create/",
+        {"slug": "csrf", "name": "CSRF", "kind": "abstractive"},
+        content_type="application/json",
+    )
+    assert response.status_code == 403 and "CSRF" in response.json()["message"]
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        "/api/systems/create/",
+        {"slug": "csrf", "name": "CSRF", "kind": "abstractive"},
+        content_type="application/json",
+        headers={"X-CSRFToken": token},
+    )
+    assert response.status_code == 201

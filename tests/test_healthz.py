@@ -31,3 +31,10 @@ def test_healthz_is_503_when_no_worker_answers(client, settings):
     assert body["checks"]["database"]["ok"] and body["checks"]["broker"]["ok"]
     assert body["checks"]["worker"]["ok"] is False
     assert "no worker answered within 1.5s" in body["checks"]["worker"]["error"]
+
+
+def test_a_burst_of_probes_reuses_one_round_trip(client, settings, celery_worker_process):
+    settings.HEALTH_CACHE_SECONDS = 60
+    first = client.get("/healthz").json()["checks"]["worker"]
+    second = client.get("/healthz").json()["checks"]["worker"]
+    assert second["task_id"] == first["task_id"] and second["cached"] is True

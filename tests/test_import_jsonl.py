@@ -165,3 +165,23 @@ def test_upload_api_uses_the_same_pipeline(client_for, tmp_path):
             "/api/datasets/import/", {"file": handle, "slug": "up"}, format="multipart"
         )
     assert response.status_code == 201 and response.json()["documents"] == 3
+
+
+def test_model_limits_fail_in_validation_with_the_place_not_in_the_write(tmp_path):
+    long_id = "x" * 201
+    path = write_jsonl(tmp_path / "long.jsonl", [{**GOOD[0], "id": long_id}])
+    for dry_run in (True, False):
+        with pytest.raises(ImportValidationError) as caught:
+            dataset_import(format_name="jsonl", source=path, slug="news", dry_run=dry_run)
+        assert [str(i) for i in caught.value.issues] == [
+            "long.jsonl:1 [id]: document id is 201 characters long; the limit is 200"
+        ]
+    assert not Dataset.objects.exists()
+
+
+def test_a_bad_slug_is_a_validation_error(tmp_path):
+    path = write_jsonl(tmp_path / "d.jsonl", GOOD)
+    with pytest.raises(CommandError) as caught:
+        call_command("import_dataset", str(path), "--format", "jsonl", "--slug", "Bad Slug!")
+    assert "dataset [slug]: 'Bad Slug!' is not a valid slug" in str(caught.value)
+    assert not Dataset.objects.exists()

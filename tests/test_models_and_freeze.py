@@ -118,3 +118,41 @@ def test_admin_shows_frozen_sentences_read_only(doc, client_for, users, client):
     )
     frozen = client.get(f"/admin/corpus/document/{doc.pk}/change/").content.decode()
     assert 'name="sentences"' not in frozen
+
+
+def test_reference_admin_is_read_only_once_the_document_is_frozen(doc, client, users):
+    client.force_login(users["admin"])
+    reference = doc.references.get()
+    url = f"/admin/corpus/reference/{reference.pk}/change/"
+    assert 'name="sentences"' in client.get(url).content.decode()
+    System.objects.create(slug="s", name="S", kind="abstractive").outputs.create(
+        document=doc, sentences=["S."]
+    )
+    assert 'name="sentences"' not in client.get(url).content.decode()
+
+
+def test_admin_sentence_edit_goes_through_the_freeze_check(doc, client, users):
+    client.force_login(users["admin"])
+    url = f"/admin/corpus/document/{doc.pk}/change/"
+    form = {
+        "dataset": doc.dataset.pk,
+        "external_id": "x",
+        "position": 0,
+        "category": "",
+        "sentences": '["A.", "B.", "C.", "D."]',
+        "meta": "{}",
+        "references-TOTAL_FORMS": 0,
+        "references-INITIAL_FORMS": 0,
+        "references-MIN_NUM_FORMS": 0,
+        "references-MAX_NUM_FORMS": 1000,
+    }
+    assert client.post(url, form).status_code == 302
+    doc.refresh_from_db()
+    assert doc.sentences == ["A.", "B.", "C.", "D."]
+
+
+def test_deleting_a_dataset_removes_its_outputs_and_fams(demo):
+    dataset = Dataset.objects.get(slug="demo")
+    dataset.delete()
+    assert not SystemOutput.objects.exists() and not Fam.objects.exists()
+    assert System.objects.filter(slug="lead-3").exists()  # systems outlive datasets

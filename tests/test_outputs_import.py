@@ -7,7 +7,7 @@ import pytest
 from annotation.corpus.importers.bundle import ImportValidationError, SystemRecord
 from annotation.corpus.models import Dataset
 from scoring.systems.models import System, SystemOutput
-from scoring.systems.services import outputs_import
+from scoring.systems.services import system_output_import
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def test_extracted_index_out_of_range_is_refused_and_nothing_is_written(demo, tm
         {"doc_id": "demo-001", "extracted": [0, n]},
     )
     with pytest.raises(ImportValidationError) as caught:
-        outputs_import(dataset=dataset, system=EXT, source=path)
+        system_output_import(dataset=dataset, system=EXT, source=path)
     assert [str(i) for i in caught.value.issues] == [
         f"ext.jsonl:2 [extracted]: index {n} is out of range for document 'demo-001', which has "
         f"{n} sentences (valid: 0..{n - 1})"
@@ -47,7 +47,7 @@ def test_unknown_and_duplicate_document_ids_and_empty_summary(demo, tmp_path):
         {"doc_id": "demo-002", "summary": "   "},
     )
     with pytest.raises(ImportValidationError) as caught:
-        outputs_import(dataset=dataset, system=ABS, source=path)
+        system_output_import(dataset=dataset, system=ABS, source=path)
     assert [str(i) for i in caught.value.issues] == [
         "abs.jsonl:4 [summary]: must be a non-empty string",
     ]
@@ -58,7 +58,7 @@ def test_unknown_and_duplicate_document_ids_and_empty_summary(demo, tmp_path):
         {"doc_id": "demo-001", "sentences": ["Again."]},
     )
     with pytest.raises(ImportValidationError) as caught:
-        outputs_import(dataset=dataset, system=ABS, source=path)
+        system_output_import(dataset=dataset, system=ABS, source=path)
     assert [str(i) for i in caught.value.issues] == [
         "abs.jsonl:1 [doc_id]: unknown document id 'nope'",
         "abs.jsonl:3 [doc_id]: duplicate output for document 'demo-001' "
@@ -74,7 +74,7 @@ def test_repeated_given_indices_are_refused(demo, tmp_path):
         ImportValidationError,
         match=r"ext.jsonl:1 \[extracted\]: the same sentence index is given twice",
     ):
-        outputs_import(dataset=dataset, system=EXT, source=path)
+        system_output_import(dataset=dataset, system=EXT, source=path)
 
 
 def test_extractive_text_is_mapped_to_indices_exactly_or_by_tfidf(demo, tmp_path):
@@ -85,7 +85,7 @@ def test_extractive_text_is_mapped_to_indices_exactly_or_by_tfidf(demo, tmp_path
     path = lines(
         tmp_path / "ext.jsonl", {"doc_id": "demo-001", "sentences": [doc.sentences[2], paraphrase]}
     )
-    summary = outputs_import(dataset=dataset, system=EXT, source=path)
+    summary = system_output_import(dataset=dataset, system=EXT, source=path)
     output = SystemOutput.objects.get(system__slug="ext", document=doc)
     assert output.extracted == [2, 4]
     assert output.extraction_method == "tfidf"
@@ -99,7 +99,7 @@ def test_a_second_upload_for_the_same_system_and_document_is_refused(demo, tmp_p
     with pytest.raises(
         ImportValidationError, match="already has an output for document 'demo-001'"
     ):
-        outputs_import(
+        system_output_import(
             dataset=dataset,
             system=SystemRecord(slug="lead-3", name="Lead-3", kind="extractive"),
             source=path,
@@ -112,7 +112,7 @@ def test_a_system_slug_with_another_kind_is_refused(demo, tmp_path):
     with pytest.raises(
         ImportValidationError, match="already exists as extractive, not abstractive"
     ):
-        outputs_import(
+        system_output_import(
             dataset=dataset,
             system=SystemRecord(slug="lead-3", name="L", kind="abstractive"),
             source=path,

@@ -36,8 +36,12 @@ def test_serve_runs_the_web_server_and_a_worker_on_embedded_defaults(tmp_path):
         subprocess.run(manage + command, cwd=ROOT, env=env, check=True, capture_output=True)
     port = _free_port()
     server = subprocess.Popen(  # noqa: S603 - fixed argv
-        manage + ["serve", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        manage + ["serve", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 90

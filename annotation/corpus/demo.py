@@ -88,7 +88,7 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR) -> DemoResult:
         ImportValidationError: the fixtures are invalid.
     """
     from annotation.corpus.services import bundle_import
-    from scoring.systems.services import outputs_import
+    from scoring.systems.services import system_output_import
 
     report: list[str] = []
     created = not Dataset.objects.filter(slug=DEMO_SLUG).exists()
@@ -110,7 +110,7 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR) -> DemoResult:
         dataset = Dataset.objects.get(slug=DEMO_SLUG)
         for raw in json.loads((fixtures_dir / "systems.json").read_text(encoding="utf-8")):
             system = SystemRecord(**raw)
-            summary = outputs_import(
+            summary = system_output_import(
                 dataset=dataset,
                 system=system,
                 source=fixtures_dir / "outputs" / f"{system.slug}.jsonl",

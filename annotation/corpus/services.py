@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from config.exceptions import ApplicationError
 
-from .importers.bundle import ImportBundle
+from .importers.bundle import ImportBundle, ImportValidationError, Issue, Location
 from .importers.formats import get_format
 from .importers.validators import validate_bundle
 from .importers.writer import ImportSummary, preflight, summarize, write_bundle
@@ -17,6 +17,7 @@ from .models import Category, Document
 from .selectors import document_is_frozen
 
 
+@transaction.atomic
 def dataset_import(
     *,
     format_name: str,
@@ -49,6 +50,7 @@ def dataset_import(
     return bundle_import(bundle=bundle, slug=slug, user=user, dry_run=dry_run)
 
 
+@transaction.atomic
 def bundle_import(
     *, bundle: ImportBundle, slug: str, user=None, dry_run: bool = False, dataset=None
 ) -> ImportSummary:
@@ -81,7 +83,14 @@ def bundle_import(
     if dry_run:
         systems = preflight(bundle, dataset=dataset, slug=slug)
         return summarize(bundle, slug=slug, existing_systems=set(systems), dry_run=True)
-    return write_bundle(bundle, slug=slug, dataset=dataset, user=user)
+    try:
+        with transaction.atomic():
+            return write_bundle(bundle, slug=slug, dataset=dataset, user=user)
+    except IntegrityError as error:
+        # Another import wrote the same dataset, system or output between our checks and writes.
+        raise ImportValidationError(
+            [Issue(Location(f"dataset {slug}"), f"a concurrent change conflicts: {error}; retry")]
+        ) from error
 
 
 @transaction.atomic

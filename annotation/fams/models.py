@@ -54,8 +54,8 @@ class Fam(models.Model):
     """
 
     annotation_set = models.ForeignKey(AnnotationSet, on_delete=models.CASCADE, related_name="fams")
-    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="fams")
-    reference = models.ForeignKey(Reference, on_delete=models.PROTECT, related_name="fams")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="fams")
+    reference = models.ForeignKey(Reference, on_delete=models.CASCADE, related_name="fams")
     annotator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )

@@ -47,7 +47,7 @@ class System(models.Model):
 
 class SystemOutput(models.Model):
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="outputs")
-    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="outputs")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="outputs")
     sentences = models.JSONField(validators=[validate_sentence_list])
     extracted = models.JSONField(
         null=True, blank=True, help_text="Document-sentence indices in extraction order."

@@ -42,7 +42,8 @@ def system_create(
     return system
 
 
-def outputs_import(
+@transaction.atomic
+def system_output_import(
     *,
     dataset,
     system: SystemRecord,

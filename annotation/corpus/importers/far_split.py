@@ -168,6 +168,33 @@ def split_sentences(document: str) -> list[str]:
     return _Splitter(document.split()).run()
 
 
+def naive_split(document: str) -> list[str]:
+    """The baseline rule the issue names, kept for comparison in tests and benchmarks.
+
+    Args:
+        document: one line of lower-cased, PTB-tokenized text.
+
+    Returns:
+        Sentences ending at ``.``, ``!`` or ``?`` plus any following ``''`` and ``-rrb-``.
+    """
+    tokens = document.split()
+    sentences: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(tokens):
+        current.append(tokens[i])
+        if tokens[i] in {".", "!", "?"}:
+            while i + 1 < len(tokens) and tokens[i + 1] in {"''", "-rrb-"}:
+                i += 1
+                current.append(tokens[i])
+            sentences.append(" ".join(current))
+            current = []
+        i += 1
+    if current:
+        sentences.append(" ".join(current))
+    return sentences
+
+
 def normalize_whitespace(text: str) -> str:
     """Collapse every run of whitespace to one space and strip the ends.
 

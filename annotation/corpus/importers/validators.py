@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -22,6 +23,20 @@ from .bundle import (
 )
 
 FACET_LABELS = (FACET_SUPPORTED, FACET_NO_SUPPORT, FACET_NOISE)
+# Column sizes of the models, checked here so that a bad record fails validation, not the write.
+MAX_EXTERNAL_ID = 200
+MAX_NAME = 200
+MAX_SLUG = 64
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
+
+
+def slug_problem(slug: str) -> str | None:
+    """Why ``slug`` is not a valid slug (letters, digits, ``-``, ``_``; at most 64), or None."""
+    if not slug or not SLUG_RE.match(slug):
+        return f"{slug!r} is not a valid slug: use letters, digits, hyphens and underscores"
+    if len(slug) > MAX_SLUG:
+        return f"slug is {len(slug)} characters long; the limit is {MAX_SLUG}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,14 @@ def _check_documents(bundle: ImportBundle, issues: list[Issue]) -> dict[str, Kno
             )
             continue
         seen[doc.external_id] = loc
+        if len(doc.external_id) > MAX_EXTERNAL_ID:
+            issues.append(
+                Issue(
+                    Location(loc.file, loc.line, "id"),
+                    f"document id is {len(doc.external_id)} characters long; "
+                    f"the limit is {MAX_EXTERNAL_ID}",
+                )
+            )
         if not doc.sentences or any(not s.strip() for s in doc.sentences):
             issues.append(
                 Issue(Location(loc.file, loc.line, "sentences"), "empty sentence or document")
@@ -82,6 +105,13 @@ def _check_systems(bundle: ImportBundle, issues: list[Issue]) -> dict[str, str]:
         loc = Location(f"system {system.slug}", field="kind")
         if system.slug in kinds:
             issues.append(Issue(Location(loc.file, field="slug"), "system listed twice"))
+        problem = slug_problem(system.slug)
+        if problem:
+            issues.append(Issue(Location(loc.file, field="slug"), problem))
+        if not system.name.strip() or len(system.name) > MAX_NAME:
+            issues.append(
+                Issue(Location(loc.file, field="name"), f"name must be 1-{MAX_NAME} characters")
+            )
         if system.kind not in (KIND_EXTRACTIVE, KIND_ABSTRACTIVE):
             issues.append(
                 Issue(loc, f"kind must be extractive or abstractive, got {system.kind!r}")
@@ -197,6 +227,11 @@ def validate_bundle(
             out-of-range or repeated indices, malformed FAMs.
     """
     issues: list[Issue] = []
+    problem = slug_problem(bundle.dataset.slug)
+    if problem:
+        issues.append(Issue(Location("dataset", field="slug"), problem))
+    if len(bundle.dataset.name) > MAX_NAME:
+        issues.append(Issue(Location("dataset", field="name"), f"name is longer than {MAX_NAME}"))
     documents = dict(existing_documents or {})
     for external_id, known in _check_documents(bundle, issues).items():
         if external_id in documents:

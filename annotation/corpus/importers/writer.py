@@ -162,7 +162,11 @@ def write_bundle(
         )
         dataset.full_clean()
         dataset.save()
-    documents = {d.external_id: d for d in Document.objects.filter(dataset=dataset)}
+    # Lock the documents that outputs and FAMs will refer to: the freeze check in
+    # document_update_sentences takes the same row locks, so the two cannot interleave.
+    documents = {
+        d.external_id: d for d in Document.objects.select_for_update().filter(dataset=dataset)
+    }
     new_docs = [
         Document(
             dataset=dataset,

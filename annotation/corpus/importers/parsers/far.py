@@ -11,8 +11,8 @@ Reads the release folder as published at morningmoni/FAR (see its PROVENANCE.md)
 Pickles are read with :mod:`..safe_pickle`, never plain ``pickle``. Documents are split with
 :mod:`..far_split`; the released indices (FAM groups and extracted sentences) are always kept
 exactly as released, and the split is checked against the released support-sentence texts.
-A release index that falls outside the split is never papered over: for a FAM it is an error, for
-a system output the output is left out and the report says so.
+A release index that falls outside the split is never papered over: for a FAM the parser refuses
+it, and a system output keeps it so that the pipeline's validator refuses the import.
 """
 
 from __future__ import annotations
@@ -599,20 +599,14 @@ def _output(
         return None
     outside = [i for i in extracted if i >= len(doc.sentences)]
     if outside:
+        # Kept as released: the validator then refuses the whole import, naming the index.
         doc.out_of_range.update(outside)
-        ctx.note(
-            system.file,
-            f"sample {sample.idx}: extracted indices {outside} are outside the document's "
-            f"{len(doc.sentences)} sentences as split; output NOT imported",
-            where=where,
-        )
-        return None
     if len(set(extracted)) != len(extracted):
         ctx.note(system.file, f"sample {sample.idx}: repeats an index: {extracted}", where=where)
     return OutputRecord(
         system_slug=system.slug,
         document_id=sample.story_id,
-        sentences=tuple(doc.sentences[i] for i in extracted),
+        sentences=tuple(doc.sentences[i] if i < len(doc.sentences) else "" for i in extracted),
         extracted=tuple(extracted),
         method=METHOD_RELEASED,
         confidences=tuple(1.0 for _ in extracted),
@@ -664,10 +658,14 @@ def _report_coverage(ctx, system: ReleasedSystem, made, docs, categories) -> Non
 def _document_record(doc: _Doc, category: str | None) -> DocumentRecord:
     sample = doc.sample
     disagreeing = sorted(doc.mismatches | doc.out_of_range)
-    agrees: bool | None = None if not doc.checked else not disagreeing
-    if disagreeing:
-        agrees = False
-    meta = {"sample_idx": sample.idx, "split_agrees": agrees, "split_mismatches": disagreeing}
+    # "Agrees at every released index": vacuously true where the release gives no sentence text;
+    # split_checked says whether there was anything to check.
+    meta = {
+        "sample_idx": sample.idx,
+        "split_agrees": not disagreeing,
+        "split_checked": bool(doc.checked),
+        "split_mismatches": disagreeing,
+    }
     if sample.notes:
         meta["release_notes"] = list(sample.notes)
     reference = ReferenceRecord(

@@ -1,5 +1,6 @@
 """``manage.py demo``: load the demo dataset and create one user per role."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.demo import demo_load
@@ -9,7 +10,19 @@ from annotation.corpus.importers.bundle import ImportValidationError
 class Command(BaseCommand):
     help = "Load fixtures/demo (6 articles, gold FAMs, 3 systems) and the demo users."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Run even with DEBUG off (the demo users have well-known passwords).",
+        )
+
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                "Refusing to load the demo with DEBUG off: its users have well-known passwords. "
+                "Use --force on a throw-away instance."
+            )
         try:
             result = demo_load()
         except ImportValidationError as error:
