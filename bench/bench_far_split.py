@@ -30,7 +30,6 @@ _IDX = re.compile(r"^idx: (\d+)$")
 _SUPPORT = re.compile(r"^\[Support Group-\d+\]\[Sent-\d+\]\[Sent_idx:(\d+)\]: ?(.*)$")
 
 
-
 @dataclass
 class Sample:
     """One sample of the dump: its one-line document and its released support-sentence texts."""
