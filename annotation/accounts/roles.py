@@ -31,7 +31,15 @@ def user_roles(user) -> frozenset[str]:
 
 
 def has_role(user, *roles: str) -> bool:
-    """Whether ``user`` holds at least one of ``roles``."""
+    """Whether ``user`` holds at least one of ``roles``.
+
+    Args:
+        user: a Django user (or anonymous user).
+        *roles: role names.
+
+    Returns:
+        True if the user holds any of them.
+    """
     return bool(user_roles(user) & set(roles))
 
 

@@ -14,7 +14,14 @@ class Category(models.TextChoices):
 
 
 def validate_sentence_list(value) -> None:
-    """Raise ValidationError unless ``value`` is a non-empty list of non-blank strings."""
+    """Check a sentences field.
+
+    Args:
+        value: the field's value.
+
+    Raises:
+        ValidationError: unless ``value`` is a non-empty list of non-blank strings.
+    """
     if not isinstance(value, list) or not value:
         raise ValidationError("Must be a non-empty list of sentences.")
     for position, sentence in enumerate(value):

@@ -8,12 +8,22 @@ from .models import Dataset, Document
 
 
 def dataset_list() -> QuerySet[Dataset]:
-    """Every dataset with its document count, ordered by slug."""
+    """Every dataset, ordered by slug.
+
+    Returns:
+        Datasets annotated with ``document_count``.
+    """
     return Dataset.objects.annotate(document_count=Count("documents")).order_by("slug")
 
 
 def dataset_get(*, slug: str) -> Dataset:
     """The dataset with this slug, with its document count.
+
+    Args:
+        slug: the dataset's slug.
+
+    Returns:
+        The dataset, annotated with ``document_count``.
 
     Raises:
         Dataset.DoesNotExist: no such dataset.
@@ -22,7 +32,15 @@ def dataset_get(*, slug: str) -> Dataset:
 
 
 def document_list(*, dataset: Dataset, category: str | None = None) -> QuerySet[Document]:
-    """The dataset's documents in order, optionally only one category."""
+    """The dataset's documents in order.
+
+    Args:
+        dataset: whose documents.
+        category: only this category (``noise``, ``low``, ``high``), or all when None.
+
+    Returns:
+        The documents ordered by position.
+    """
     documents = Document.objects.filter(dataset=dataset).order_by("position", "id")
     if category:
         documents = documents.filter(category=category)
@@ -32,6 +50,12 @@ def document_list(*, dataset: Dataset, category: str | None = None) -> QuerySet[
 def document_get(*, pk: int) -> Document:
     """One document with its dataset and references.
 
+    Args:
+        pk: the document's primary key.
+
+    Returns:
+        The document, with dataset and references loaded.
+
     Raises:
         Document.DoesNotExist: no such document.
     """
@@ -39,5 +63,12 @@ def document_get(*, pk: int) -> Document:
 
 
 def document_is_frozen(*, document: Document) -> bool:
-    """Whether any FAM or system output refers to the document (its sentences may not change)."""
+    """Whether any FAM or system output refers to the document.
+
+    Args:
+        document: the document.
+
+    Returns:
+        True when its sentences (and references) may no longer change.
+    """
     return document.fams.exists() or document.outputs.exists()

@@ -73,7 +73,7 @@ def system_output_import(
         ImportValidationError: any problem, naming file, line and field; nothing is written.
     """
     from annotation.corpus.importers.bundle import DatasetRecord, ImportBundle
-    from annotation.corpus.importers.parsers.jsonl import parse_outputs_jsonl
+    from annotation.corpus.importers.parsers.outputs_jsonl import parse_outputs_jsonl
     from annotation.corpus.importers.readers import read_lines
     from annotation.corpus.services import bundle_import
 

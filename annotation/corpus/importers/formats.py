@@ -59,6 +59,12 @@ FORMATS: dict[str, ImportFormat] = {
 def get_format(name: str) -> ImportFormat:
     """Return the format called ``name``.
 
+    Args:
+        name: ``jsonl``, ``polytope-release`` or ``far-release``.
+
+    Returns:
+        The :class:`ImportFormat`.
+
     Raises:
         ImportValidationError: no such format.
     """

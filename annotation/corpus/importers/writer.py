@@ -61,7 +61,17 @@ def _preflight_systems(bundle: ImportBundle, issues: list[Issue]) -> dict[str, S
 def summarize(
     bundle: ImportBundle, *, slug: str, existing_systems=(), dry_run=False
 ) -> ImportSummary:
-    """Count what ``bundle`` holds, as an :class:`ImportSummary`."""
+    """Count what ``bundle`` holds.
+
+    Args:
+        bundle: the parsed bundle.
+        slug: the dataset slug to report.
+        existing_systems: slugs of systems that already exist (reported as reused).
+        dry_run: whether nothing was written.
+
+    Returns:
+        The :class:`ImportSummary`.
+    """
     reused = tuple(r.slug for r in bundle.systems if r.slug in existing_systems)
     return ImportSummary(
         dataset=slug,
