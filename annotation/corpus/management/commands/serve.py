@@ -40,6 +40,9 @@ class Command(BaseCommand):
             worker = subprocess.Popen(command)  # noqa: S603 - fixed argv, no shell
             broker = "embedded file-system broker" if settings.CELERY_EMBEDDED_BROKER else "Redis"
             self.stdout.write(f"Started Celery worker (pid {worker.pid}) on the {broker}.")
+        # SIGTERM (a process manager, `kill`) ends the server like Ctrl-C does, so the
+        # finally below always stops the worker instead of orphaning it.
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
             call_command("runserver", options["addrport"], use_reloader=False)
         finally:
@@ -49,3 +52,7 @@ class Command(BaseCommand):
                     worker.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     worker.kill()
+
+
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(0)
