@@ -11,7 +11,7 @@ TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-te
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check -q -e ".[dev]"
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e ".[dev,embeddings]"
 	rm -f $(VENV)/.installed-*
 	touch $@
 
