@@ -1,0 +1,249 @@
+"""Aggregation of per-document FAR-family scores into a system's means, with coverage.
+
+Per-document scores arrive as a :class:`ScoreTable` (columns of exact counts), whether they came
+from :func:`.document.score_document` one by one or from :class:`.engine.FarEngine` in bulk, so
+both paths share one aggregation. Means are ``math.fsum(values) / n``: correctly rounded and
+independent of the documents' order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..fam import Fam
+from .document import DEFAULT_K, DocumentScore, check_k, score_document
+from .errors import MissingOutputsError, NoDocumentsError, format_documents
+
+COUNT_FIELDS = ("n_considered", "n_support", "n_hit", "n_facets", "n_covered", "n_redundant")
+MEASURES = ("sap", "sar", "saf1", "far", "far_per_sentence")
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreTable:
+    """Per-document counts as columns: ``documents[i]`` goes with row ``i`` of every array.
+
+    The ratio columns are computed with the same formulas as :class:`DocumentScore`'s
+    properties, so a row of this table and the document's score are bit-for-bit equal.
+    """
+
+    documents: tuple[Hashable, ...]
+    k: int | None
+    n_considered: np.ndarray
+    n_support: np.ndarray
+    n_hit: np.ndarray
+    n_facets: np.ndarray
+    n_covered: np.ndarray
+    n_redundant: np.ndarray
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[DocumentScore], k: int | None) -> ScoreTable:
+        """Stack per-document scores (all scored with the same ``k``) into columns."""
+        columns = {
+            name: np.fromiter((getattr(s, name) for s in scores), np.int64, len(scores))
+            for name in COUNT_FIELDS
+        }
+        return cls(documents=tuple(s.document for s in scores), k=k, **columns)
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    @property
+    def sap(self) -> np.ndarray:
+        return self.n_hit / self.n_considered
+
+    @property
+    def sar(self) -> np.ndarray:
+        return self.n_hit / self.n_support
+
+    @property
+    def saf1(self) -> np.ndarray:
+        return 2 * self.n_hit / (self.n_considered + self.n_support)
+
+    @property
+    def far(self) -> np.ndarray:
+        return self.n_covered / self.n_facets
+
+    @property
+    def far_per_sentence(self) -> np.ndarray:
+        return self.far / self.n_considered
+
+    @property
+    def redundant(self) -> np.ndarray:
+        return self.n_redundant > 0
+
+    def rows(self) -> tuple[DocumentScore, ...]:
+        """The table as one :class:`DocumentScore` per document."""
+        columns = [getattr(self, name).tolist() for name in COUNT_FIELDS]
+        return tuple(
+            DocumentScore(document, self.k, *values)
+            for document, *values in zip(self.documents, *columns, strict=True)
+        )
+
+
+def _mean(values: np.ndarray) -> float:
+    return math.fsum(values.tolist()) / len(values)
+
+
+@dataclass(frozen=True)
+class SystemScore:
+    """One system's FAR-family means over the documents it was scored on, with coverage.
+
+    ``coverage`` is ``n_scored / n_expected``; ``missing`` lists the expected documents that
+    had no output (empty unless the scores were computed with ``allow_partial=True``). The
+    means are over the scored documents only, so read them together with the coverage.
+    ``redundancy_rate`` is the share of documents with a redundant facet.
+    """
+
+    system: str
+    k: int | None
+    include_unsupported: bool
+    n_expected: int
+    missing: tuple[Hashable, ...]
+    sap: float
+    sar: float
+    saf1: float
+    far: float
+    far_per_sentence: float
+    redundancy_rate: float
+    mean_considered: float
+    table: ScoreTable = field(repr=False, compare=False)
+
+    @property
+    def n_scored(self) -> int:
+        return len(self.table)
+
+    @property
+    def coverage(self) -> float:
+        return self.n_scored / self.n_expected
+
+    def documents(self) -> tuple[DocumentScore, ...]:
+        """Every scored document's :class:`DocumentScore`, in scoring order."""
+        return self.table.rows()
+
+    def means(self) -> dict[str, float]:
+        """The means by name: SAP, SAR, SAF1, FAR, FAR per sentence, redundancy rate."""
+        return {name: getattr(self, name) for name in (*MEASURES, "redundancy_rate")}
+
+
+def aggregate(
+    table: ScoreTable,
+    *,
+    system: str,
+    expected: Sequence[Hashable],
+    allow_partial: bool = False,
+    include_unsupported: bool = False,
+) -> SystemScore:
+    """Average a system's per-document scores, checking them against the expected documents.
+
+    Args:
+        table: the per-document scores.
+        system: the system's name, for errors and the result.
+        expected: every document the system should have been scored on.
+        allow_partial: accept a table that misses expected documents; the result then reports
+            the coverage and the missing documents. Without it, they raise.
+        include_unsupported: how FAR's denominator was counted (recorded in the result).
+
+    Raises:
+        NoDocumentsError: nothing expected, nothing scored, or a scored document that is not
+            expected (or scored twice).
+        MissingOutputsError: expected documents are not in the table and ``allow_partial`` is
+            false; the error names the system and the documents.
+    """
+    if not expected:
+        raise NoDocumentsError(f"system {system!r}: no document to score")
+    expected_set = set(expected)
+    if len(expected_set) != len(expected):
+        raise NoDocumentsError(f"system {system!r}: the expected documents repeat an id")
+    if table.documents == tuple(expected):  # the common case, checked cheaply
+        return _system_score(table, system, len(expected), (), include_unsupported)
+    scored = set(table.documents)
+    if len(scored) != len(table.documents) or not scored <= expected_set:
+        unexpected = [d for d in table.documents if d not in expected_set]
+        raise NoDocumentsError(
+            f"system {system!r}: scored documents are repeated or not expected "
+            f"({format_documents(unexpected)})"
+        )
+    missing = tuple(document for document in expected if document not in scored)
+    if missing and not allow_partial:
+        raise MissingOutputsError(system, missing, len(expected))
+    if not table.documents:
+        raise NoDocumentsError(
+            f"system {system!r}: no document scored (coverage 0/{len(expected)}), so no mean"
+        )
+    return _system_score(table, system, len(expected), missing, include_unsupported)
+
+
+def _system_score(table, system, n_expected, missing, include_unsupported) -> SystemScore:
+    return SystemScore(
+        system=system,
+        k=table.k,
+        include_unsupported=include_unsupported,
+        n_expected=n_expected,
+        missing=missing,
+        sap=_mean(table.sap),
+        sar=_mean(table.sar),
+        saf1=_mean(table.saf1),
+        far=_mean(table.far),
+        far_per_sentence=_mean(table.far_per_sentence),
+        redundancy_rate=int(table.redundant.sum()) / len(table),
+        mean_considered=int(table.n_considered.sum()) / len(table),
+        table=table,
+    )
+
+
+def score_system(
+    system: str,
+    fams: Mapping[Hashable, Fam],
+    extracted: Mapping[Hashable, Sequence[int]],
+    k: int | None = DEFAULT_K,
+    *,
+    include_unsupported: bool = False,
+    allow_partial: bool = False,
+) -> SystemScore:
+    """Score one system on every document of ``fams``, one document at a time.
+
+    Args:
+        system: the system's name.
+        fams: document id -> validated FAM; every document here is expected. Leave out
+            documents without support (:func:`.document.scorable_documents`).
+        extracted: document id -> extracted indices in order. Outputs for documents that are
+            not in ``fams`` are ignored.
+        k: extracted entries to consider per document (``None``: all).
+        include_unsupported: count unsupported facets in FAR's denominator.
+        allow_partial: score only the covered documents instead of raising, and report the
+            coverage.
+
+    Raises:
+        MissingOutputsError: documents without output (checked before anything is scored).
+        NoDocumentsError: ``fams`` is empty, or no document is covered.
+        and every error of :func:`.document.score_document`.
+    """
+    k = check_k(k)
+    expected = list(fams)
+    if not expected:
+        raise NoDocumentsError(f"system {system!r}: no document to score")
+    missing = [document for document in expected if document not in extracted]
+    if missing and not allow_partial:
+        raise MissingOutputsError(system, missing, len(expected))
+    scores = [
+        score_document(
+            fams[document],
+            extracted[document],
+            k,
+            include_unsupported=include_unsupported,
+            document=document,
+        )
+        for document in expected
+        if document in extracted
+    ]
+    return aggregate(
+        ScoreTable.from_scores(scores, k),
+        system=system,
+        expected=expected,
+        allow_partial=allow_partial,
+        include_unsupported=include_unsupported,
+    )

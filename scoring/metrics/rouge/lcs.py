@@ -1,0 +1,40 @@
+"""Longest-common-subsequence lengths over token sequences, computed by RapidFuzz's C++ code."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import LCSseq
+
+
+def lcs_length(a: Sequence[int], b: Sequence[int]) -> int:
+    """Length of the longest common subsequence of two sequences of token ids.
+
+    Token ids are integers, compared by value, so two different tokens can never be taken
+    for the same one (as they might be if RapidFuzz compared the strings by hash).
+
+    Args:
+        a: token ids.
+        b: token ids.
+
+    Returns:
+        The LCS length (0 when either side is empty).
+    """
+    return int(LCSseq.similarity(a, b))
+
+
+def lcs_matrix(rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]]) -> np.ndarray:
+    """LCS length of every row sequence against every column sequence.
+
+    Args:
+        rows: token-id sequences (the facets).
+        columns: token-id sequences (the document sentences).
+
+    Returns:
+        A (len(rows), len(columns)) int64 array.
+    """
+    if not rows or not columns:
+        return np.zeros((len(rows), len(columns)), dtype=np.int64)
+    return process.cdist(rows, columns, scorer=LCSseq.similarity, dtype=np.int64)

@@ -1,0 +1,155 @@
+"""Immutable ROUGE results (one pair, or all pairs as matrices) and their P/R/F arithmetic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
+MEASURES = ("precision", "recall", "fmeasure")
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F-measure of one ROUGE type for one pair."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+    def as_dict(self) -> dict[str, float]:
+        """``{"precision": ..., "recall": ..., "fmeasure": ...}``."""
+        return {"precision": self.precision, "recall": self.recall, "fmeasure": self.fmeasure}
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """ROUGE-1, ROUGE-2 and ROUGE-L of one (target, prediction) pair."""
+
+    rouge1: PRF
+    rouge2: PRF
+    rougeL: PRF  # camel case, as rouge-score names it
+
+    def as_dict(self) -> dict[str, dict[str, float]]:
+        """``{"rouge1": {...}, "rouge2": {...}, "rougeL": {...}}``, as the CLI prints it."""
+        return {name: getattr(self, name).as_dict() for name in ROUGE_TYPES}
+
+
+def prf(overlap: int, target_count: int, prediction_count: int) -> PRF:
+    """P/R/F from counts exactly as rouge-score computes them (same operations, same order).
+
+    Args:
+        overlap: matched n-grams, or the LCS length.
+        target_count: the target's n-grams (or tokens for ROUGE-L).
+        prediction_count: the prediction's n-grams (or tokens for ROUGE-L).
+
+    Returns:
+        ``overlap / prediction_count``, ``overlap / target_count`` and
+        ``2PR / (P + R)``; a count of 0 (empty text) gives 0.0, never NaN.
+    """
+    precision = overlap / max(prediction_count, 1)
+    recall = overlap / max(target_count, 1)
+    fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return PRF(precision, recall, fmeasure)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = np.asarray(array, dtype=np.float64)
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class PRFMatrix:
+    """One ROUGE type over all pairs: read-only float64 arrays of shape (facets, sentences)."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    fmeasure: np.ndarray
+
+    def __post_init__(self) -> None:
+        for name in MEASURES:
+            object.__setattr__(self, name, _read_only(getattr(self, name)))
+
+    def measure(self, name: str) -> np.ndarray:
+        """The matrix of one measure.
+
+        Args:
+            name: ``precision``, ``recall`` or ``fmeasure``.
+
+        Returns:
+            The (facets, sentences) array.
+
+        Raises:
+            ValueError: an unknown measure.
+        """
+        if name not in MEASURES:
+            raise ValueError(f"unknown measure {name!r}; choose one of {', '.join(MEASURES)}")
+        return getattr(self, name)
+
+
+def prf_matrix(
+    overlap: np.ndarray, target_counts: np.ndarray, prediction_counts: np.ndarray
+) -> PRFMatrix:
+    """Vectorised :func:`prf`: the same IEEE operations in the same order, so the same bits.
+
+    Args:
+        overlap: (facets, sentences) matched counts, integral values.
+        target_counts: (facets,) n-gram (or token) counts of the targets.
+        prediction_counts: (sentences,) n-gram (or token) counts of the predictions.
+
+    Returns:
+        The :class:`PRFMatrix`; pairs with an empty side get 0.0 everywhere.
+    """
+    overlap = np.asarray(overlap, dtype=np.float64)
+    predictions = np.maximum(np.asarray(prediction_counts, dtype=np.float64), 1.0)
+    targets = np.maximum(np.asarray(target_counts, dtype=np.float64), 1.0)
+    precision = overlap / predictions[np.newaxis, :]
+    recall = overlap / targets[:, np.newaxis]
+    total = precision + recall
+    fmeasure = np.zeros_like(overlap)
+    np.divide(2 * precision * recall, total, out=fmeasure, where=total > 0)
+    return PRFMatrix(precision, recall, fmeasure)
+
+
+@dataclass(frozen=True, eq=False)
+class AllPairs:
+    """ROUGE-1/2/L of every facet (target, rows) against every sentence (prediction, columns)."""
+
+    rouge1: PRFMatrix
+    rouge2: PRFMatrix
+    rougeL: PRFMatrix  # camel case, as rouge-score names it
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(number of facets, number of sentences)."""
+        return self.rouge1.fmeasure.shape
+
+    def avg_f(self) -> np.ndarray:
+        """ROUGE-AVG F1 of the FAR paper: the mean of the ROUGE-1, -2 and -L F-measures.
+
+        Returns:
+            A new (facets, sentences) float64 array.
+        """
+        return (self.rouge1.fmeasure + self.rouge2.fmeasure + self.rougeL.fmeasure) / 3
+
+    def pair(self, facet: int, sentence: int) -> PairScores:
+        """The scores of one pair, as :func:`~scoring.metrics.rouge.score_pair` gives them.
+
+        Args:
+            facet: row index.
+            sentence: column index.
+
+        Returns:
+            The pair's :class:`PairScores` (Python floats).
+
+        Raises:
+            IndexError: an index outside the matrices.
+        """
+        return PairScores(
+            *(
+                PRF(*(float(getattr(matrix, name)[facet, sentence]) for name in MEASURES))
+                for matrix in (self.rouge1, self.rouge2, self.rougeL)
+            )
+        )

@@ -1,0 +1,211 @@
+"""Pearson, Spearman and Kendall correlation (scipy) over pairs, systems and summaries."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from .bootstrap import as_finite_array
+from .errors import (
+    MismatchedDocumentsError,
+    MismatchedSystemsError,
+    StatsError,
+    TooFewPointsError,
+    canonical_key,
+)
+
+METHODS = ("pearson", "spearman", "kendall")
+LEVEL_PAIRS = "pairs"
+LEVEL_SYSTEM = "system"
+LEVEL_SUMMARY = "summary"
+MIN_POINTS = 3  # with 2 points every coefficient is +-1: not evidence of anything
+
+Scores = Mapping[Hashable, Mapping[Hashable, float]]  # system -> document -> score
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """A correlation coefficient, or ``None`` with the reason it is undefined.
+
+    Attributes:
+        method: ``"pearson"``, ``"spearman"`` or ``"kendall"`` (Kendall's tau-b).
+        level: ``"pairs"``, ``"system"`` or ``"summary"``.
+        value: the coefficient, or ``None`` when undefined (never NaN).
+        p_value: scipy's two-sided p-value; ``None`` when undefined and at summary level.
+        n: points correlated (pairs, systems) or documents averaged (summary level).
+        reason: why ``value`` is ``None``; ``None`` when it is defined.
+        undefined: summary level only: documents left out because their coefficient is
+            undefined (the metric or the human scores are constant across systems there).
+    """
+
+    method: str
+    level: str
+    value: float | None
+    p_value: float | None
+    n: int
+    reason: str | None = None
+    undefined: tuple[Hashable, ...] = ()
+
+
+def _coefficient(
+    x: np.ndarray, y: np.ndarray, method: str
+) -> tuple[float | None, float | None, str | None]:
+    """``(value, p_value, reason)`` for two checked arrays of equal length."""
+    constant = [name for name, v in (("x", x), ("y", y)) if np.ptp(v) == 0.0]
+    if constant:
+        return None, None, f"constant input ({' and '.join(constant)}): {method} is undefined"
+    if method == "pearson":
+        result = scipy_stats.pearsonr(x, y)
+    elif method == "spearman":
+        result = scipy_stats.spearmanr(x, y)
+    else:
+        result = scipy_stats.kendalltau(x, y)
+    value, p_value = float(result.statistic), float(result.pvalue)
+    if not np.isfinite(value):
+        return None, None, f"scipy returned {value} for {method}"
+    return value, (p_value if np.isfinite(p_value) else None), None
+
+
+def _check_method(method: str) -> None:
+    if method not in METHODS:
+        raise StatsError(f"method must be one of {METHODS}, got {method!r}")
+
+
+def correlate(x: Sequence[float], y: Sequence[float], method: str = "pearson") -> Correlation:
+    """Correlate two paired sequences with scipy.
+
+    ``pearson`` is ``scipy.stats.pearsonr``, ``spearman`` is ``scipy.stats.spearmanr`` (ties get
+    their average rank) and ``kendall`` is ``scipy.stats.kendalltau`` (tau-b, which corrects for
+    ties); p-values are scipy's two-sided ones.
+
+    Args:
+        x: the first values (e.g. metric scores).
+        y: the paired second values (e.g. human scores), same length.
+        method: ``"pearson"`` (default), ``"spearman"`` or ``"kendall"``.
+
+    Returns:
+        A :class:`Correlation` at level ``"pairs"``; ``value`` is ``None`` with a reason when
+        either input is constant.
+
+    Raises:
+        TooFewPointsError: fewer than 3 pairs.
+        NonFiniteValueError: a value is NaN or infinite.
+        StatsError: an unknown method or sequences of different lengths.
+    """
+    _check_method(method)
+    xs = as_finite_array(x, f"{method} correlation, x")
+    ys = as_finite_array(y, f"{method} correlation, y")
+    if xs.size != ys.size:
+        raise StatsError(f"{method} correlation: x has {xs.size} values but y has {ys.size}")
+    if xs.size < MIN_POINTS:
+        raise TooFewPointsError(f"{method} correlation", n=int(xs.size), needed=MIN_POINTS)
+    value, p_value, reason = _coefficient(xs, ys, method)
+    return Correlation(method, LEVEL_PAIRS, value, p_value, int(xs.size), reason)
+
+
+def _matrices(metric: Scores, human: Scores, what: str) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """Check coverage and return ``(metric, human)`` as (systems x documents) arrays."""
+    if metric.keys() != human.keys():
+        raise MismatchedSystemsError(
+            what,
+            only_left=metric.keys() - human.keys(),
+            only_right=human.keys() - metric.keys(),
+            left="the metric scores",
+            right="the human scores",
+        )
+    systems = sorted(metric, key=canonical_key)
+    if len(systems) < MIN_POINTS:
+        raise TooFewPointsError(f"{what} (systems)", n=len(systems), needed=MIN_POINTS)
+    first = systems[0]
+    documents = tuple(sorted(metric[first], key=canonical_key))
+    if not documents:
+        raise TooFewPointsError(f"{what} (documents of {first!r})", n=0, needed=1)
+    rows = {}
+    for source, scores in (("metric", metric), ("human", human)):
+        table = []
+        for system in systems:
+            if scores[system].keys() != metric[first].keys():
+                raise MismatchedDocumentsError(
+                    f"{what}: {source} scores of system {system!r}",
+                    only_left=scores[system].keys() - metric[first].keys(),
+                    only_right=metric[first].keys() - scores[system].keys(),
+                    left=f"system {system!r}",
+                    right=f"the metric scores of system {first!r}",
+                )
+            label = f"{what}, {source} scores of system {system!r}"
+            table.append(as_finite_array([scores[system][d] for d in documents], label))
+        rows[source] = np.vstack(table)
+    return rows["metric"], rows["human"], documents
+
+
+def system_level(metric: Scores, human: Scores, method: str = "pearson") -> Correlation:
+    """System-level correlation: one point per system, its mean score over the documents.
+
+    Every system must have metric and human scores on exactly the same documents; a system
+    with missing documents is an error, never a silent average over fewer documents.
+
+    Args:
+        metric: system -> document -> metric score.
+        human: system -> document -> human score (same systems and documents).
+        method: ``"pearson"`` (default), ``"spearman"`` or ``"kendall"``.
+
+    Returns:
+        A :class:`Correlation` at level ``"system"`` with ``n`` = number of systems.
+
+    Raises:
+        MismatchedSystemsError: the two sources cover different systems.
+        MismatchedDocumentsError: some system covers different documents.
+        TooFewPointsError: fewer than 3 systems, or no document.
+        NonFiniteValueError: a score is NaN or infinite.
+        StatsError: an unknown method.
+    """
+    _check_method(method)
+    m, h, _ = _matrices(metric, human, f"system-level {method} correlation")
+    value, p_value, reason = _coefficient(m.mean(axis=1), h.mean(axis=1), method)
+    return Correlation(method, LEVEL_SYSTEM, value, p_value, int(m.shape[0]), reason)
+
+
+def summary_level(metric: Scores, human: Scores, method: str = "pearson") -> Correlation:
+    """Summary-level correlation: correlate across systems per document, then average.
+
+    The exact variant: for each document ``d``, ``r_d = corr([metric[s][d] for s],
+    [human[s][d] for s])`` over the systems ``s``; the result is the plain mean of the defined
+    ``r_d`` (as in Louis and Nenkova, 2013, and Bhandari et al., 2020). A document where the
+    metric or the human scores are the same for every system has no ``r_d``; it is left out of
+    the mean and listed in ``undefined``. If no document has a coefficient, ``value`` is
+    ``None`` with the reason. ``p_value`` is always ``None``: a mean of coefficients has no
+    scipy p-value (use a bootstrap over documents for an interval).
+
+    Args:
+        metric: system -> document -> metric score.
+        human: system -> document -> human score (same systems and documents).
+        method: ``"pearson"`` (default), ``"spearman"`` or ``"kendall"``.
+
+    Returns:
+        A :class:`Correlation` at level ``"summary"``; ``n`` is the number of documents
+        averaged.
+
+    Raises:
+        MismatchedSystemsError: the two sources cover different systems.
+        MismatchedDocumentsError: some system covers different documents.
+        TooFewPointsError: fewer than 3 systems, or no document.
+        NonFiniteValueError: a score is NaN or infinite.
+        StatsError: an unknown method.
+    """
+    _check_method(method)
+    m, h, documents = _matrices(metric, human, f"summary-level {method} correlation")
+    values, undefined = [], []
+    for column, document in enumerate(documents):
+        value, _, _ = _coefficient(m[:, column], h[:, column], method)
+        if value is None:
+            undefined.append(document)
+        else:
+            values.append(value)
+    if not values:
+        reason = f"no document has a defined {method} coefficient across systems (constant scores)"
+        return Correlation(method, LEVEL_SUMMARY, None, None, 0, reason, tuple(undefined))
+    mean = float(np.mean(values))
+    return Correlation(method, LEVEL_SUMMARY, mean, None, len(values), None, tuple(undefined))

@@ -1,0 +1,244 @@
+"""Paired tests between two systems scored on the same documents: permutation and bootstrap."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from .bootstrap import (
+    DEFAULT_LEVEL,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    METHOD_PERCENTILE,
+    ConfidenceInterval,
+    as_finite_array,
+    bootstrap_means,
+    check_resampling,
+)
+from .errors import MismatchedDocumentsError, NonFiniteValueError, StatsError, canonical_key
+
+TEST_PERMUTATION = "paired permutation (sign flip)"
+TEST_BOOTSTRAP = "paired bootstrap (shifted)"
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+# The largest n whose 2**n sign patterns are enumerated (65,536 rows); beyond it, sampling.
+MAX_EXACT_N = 16
+
+# Two statistics closer than this (relative to the observed one) count as equal, so that sums
+# that are equal in exact arithmetic are not split by rounding.
+_TIE_TOLERANCE = 1e-12
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """The outcome of a paired test of system A against system B.
+
+    Attributes:
+        test: the test's name (``TEST_PERMUTATION`` or ``TEST_BOOTSTRAP``).
+        statistic: the mean over documents of ``score_a - score_b``.
+        p_value: the p-value under the test's null hypothesis.
+        n: number of documents.
+        alternative: ``"two-sided"``, ``"greater"`` (A > B) or ``"less"`` (A < B).
+        resamples: permutations or resamples used (``2 ** n`` for an exact permutation test).
+        exact: whether every sign flip was enumerated (permutation test only).
+        seed: seed of the random generator.
+        ci: the bootstrap interval of the mean difference (bootstrap test only).
+    """
+
+    test: str
+    statistic: float
+    p_value: float
+    n: int
+    alternative: str
+    resamples: int
+    exact: bool
+    seed: int
+    ci: ConfidenceInterval | None = None
+
+
+def paired_differences(
+    a: Mapping[Hashable, float], b: Mapping[Hashable, float]
+) -> tuple[tuple[Hashable, ...], np.ndarray]:
+    """Pair two systems' per-document scores and return ``score_a - score_b`` per document.
+
+    Documents are put in a canonical order (type name, then ``str`` of the key), so the result
+    does not depend on the order of the mappings.
+
+    Args:
+        a: document key -> score of system A.
+        b: document key -> score of system B.
+
+    Returns:
+        The documents in canonical order and the array of differences in that order.
+
+    Raises:
+        MismatchedDocumentsError: the two mappings cover different documents.
+        NonFiniteValueError: a score is NaN or infinite (the error names the document).
+        TooFewPointsError: fewer than 2 documents.
+    """
+    if a.keys() != b.keys():
+        raise MismatchedDocumentsError(
+            "paired test",
+            only_left=a.keys() - b.keys(),
+            only_right=b.keys() - a.keys(),
+            left="system A",
+            right="system B",
+        )
+    documents = tuple(sorted(a, key=canonical_key))
+    for side, scores in (("system A", a), ("system B", b)):
+        for doc in documents:
+            value = scores[doc]
+            if not isinstance(value, int | float | np.number) or not np.isfinite(value):
+                raise NonFiniteValueError(f"paired test, {side}", item=doc, value=value)
+    diffs = np.array([float(a[d]) - float(b[d]) for d in documents], dtype=float)
+    return documents, as_finite_array(diffs, "paired test", needed=2)
+
+
+def _p_value(null: np.ndarray, observed: float, alternative: str, *, exact: bool) -> float:
+    """Share of null statistics at least as extreme as ``observed`` (add-one if sampled)."""
+    tol = _TIE_TOLERANCE * max(1.0, abs(observed))
+    if alternative == "two-sided":
+        hits = np.count_nonzero(np.abs(null) >= abs(observed) - tol)
+    elif alternative == "greater":
+        hits = np.count_nonzero(null >= observed - tol)
+    else:
+        hits = np.count_nonzero(null <= observed + tol)
+    if exact:
+        return float(hits / null.size)
+    return float((hits + 1) / (null.size + 1))
+
+
+def _check_alternative(alternative: str) -> None:
+    if alternative not in ALTERNATIVES:
+        raise StatsError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+
+
+def paired_permutation_test(
+    a: Mapping[Hashable, float],
+    b: Mapping[Hashable, float],
+    *,
+    alternative: str = "two-sided",
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> PairedTestResult:
+    """Paired permutation test of the mean difference between two systems (sign flips).
+
+    Under the null hypothesis the two systems are exchangeable on each document, so each
+    difference ``d_i = a_i - b_i`` is as likely to be ``-d_i``. The statistic is ``mean(d)``.
+    When ``2 ** n <= resamples`` and ``n <= MAX_EXACT_N``, every sign pattern is enumerated and
+    the p-value is exact (count / 2**n); otherwise ``resamples`` random sign patterns are drawn with
+    ``numpy.random.default_rng(seed)`` and ``p = (1 + count) / (1 + resamples)``, which is never
+    0 (Phipson and Smyth, 2010). Identical systems give ``p = 1``.
+
+    Args:
+        a: document key -> score of system A.
+        b: document key -> score of system B (exactly the same documents).
+        alternative: ``"two-sided"`` (default), ``"greater"`` (A better) or ``"less"``.
+        resamples: random sign patterns when the test is not exact (default 10,000).
+        seed: seed of the random generator (default 0).
+
+    Returns:
+        A :class:`PairedTestResult`.
+
+    Raises:
+        MismatchedDocumentsError: the systems cover different documents.
+        NonFiniteValueError: a score is NaN or infinite.
+        TooFewPointsError: fewer than 2 documents.
+        StatsError: a bad ``alternative`` or ``resamples``.
+    """
+    _check_alternative(alternative)
+    check_resampling(resamples)
+    _, diffs = paired_differences(a, b)
+    n = diffs.size
+    observed = float(diffs.mean())
+    exact = n <= MAX_EXACT_N and 2**n <= resamples
+    if exact:
+        bits = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
+        null = ((1 - 2 * bits) * diffs).mean(axis=1)
+    else:
+        rng = np.random.default_rng(seed)
+        rows = max(1, (1 << 20) // n)
+        blocks = []
+        for start in range(0, resamples, rows):
+            signs = rng.choice(np.array([-1.0, 1.0]), size=(min(rows, resamples - start), n))
+            blocks.append((signs * diffs).mean(axis=1))
+        null = np.concatenate(blocks)
+    return PairedTestResult(
+        test=TEST_PERMUTATION,
+        statistic=observed,
+        p_value=_p_value(null, observed, alternative, exact=exact),
+        n=n,
+        alternative=alternative,
+        resamples=int(null.size),
+        exact=exact,
+        seed=seed,
+    )
+
+
+def paired_bootstrap_test(
+    a: Mapping[Hashable, float],
+    b: Mapping[Hashable, float],
+    *,
+    alternative: str = "two-sided",
+    level: float = DEFAULT_LEVEL,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> PairedTestResult:
+    """Paired bootstrap test of the mean difference, with its percentile interval.
+
+    Documents are resampled with replacement (``numpy.random.default_rng(seed)``), keeping each
+    document's pair together, and the mean difference ``m*`` of each resample is recorded. The
+    null distribution is the bootstrap distribution shifted to mean zero, ``m* - m``
+    (Efron and Tibshirani, 1993, Sec. 16.4); for the two-sided test
+    ``p = (1 + #{|m* - m| >= |m|}) / (1 + resamples)``. The interval is the percentile interval
+    of ``m*`` at ``level``. Identical systems give ``p = 1``.
+
+    Args:
+        a: document key -> score of system A.
+        b: document key -> score of system B (exactly the same documents).
+        alternative: ``"two-sided"`` (default), ``"greater"`` (A better) or ``"less"``.
+        level: confidence level of the interval (default 0.95).
+        resamples: number of bootstrap resamples (default 10,000).
+        seed: seed of the random generator (default 0).
+
+    Returns:
+        A :class:`PairedTestResult` whose ``ci`` is the interval of the mean difference.
+
+    Raises:
+        MismatchedDocumentsError: the systems cover different documents.
+        NonFiniteValueError: a score is NaN or infinite.
+        TooFewPointsError: fewer than 2 documents.
+        StatsError: a bad ``alternative``, ``level`` or ``resamples``.
+    """
+    _check_alternative(alternative)
+    check_resampling(resamples, level)
+    _, diffs = paired_differences(a, b)
+    observed = float(diffs.mean())
+    means = bootstrap_means(diffs, resamples, np.random.default_rng(seed))
+    alpha = 1.0 - level
+    low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])
+    if np.ptp(diffs) == 0.0:
+        low = high = observed
+    ci = ConfidenceInterval(
+        mean=observed,
+        low=float(low),
+        high=float(high),
+        n=int(diffs.size),
+        level=float(level),
+        method=METHOD_PERCENTILE,
+        resamples=resamples,
+        seed=seed,
+    )
+    return PairedTestResult(
+        test=TEST_BOOTSTRAP,
+        statistic=observed,
+        p_value=_p_value(means - observed, observed, alternative, exact=False),
+        n=int(diffs.size),
+        alternative=alternative,
+        resamples=resamples,
+        exact=False,
+        seed=seed,
+        ci=ci,
+    )

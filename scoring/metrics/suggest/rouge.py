@@ -1,0 +1,56 @@
+"""ROUGE-1, -2, -L and -AVG suggestion scorers (F, P or R) on the all-pairs ROUGE engine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rouge import allpairs
+from .base import Scorer, SuggestError
+
+ROUGE_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeavg")
+MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
+
+
+class RougeScorer(Scorer):
+    """Rank sentences by ROUGE between the facet (target) and the sentence (prediction).
+
+    Scores come from :func:`scoring.metrics.rouge.allpairs` (rouge-score's tokenizer with
+    Porter stemming, identical to ``rouge_score.RougeScorer``). ROUGE-AVG is the FAR paper's
+    mean of the ROUGE-1, -2 and -L values of the chosen measure. Precision is the share of the
+    sentence's n-grams found in the facet; recall the share of the facet's n-grams found in
+    the sentence.
+    """
+
+    version = "1"
+
+    def __init__(self, variant: str = "rougeavg", measure: str = "f"):
+        """Choose the ROUGE type and the measure.
+
+        Args:
+            variant: ``"rouge1"``, ``"rouge2"``, ``"rougeL"`` or ``"rougeavg"`` (any case).
+            measure: ``"f"`` (F-measure, default), ``"p"`` (precision) or ``"r"`` (recall).
+
+        Raises:
+            SuggestError: an unknown variant or measure.
+        """
+        lookup = {v.lower(): v for v in ROUGE_VARIANTS}
+        if not isinstance(variant, str) or variant.lower() not in lookup:
+            raise SuggestError(f"unknown ROUGE variant {variant!r}; choose one of {ROUGE_VARIANTS}")
+        if measure not in MEASURES:
+            raise SuggestError(f"unknown measure {measure!r}; choose one of {tuple(MEASURES)}")
+        self.variant = lookup[variant.lower()]
+        self.measure = measure
+        self.name = f"{self.variant.lower()}-{measure}"
+
+    def _score(self, facets: tuple[str, ...], sentences: tuple[str, ...]) -> np.ndarray:
+        pairs = allpairs(facets, sentences)
+        measure = MEASURES[self.measure]
+        if self.variant != "rougeavg":
+            return np.array(getattr(pairs, self.variant).measure(measure))
+        if measure == "fmeasure":
+            return pairs.avg_f()
+        return (
+            pairs.rouge1.measure(measure)
+            + pairs.rouge2.measure(measure)
+            + pairs.rougeL.measure(measure)
+        ) / 3
