@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import numpy as np
+from _common import POLYTOPE_RELEASE, best_of, release_missing  # puts the repo on sys.path
+from sklearn.feature_extraction.text import TfidfVectorizer
 
-import numpy as np  # noqa: E402
-from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: E402
+from annotation.corpus.importers.bundle import KIND_EXTRACTIVE
+from annotation.corpus.importers.parsers.polytope import parse_polytope_release
+from scoring.metrics.align import METHOD_EXACT, align_sentences
 
-from annotation.corpus.importers.bundle import KIND_EXTRACTIVE  # noqa: E402
-from annotation.corpus.importers.parsers.polytope import parse_polytope_release  # noqa: E402
-from scoring.metrics.align import METHOD_EXACT, align_sentences  # noqa: E402
-
-SHARED = ROOT.parent / "shared" / "data"
-RELEASE = SHARED / "polytope-release" / "outputs"
+RELEASE = POLYTOPE_RELEASE
 REPEATS = 5
 
 Job = tuple[tuple[str, ...], tuple[str, ...]]  # (summary sentences, document sentences)
@@ -65,17 +59,6 @@ def reference(jobs: list[Job]) -> list[int]:
     ]
 
 
-def best_of(function, jobs: list[Job]) -> tuple[float, list[int]]:
-    """Best wall time of REPEATS runs (time.perf_counter) and the result of the last run."""
-    best = float("inf")
-    result: list[int] = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        result = function(jobs)
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 def classify(jobs: list[Job], found_reference: list[int]) -> tuple[int, int, list[str]]:
     """Untimed: count exact matches, and explain where the reference chose another sentence.
 
@@ -104,13 +87,12 @@ def classify(jobs: list[Job], found_reference: list[int]) -> tuple[int, int, lis
 
 
 def main() -> int:
-    if not RELEASE.is_dir():
-        print(f"bench_align: skipped, the PolyTope release is not at {RELEASE}")
+    if release_missing("bench_align", "PolyTope", RELEASE):
         return 0
     jobs = load_jobs()
     pairs = sum(len(summary) for summary, _ in jobs)
-    time_ours, found_ours = best_of(ours, jobs)
-    time_reference, found_reference = best_of(reference, jobs)
+    time_ours, found_ours = best_of(ours, jobs, repeats=REPEATS)
+    time_reference, found_reference = best_of(reference, jobs, repeats=REPEATS)
     same = sum(a == b for a, b in zip(found_ours, found_reference, strict=True))
     exact, tied, others = classify(jobs, found_reference)
     differ = pairs - same

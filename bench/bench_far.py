@@ -28,14 +28,12 @@ import pstats
 import random
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import best_of  # puts the repo on sys.path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scoring.metrics.fam import validate_fam  # noqa: E402
-from scoring.metrics.far import FarEngine, aggregate, score_system  # noqa: E402
+from scoring.metrics.fam import validate_fam
+from scoring.metrics.far import FarEngine, aggregate, score_system
 
 SEED = 20200705
 N_DOCUMENTS = 11_490  # the CNN/DM test set
@@ -105,15 +103,6 @@ def naive_system(fams, extracted, k):
     return sum(sap) / n, sum(sar) / n, sum(saf1) / n, sum(far) / n
 
 
-def best_of(function, runs=RUNS):
-    times, result = [], None
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
 def main() -> int:
     start = time.perf_counter()
     fams, systems = make_dataset()
@@ -126,11 +115,14 @@ def main() -> int:
     )
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
 
-    ours_time, ours = best_of(lambda: run_ours(fams, systems))
+    ours_time, ours = best_of(lambda: run_ours(fams, systems), repeats=RUNS)
     subset = systems[:REFERENCE_SYSTEMS]
-    naive_time, naive = best_of(lambda: [naive_system(fams, extracted, K) for extracted in subset])
+    naive_time, naive = best_of(
+        lambda: [naive_system(fams, extracted, K) for extracted in subset], repeats=RUNS
+    )
     per_doc_time, per_doc = best_of(
-        lambda: [score_system(f"system-{i}", fams, e, K) for i, e in enumerate(subset)]
+        lambda: [score_system(f"system-{i}", fams, e, K) for i, e in enumerate(subset)],
+        repeats=RUNS,
     )
     scale = N_SYSTEMS / REFERENCE_SYSTEMS
     naive_total, per_doc_total = naive_time * scale, per_doc_time * scale
@@ -163,7 +155,8 @@ def main() -> int:
         lambda: [
             aggregate(engine.score_matrix(m, K), system="s", expected=engine.documents)
             for m in matrices
-        ]
+        ],
+        repeats=RUNS,
     )
     print(
         f"ours from pre-built index matrices (no lists to convert): {prebuilt_time:.2f} s "
@@ -175,12 +168,16 @@ def main() -> int:
     )
 
     # Where the time goes: each phase on its own, then cProfile's top entries.
-    compile_time, engine = best_of(lambda: FarEngine(fams))
+    compile_time, engine = best_of(lambda: FarEngine(fams), repeats=RUNS)
     sample = systems[:10]
-    matrix_time, matrices = best_of(lambda: [engine.index_matrix(list(s.values())) for s in sample])
-    table_time, tables = best_of(lambda: [engine.score_matrix(m, K) for m in matrices])
+    matrix_time, matrices = best_of(
+        lambda: [engine.index_matrix(list(s.values())) for s in sample], repeats=RUNS
+    )
+    table_time, tables = best_of(
+        lambda: [engine.score_matrix(m, K) for m in matrices], repeats=RUNS
+    )
     mean_time, _ = best_of(
-        lambda: [aggregate(t, system="s", expected=engine.documents) for t in tables]
+        lambda: [aggregate(t, system="s", expected=engine.documents) for t in tables], repeats=RUNS
     )
     print()
     print(f"where the time goes (per phase; per-system phases timed on {len(sample)} systems):")

@@ -4,25 +4,20 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _common import FAR_RELEASE, best_of, release_missing  # puts the repo on sys.path
 
-from annotation.corpus.importers.bundle import ImportValidationError  # noqa: E402
-from annotation.corpus.importers.far_split import (  # noqa: E402
-    naive_split,  # noqa: E402
+from annotation.corpus.importers.bundle import ImportValidationError
+from annotation.corpus.importers.far_split import (
+    naive_split,
     released_mismatches,
     split_sentences,
 )
-from annotation.corpus.importers.parsers.far import DUMP_FILES, parse_far_release  # noqa: E402
+from annotation.corpus.importers.parsers.far import DUMP_FILES, parse_far_release
 
-SHARED = ROOT.parent / "shared" / "data"
-RELEASE = SHARED / "far-release"
+RELEASE = FAR_RELEASE
 REPEATS = 5
 PASSES = 10  # passes over the 150 documents per timed run, so that a run lasts long enough
 
@@ -62,13 +57,13 @@ Splitter = Callable[[str], list[str]]
 
 def timed(splitter: Splitter, documents: list[str]) -> float:
     """Best of REPEATS runs (time.perf_counter) of PASSES passes; seconds per pass."""
-    best = float("inf")
-    for _ in range(REPEATS):
-        start = time.perf_counter()
+
+    def passes() -> None:
         for _ in range(PASSES):
             for document in documents:
                 splitter(document)
-        best = min(best, time.perf_counter() - start)
+
+    best, _ = best_of(passes, repeats=REPEATS)
     return best / PASSES
 
 
@@ -101,8 +96,7 @@ def cross_check(samples: list[Sample]) -> tuple[bool, str]:
 
 
 def main() -> int:
-    if not RELEASE.is_dir():
-        print(f"bench_far_split: skipped, the FAR release is not at {RELEASE}")
+    if release_missing("bench_far_split", "FAR", RELEASE):
         return 0
     samples = load_samples()
     documents = [sample.document for sample in samples]

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import numpy as np
+from _common import POLYTOPE_RELEASE, best_of, release_missing  # puts the repo on sys.path
+from rouge_score.rouge_scorer import RougeScorer
 
-import numpy as np  # noqa: E402
-from rouge_score.rouge_scorer import RougeScorer  # noqa: E402
+from annotation.corpus.importers.parsers.polytope import parse_polytope_release
+from scoring.metrics.rouge import ROUGE_TYPES, allpairs, allpairs_dataset
+from scoring.metrics.rouge.tokens import clear_stem_cache
 
-from annotation.corpus.importers.parsers.polytope import parse_polytope_release  # noqa: E402
-from scoring.metrics.rouge import ROUGE_TYPES, allpairs, allpairs_dataset  # noqa: E402
-from scoring.metrics.rouge.tokens import clear_stem_cache  # noqa: E402
-
-SHARED = ROOT.parent / "shared" / "data"
-RELEASE = SHARED / "polytope-release" / "outputs"
+RELEASE = POLYTOPE_RELEASE
 REPEATS = 5
 REFERENCE_REPEATS = 2
 
@@ -76,26 +70,15 @@ def reference(documents: list[Document]) -> list[np.ndarray]:
     return results
 
 
-def best_of(function, documents: list[Document], repeats: int):
-    """Best wall time of ``repeats`` runs (time.perf_counter) and the last run's result."""
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function(documents)
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 def main() -> int:
-    if not RELEASE.is_dir():
-        print(f"bench_rouge_allpairs: skipped, the PolyTope release is not at {RELEASE}")
+    if release_missing("bench_rouge_allpairs", "PolyTope", RELEASE):
         return 0
     documents = load_documents()
     pairs = sum(len(facets) * len(sentences) for _, facets, sentences in documents)
     allpairs(["warm up the imports"], ["warm up"])
-    time_ours, results = best_of(ours_cold, documents, REPEATS)
-    time_warm, _ = best_of(ours_warm, documents, REPEATS)
-    time_reference, found_reference = best_of(reference, documents, REFERENCE_REPEATS)
+    time_ours, results = best_of(ours_cold, documents, repeats=REPEATS)
+    time_warm, _ = best_of(ours_warm, documents, repeats=REPEATS)
+    time_reference, found_reference = best_of(reference, documents, repeats=REFERENCE_REPEATS)
     found_ours = [packed(result) for _, result in results]
     differences = [np.abs(a - b) for a, b in zip(found_ours, found_reference, strict=True)]
     max_diff = max((float(d.max()) for d in differences if d.size), default=0.0)

@@ -8,15 +8,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import _common  # noqa: F401  (puts the repo on sys.path)
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from scoring.metrics.rouge import ROUGE_TYPES, allpairs, allpairs_dataset  # noqa: E402
+from scoring.metrics.rouge import ROUGE_TYPES, allpairs, allpairs_dataset
 
 DOCUMENTS = 11_490  # the CNN/DM test split
 SENTENCES = 30

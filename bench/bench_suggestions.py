@@ -6,21 +6,16 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
+from _common import FAR_RELEASE, release_missing  # puts the repo on sys.path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from annotation.corpus.importers.parsers.far import parse_far_release
+from scoring.metrics.stats import paired_permutation_test
+from scoring.metrics.suggest import get_scorer, ranking
+from scoring.metrics.suggest.embedding import missing_modules
 
-from annotation.corpus.importers.parsers.far import parse_far_release  # noqa: E402
-from scoring.metrics.stats import paired_permutation_test  # noqa: E402
-from scoring.metrics.suggest import get_scorer, ranking  # noqa: E402
-from scoring.metrics.suggest.embedding import missing_modules  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-RELEASE = SHARED / "far-release"
+RELEASE = FAR_RELEASE
 KS = (1, 2, 3)
 # The paper's Table 6 (Mao et al., ACL 2020): top-1 sentence per facet, P / R / F1 in %.
 PAPER = {
@@ -178,8 +173,7 @@ def pct(x: float) -> str:
 
 
 def main() -> int:
-    if not RELEASE.is_dir():
-        print(f"bench_suggestions: skipped, the FAR release is not at {RELEASE}")
+    if release_missing("bench_suggestions", "FAR", RELEASE):
         return 0
     docs, total = load_documents()
     n_facets = sum(len(d.facets) for d in docs)

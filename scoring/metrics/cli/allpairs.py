@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..rouge import MEASURES, ROUGE_TYPES, allpairs_dataset
-from .base import CliError, Output, fmt, read_jsonl
+from .base import CliError, Output, fmt, read_jsonl, read_text, required
 
 DESCRIPTION = """\
 Score every facet (reference sentence, the target) against every sentence of its document (the
@@ -65,9 +65,7 @@ def register(subparsers, parent: argparse.ArgumentParser) -> None:
 
 
 def _strings(record: dict, key: str, where: str) -> list[str]:
-    if key not in record:
-        raise CliError(f"{where}: missing key {key!r}")
-    value = record[key]
+    value = required(record, key, where)
     if not isinstance(value, list):
         raise CliError(f"{where}: {key!r} must be a list of strings, got {type(value).__name__}")
     for index, text in enumerate(value):
@@ -92,11 +90,7 @@ def read_documents(path: Path) -> list[tuple[str, list[str], list[str]]]:
     seen: dict[str, int] = {}
     for number, record in read_jsonl(path):
         where = f"{path}:{number}"
-        if "id" not in record:
-            raise CliError(f"{where}: missing key 'id'")
-        doc_id = record["id"]
-        if not isinstance(doc_id, str):
-            raise CliError(f"{where}: 'id' must be a string, got {type(doc_id).__name__}")
+        doc_id = read_text(record, "id", where)
         if doc_id in seen:
             raise CliError(f"{where}: id {doc_id!r} repeats line {seen[doc_id]}")
         seen[doc_id] = number

@@ -75,6 +75,45 @@ def read_jsonl(path: Path) -> list[tuple[int, dict]]:
     return records
 
 
+def required(record: dict, key: str, where: str) -> object:
+    """One required field of a JSON Lines record, of any type.
+
+    Args:
+        record: the line's object, as for :func:`read_text`.
+        key: the field's name.
+        where: ``file:line``, the place that error messages name.
+
+    Returns:
+        The field's value, unchecked.
+
+    Raises:
+        CliError: the record has no such field.
+    """
+    if key not in record:
+        raise CliError(f"{where}: missing key {key!r}")
+    return record[key]
+
+
+def read_text(record: dict, key: str, where: str) -> str:
+    """One required string field of a JSON Lines record.
+
+    Args:
+        record: the line's object.
+        key: the field.
+        where: ``file:line`` for messages.
+
+    Returns:
+        The string.
+
+    Raises:
+        CliError: the field is missing or not a string.
+    """
+    value = required(record, key, where)
+    if not isinstance(value, str):
+        raise CliError(f"{where}: {key!r} must be a string, got {type(value).__name__}")
+    return value
+
+
 def fmt(value: float | None, digits: int = 4) -> str:
     """Format a number for ``--table`` (``-`` for None)."""
     return "-" if value is None else f"{value:.{digits}f}"

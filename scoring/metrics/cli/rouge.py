@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..rouge import MEASURES, ROUGE_TYPES, score_pair
-from .base import CliError, Output, fmt, read_jsonl
+from .base import Output, fmt, read_jsonl, read_text
 
 DESCRIPTION = """\
 Score each (target, prediction) pair with ROUGE-1, ROUGE-2 and ROUGE-L: precision, recall and
@@ -53,28 +53,6 @@ def register(subparsers, parent: argparse.ArgumentParser) -> None:
         help='one {"target": str, "prediction": str} per line',
     )
     parser.set_defaults(run=run)
-
-
-def read_text(record: dict, key: str, where: str) -> str:
-    """One required string field of a JSON Lines record.
-
-    Args:
-        record: the line's object.
-        key: the field.
-        where: ``file:line`` for messages.
-
-    Returns:
-        The string.
-
-    Raises:
-        CliError: the field is missing or not a string.
-    """
-    if key not in record:
-        raise CliError(f"{where}: missing key {key!r}")
-    value = record[key]
-    if not isinstance(value, str):
-        raise CliError(f"{where}: {key!r} must be a string, got {type(value).__name__}")
-    return value
 
 
 def run(args: argparse.Namespace) -> Output:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from .errors import UnknownLabelError, UnknownSubtypeError
+from .errors import PolyTopeError, UnknownLabelError, UnknownSubtypeError
 
 
 class Aspect(Enum):
@@ -103,6 +103,22 @@ _SUBTYPES = _index(Subtype, SUBTYPE_ALIASES)
 _LABELS = _index(Label, LABEL_ALIASES)
 
 
+def _resolve(
+    value: object,
+    members: type[Enum],
+    table: dict[str, Enum],
+    error: type[PolyTopeError],
+    index: int | None,
+) -> Enum:
+    """``value`` if it is already one of ``members``, else its entry in ``table``, or ``error``."""
+    if isinstance(value, members):
+        return value
+    found = table.get(normalize_name(value)) if isinstance(value, str) else None
+    if found is None:
+        raise error(value, index=index)
+    return found
+
+
 def parse_subtype(value: str | Subtype, *, index: int | None = None) -> Subtype:
     """Resolve a subtype name (official, workbook spelling or enum name; case-insensitive).
 
@@ -116,12 +132,7 @@ def parse_subtype(value: str | Subtype, *, index: int | None = None) -> Subtype:
     Raises:
         UnknownSubtypeError: not a string, or no subtype has that name.
     """
-    if isinstance(value, Subtype):
-        return value
-    found = _SUBTYPES.get(normalize_name(value)) if isinstance(value, str) else None
-    if found is None:
-        raise UnknownSubtypeError(value, index=index)
-    return found
+    return _resolve(value, Subtype, _SUBTYPES, UnknownSubtypeError, index)
 
 
 def parse_label(value: str | Label, *, index: int | None = None) -> Label:
@@ -137,9 +148,4 @@ def parse_label(value: str | Label, *, index: int | None = None) -> Label:
     Raises:
         UnknownLabelError: not a string, or no label has that name.
     """
-    if isinstance(value, Label):
-        return value
-    found = _LABELS.get(normalize_name(value)) if isinstance(value, str) else None
-    if found is None:
-        raise UnknownLabelError(value, index=index)
-    return found
+    return _resolve(value, Label, _LABELS, UnknownLabelError, index)

@@ -148,18 +148,38 @@ def bootstrap_ci(
     """
     check_resampling(resamples, level)
     array = as_finite_array(values, "bootstrap confidence interval", needed=2)
-    rng = np.random.default_rng(seed)
-    means = bootstrap_means(array, resamples, rng)
+    means = bootstrap_means(array, resamples, np.random.default_rng(seed))
+    return percentile_interval(array, means, level=level, resamples=resamples, seed=seed)
+
+
+def percentile_interval(
+    values: np.ndarray, means: np.ndarray, *, level: float, resamples: int, seed: int
+) -> ConfidenceInterval:
+    """The percentile interval of ``values``' mean from its bootstrap means.
+
+    The interval is the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of ``means``
+    (numpy's default linear interpolation); a constant sample gives ``[c, c]``.
+
+    Args:
+        values: the checked 1-D sample (see :func:`as_finite_array`).
+        means: its bootstrap means (see :func:`bootstrap_means`).
+        level: confidence level, already checked by :func:`check_resampling`.
+        resamples: number of resamples behind ``means``, recorded in the result.
+        seed: seed of the generator that drew them, recorded in the result.
+
+    Returns:
+        A :class:`ConfidenceInterval` whose ``mean`` is the mean of ``values``.
+    """
     alpha = 1.0 - level
     low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])
-    mean = float(array.mean())
-    if np.ptp(array) == 0.0:  # constant sample: every resample mean is the value itself
+    mean = float(values.mean())
+    if np.ptp(values) == 0.0:  # constant sample: every resample mean is the value itself
         low = high = mean
     return ConfidenceInterval(
         mean=mean,
         low=float(low),
         high=float(high),
-        n=int(array.size),
+        n=int(values.size),
         level=float(level),
         method=METHOD_PERCENTILE,
         resamples=resamples,

@@ -11,11 +11,11 @@ from .bootstrap import (
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    METHOD_PERCENTILE,
     ConfidenceInterval,
     as_finite_array,
     bootstrap_means,
     check_resampling,
+    percentile_interval,
 )
 from .errors import MismatchedDocumentsError, NonFiniteValueError, StatsError, canonical_key
 
@@ -215,22 +215,9 @@ def paired_bootstrap_test(
     _check_alternative(alternative)
     check_resampling(resamples, level)
     _, diffs = paired_differences(a, b)
-    observed = float(diffs.mean())
     means = bootstrap_means(diffs, resamples, np.random.default_rng(seed))
-    alpha = 1.0 - level
-    low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])
-    if np.ptp(diffs) == 0.0:
-        low = high = observed
-    ci = ConfidenceInterval(
-        mean=observed,
-        low=float(low),
-        high=float(high),
-        n=int(diffs.size),
-        level=float(level),
-        method=METHOD_PERCENTILE,
-        resamples=resamples,
-        seed=seed,
-    )
+    ci = percentile_interval(diffs, means, level=level, resamples=resamples, seed=seed)
+    observed = ci.mean
     return PairedTestResult(
         test=TEST_BOOTSTRAP,
         statistic=observed,
