@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .errors import MetricsError
 
-class FamError(ValueError):
+
+class FamError(MetricsError):
     """Base class of every FAM validation error; names the facet and (if any) the group."""
 
     def __init__(self, message: str, *, facet: int | None = None, group: int | None = None):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..errors import MetricsError
 
-class AgreementError(ValueError):
+
+class AgreementError(MetricsError):
     """Base class of every agreement error; the message starts with the item it concerns."""
 
     def __init__(

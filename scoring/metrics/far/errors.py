@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from ..errors import MetricsError
+
 # How many missing documents an error message lists before it says "and N more".
 _LISTED = 10
 
 
-class FarError(ValueError):
+class FarError(MetricsError):
     """Base class of every FAR-family error (a ``ValueError``)."""
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import MetricsError
 
-class PolyTopeError(ValueError):
+
+class PolyTopeError(MetricsError):
     """Base class of every PolyTope error.
 
     ``index`` is the item's position in the input it came from (the issue or segment list),

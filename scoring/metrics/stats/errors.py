@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable
 
+from ..errors import MetricsError
 
-class StatsError(ValueError):
+
+class StatsError(MetricsError):
     """Base class of every error raised by :mod:`scoring.metrics.stats`."""
 
 

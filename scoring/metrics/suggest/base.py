@@ -8,8 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import MetricsError
 
-class SuggestError(ValueError):
+
+class SuggestError(MetricsError):
     """Bad input to a scorer or to the ranking helpers."""
 
 
