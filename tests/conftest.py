@@ -129,6 +129,22 @@ def celery_worker_process(tmp_path_factory):
         app.conf.task_default_queue = previous
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI (LOUPE_REQUIRE_SHARED=1) a test skipped for want of the releases, or of a tool to
+    read them, is a failure: a green run must mean the reproductions really ran."""
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("LOUPE_REQUIRE_SHARED") != "1" or not report.skipped:
+        return
+    reason = (
+        str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    )
+    if "shared" in reason or "absent" in reason or "could not import" in reason:
+        report.outcome = "failed"
+        report.longrepr = f"LOUPE_REQUIRE_SHARED=1 but the test would skip: {reason}"
+
+
 def pytest_collection_modifyitems(config, items):
     """In CI (LOUPE_REQUIRE_SHARED=1) the release tests must run: refuse to skip them."""
     if os.environ.get("LOUPE_REQUIRE_SHARED") == "1" and not SHARED_DATA.is_dir():

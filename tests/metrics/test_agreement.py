@@ -25,6 +25,7 @@ from scoring.metrics.agreement import (
     span_kappa,
 )
 from scoring.metrics.fam import validate_fam
+from scoring.metrics.polytope import parse_label, parse_subtype
 from tests.metrics.agreement_examples import (
     EXACT,
     FAMS,
@@ -275,3 +276,50 @@ def test_span_agreement_bundle_and_input_forms():
     assert bundle.kappa_label.overall.value == pytest.approx(1.0)
     assert bundle.alpha_subtype.overall.value == pytest.approx(0.4)
     assert bundle.alpha_label.overall.value == pytest.approx(1.0)
+
+
+# --- names: raw strings, or normalized by a callable ---------------------------------------
+
+# The same two errors, named by A with the BART workbook's spellings and by B officially.
+WORKBOOK = [(0, 10, "Inaccuracy_internal", "Event Entity-Subject"),
+            (20, 30, "Omission", "Whole Sentence")]  # fmt: skip
+OFFICIAL = [(0, 10, "Inaccuracy Intrinsic", "Subject"), (20, 30, "omission", "Whole Sentence")]
+SPELLINGS = {"d1": {"A": WORKBOOK, "B": OFFICIAL}}
+
+
+def test_raw_names_disagree_on_spelling():
+    # Subtypes: (Inaccuracy_internal, Inaccuracy Intrinsic) and (Omission, omission): four
+    # distinct strings, p_o = 0, p_e = 0, kappa = 0. Labels: (Event Entity-Subject, Subject)
+    # and (Whole Sentence, Whole Sentence): p_o = 1/2, p_e = 1/2 * 1/2 = 1/4, kappa = 1/3.
+    assert span_kappa(SPELLINGS).overall.value == 0.0
+    assert span_kappa(SPELLINGS, attribute="label").overall.value == pytest.approx(1 / 3)
+    assert span_kappa(SPELLINGS).options["normalize"] is None
+
+
+def test_polytope_parsers_make_spellings_agree():
+    kappa = span_kappa(SPELLINGS, normalize=parse_subtype)
+    assert kappa.overall.value == 1.0
+    assert kappa.options["normalize"] == "scoring.metrics.polytope.taxonomy.parse_subtype"
+    alpha = span_alpha(SPELLINGS, attribute="label", normalize=parse_label)
+    assert alpha.overall.value == 1.0
+    both = span_agreement(SPELLINGS, normalize_subtype=parse_subtype, normalize_label=parse_label)
+    for result in (both.kappa_subtype, both.kappa_label, both.alpha_subtype, both.alpha_label):
+        assert result.overall.value == 1.0
+    assert both.kappa_label.options["normalize"].endswith("parse_label")
+    assert both.f1.overall.value == 1.0  # the matching ignores names
+
+
+def test_a_normalizer_only_touches_its_attribute():
+    # Labels stay raw when only subtypes are normalized, so label kappa is unchanged.
+    bundle = span_agreement(SPELLINGS, normalize_subtype=parse_subtype)
+    assert bundle.kappa_subtype.overall.value == 1.0
+    assert bundle.kappa_label.overall.value == pytest.approx(1 / 3)
+    assert bundle.alpha_label.options["normalize"] is None
+
+
+def test_a_string_normalizer_keeps_readable_reasons():
+    same = {"d1": {"A": [(0, 5, "Inacc Intrinsic", "Subject")],
+                   "B": [(0, 5, "inaccuracy intrinsic", "Subject")]}}  # fmt: skip
+    score = span_kappa(same, normalize=lambda name: parse_subtype(name).value).pair("A", "B")
+    assert score.value is None
+    assert "'Inaccuracy Intrinsic'" in score.reason  # one category everywhere: kappa is 0/0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import warnings
 from itertools import combinations
@@ -45,6 +46,34 @@ def _package_alpha(units, distance=None):
         return matrix[i1, i2]
 
     return krippendorff.alpha(value_counts=counts, level_of_measurement=metric)
+
+
+def _package_alpha_or_nan(units, distance=None):
+    """``_package_alpha``, with NaN where the package refuses (undefined) or warns (0/0)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # 0/0 when every pairable value is one
+        try:
+            return _package_alpha(units, distance)
+        except ValueError:  # "more than one value in the domain" / "at least one unit with ..."
+            return math.nan
+
+
+def test_where_our_alpha_is_undefined_the_package_gives_nan_or_refuses():
+    units = {
+        "no pairable unit": [[frozenset({1})], [frozenset({2})]],
+        "one value everywhere": [[frozenset({1}), frozenset({1})], [frozenset({1})] * 3],
+        "one pairable value, another unpaired": [
+            [frozenset({1}), frozenset({1})],
+            [frozenset({2})],
+        ],
+    }
+    for name, case in units.items():
+        assert krippendorff_alpha(case, masi_distance).value is None, name
+        assert math.isnan(_package_alpha_or_nan(case, masi_distance)), name
+    # The last case is the package's NaN (0/0), not a refusal.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert math.isnan(_package_alpha(units["one pairable value, another unpaired"]))
 
 
 def test_the_packages_own_example():
@@ -103,10 +132,12 @@ def test_masi_alpha_matches_the_package_with_our_distance(seed, empty_support):
         for facet in range(len(next(iter(fams.values())))):
             values = [frozenset().union(*fam[facet]) for fam in fams.values()]
             units.append([v for v in values if v or empty_support == "value"])
-    if result.overall.value is None:
-        pytest.skip(result.overall.reason)
-    expected = _package_alpha(units, masi_distance)
-    assert result.overall.value == pytest.approx(expected, abs=1e-12)
+    expected = _package_alpha_or_nan(units, masi_distance)
+    if result.overall.value is None:  # undefined: the package must not find a value either
+        assert "alpha is 0/0" in result.overall.reason or "no unit" in result.overall.reason
+        assert math.isnan(expected)
+    else:
+        assert result.overall.value == pytest.approx(expected, abs=1e-12)
     for (a, b), score in result.per_pair.items():  # a pair: the documents both annotated
         pair_units = [
             [
@@ -118,12 +149,12 @@ def test_masi_alpha_matches_the_package_with_our_distance(seed, empty_support):
             if a in fams and b in fams
             for f in range(len(fams[a]))
         ]
+        expected = _package_alpha_or_nan(pair_units, masi_distance)
         if score.value is None:
             assert "alpha is 0/0" in score.reason or "no unit" in score.reason
+            assert math.isnan(expected)
         else:
-            assert score.value == pytest.approx(
-                _package_alpha(pair_units, masi_distance), abs=1e-12
-            )
+            assert score.value == pytest.approx(expected, abs=1e-12)
 
 
 def test_masi_alpha_worked_example_matches_the_package():

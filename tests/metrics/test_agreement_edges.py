@@ -35,6 +35,7 @@ from scoring.metrics.agreement import (
     span_kappa,
 )
 from scoring.metrics.fam import validate_fam
+from scoring.metrics.polytope import UnknownSubtypeError, parse_label, parse_subtype
 from tests.metrics.agreement_examples import (
     FAM_A,
     FAM_B,
@@ -228,17 +229,55 @@ def test_bad_options(call):
         call()
 
 
+def test_a_name_the_normalizer_refuses_names_the_span():
+    documents = {"d": {"A": SPANS_A, "B": [SPANS_B[0], (5, 9, "Omision", "Subject")]}}
+    with pytest.raises(InvalidAnnotationError) as caught:
+        span_kappa(documents, normalize=parse_subtype)
+    error = caught.value
+    assert (error.document, error.annotator, error.span) == ("d", "B", 1)
+    assert str(error) == (
+        "document 'd', annotator 'B', span 1: subtype 'Omision' is refused by the normalizer: "
+        "unknown subtype 'Omision'"
+    )
+    assert isinstance(error.__cause__, UnknownSubtypeError)
+    # Only the compared attribute is normalized: label kappa does not look at subtypes.
+    labels = span_kappa(documents, attribute="label", normalize=parse_label)
+    assert labels.pair("A", "B").n == 1  # no error: one matched pair, (Subject, Subject)
+
+
+@pytest.mark.parametrize(
+    ("normalize", "message"),
+    [
+        ({"Addition": "add"}.__getitem__, "refused by the normalizer: 'Omission'"),
+        (lambda name: None, "the normalizer returned None"),
+        (lambda name: [name], "refused by the normalizer: unhashable"),
+    ],
+)
+def test_normalizer_failures_are_invalid_annotations(normalize, message):
+    with pytest.raises(InvalidAnnotationError, match=message):
+        span_alpha(SPANS, normalize=normalize)
+
+
+def test_a_normalizer_must_be_callable():
+    with pytest.raises(InvalidOptionError, match="callable"):
+        span_kappa(SPANS, normalize="parse_subtype")
+    with pytest.raises(InvalidOptionError, match="callable"):
+        span_agreement(SPANS, normalize_label=3)
+
+
 def test_every_error_is_an_agreement_error_and_a_value_error():
     for error in (EmptyInputError, TooFewAnnotatorsError, UnknownDocumentError, InvalidOptionError):
         assert issubclass(error, AgreementError)
         assert issubclass(error, ValueError)
 
 
-def test_the_agreement_package_loads_no_django():
+def test_the_agreement_package_loads_no_django_and_not_polytope():
+    # Not polytope either: its name parsers are passed in as ``normalize``, never imported.
     code = (
         "import sys, scoring.metrics.agreement\n"
         "forbidden = ('django', 'rest_framework', 'celery')\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in forbidden))"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in forbidden\n"
+        "             or m.startswith('scoring.metrics.polytope')))"
     )
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(

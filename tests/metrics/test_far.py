@@ -18,11 +18,14 @@ from scoring.metrics.far import (
     ExtractedIndexError,
     FarEngine,
     FarError,
+    FarSystemScore,
     InvalidKError,
     MissingOutputsError,
     NoDocumentsError,
     NoSupportError,
     ScoreTable,
+    SystemScore,
+    UnknownMeasureError,
     aggregate,
     considered_sentences,
     fam_statistics,
@@ -30,6 +33,8 @@ from scoring.metrics.far import (
     score_document,
     score_system,
 )
+from scoring.metrics.polytope import SystemScore as PolytopeSystemScore
+from scoring.metrics.stats import paired_permutation_test
 
 # A document of 8 sentences and 3 facets:
 #   facet 0: support groups {0} and {2, 3}   (either covers it)
@@ -191,6 +196,70 @@ def test_system_means_are_means_over_documents():
     assert result.documents()[0] == score_document(FAM, [0, 5, 7], document="a")
 
 
+def test_far_per_sentence_is_far_over_distinct_considered_sentences():
+    # FAM with [0, 0, 5, 7] and k = 3: E = {0, 5} (the repeat counts once), |E| = 2, FAR = 2/2.
+    score = score_document(FAM, [0, 0, 5, 7])
+    assert score.n_considered == 2
+    assert score.far_per_sentence == 1.0 / 2  # FAR / |E|, not FAR / k
+    assert score.covered_per_sentence == 2 / 2  # covered facets / |E|
+    # With every facet in FAR's denominator, FAR per sentence changes; the alternative does not.
+    wide = score_document(FAM, [0, 0, 5, 7], include_unsupported=True)
+    assert wide.far_per_sentence == (2 / 3) / 2
+    assert wide.covered_per_sentence == score.covered_per_sentence
+    # The system figure is the mean of the per-document ratios. FAR per sentence: a -> 1/2;
+    # b ([1] covers facet 0 of 2: FAR 1/2, |E| = 1) -> 1/2. Covered per sentence: 1 and 1.
+    result = score_system("sys", FAMS, {"a": [0, 0, 5, 7], "b": [1]})
+    assert result.far_per_sentence == (1 / 2 + 1 / 2) / 2
+    assert result.covered_per_sentence == 1.0
+    assert "covered_per_sentence" not in result.means()
+
+
+def test_per_document_gives_one_measure_per_scored_document():
+    # a: [0, 5, 7] -> SAP 2/3, FAR 1, not redundant; b: [1, 2, 3] -> SAP 1, FAR 1, redundant
+    # no. With a: [0, 2, 3] a is redundant.
+    result = score_system("sys", FAMS, {"a": [0, 2, 3], "b": [1, 2, 3]})
+    assert result.per_document("sap") == {"a": 1.0, "b": 1.0}
+    assert result.per_document("far") == {"a": 0.5, "b": 1.0}
+    assert result.per_document("redundant") == {"a": 1.0, "b": 0.0}
+    for measure in ("sap", "sar", "saf1", "far", "far_per_sentence"):
+        values = result.per_document(measure)
+        assert list(values) == ["a", "b"]
+        assert all(type(v) is float for v in values.values())
+        assert sum(values.values()) / 2 == pytest.approx(getattr(result, measure))
+        assert values == {s.document: getattr(s, measure) for s in result.documents()}
+    with pytest.raises(UnknownMeasureError, match="unknown FAR measure 'rouge'; choose one of sap"):
+        result.per_document("rouge")
+    assert issubclass(UnknownMeasureError, FarError)
+    # Partial coverage: only the scored documents are there.
+    partial = score_system("sys", FAMS, {"a": [0, 5, 7]}, allow_partial=True)
+    assert partial.per_document("sar") == {"a": 0.5}
+    # The engine gives the same.
+    assert FarEngine(FAMS).score("sys", {"a": [0, 2, 3], "b": [1, 2, 3]}).per_document(
+        "saf1"
+    ) == result.per_document("saf1")
+
+
+def test_per_document_feeds_the_paired_tests_directly():
+    documents = {f"d{i}": FAM_B for i in range(6)}
+    one = score_system("one", documents, {d: [1, 2, 3] for d in documents})
+    two = score_system("two", documents, {d: [0, 1] for d in documents})
+    test = paired_permutation_test(one.per_document("far"), two.per_document("far"), seed=1)
+    assert test.statistic == pytest.approx(0.5)  # FAR 1 against 1/2 on every document
+
+
+def test_as_dict_and_the_far_system_score_alias():
+    assert FarSystemScore is SystemScore
+    assert FarSystemScore is not PolytopeSystemScore
+    result = score_system("sys", FAMS, {"a": [0, 5, 7]}, allow_partial=True)
+    record = result.as_dict()
+    assert list(record) == ["system", "k", "include_unsupported", "coverage", "mean", "documents"]
+    assert record["coverage"] == {"scored": 1, "expected": 2, "ratio": 0.5, "missing": ["b"]}
+    assert record["mean"] == {**result.means(), "considered": 3.0}
+    assert record["documents"] == {"a": result.documents()[0].as_dict()}
+    assert record["documents"]["a"]["far"] == 1.0 and record["documents"]["a"]["considered"] == 3
+    assert json.loads(json.dumps(record)) == record
+
+
 def test_redundancy_rate_is_the_share_of_redundant_documents():
     # a: [0, 2, 3] is redundant (see above); b: [1, 0, 2] is not -> 1/2.
     result = score_system("sys", FAMS, {"a": [0, 2, 3], "b": [1, 0, 2]})
@@ -348,15 +417,22 @@ def run_far(monkeypatch, tmp_path, capsys):
     assert "far" in cli.COMMAND_MODULES
     monkeypatch.setattr(cli, "COMMAND_MODULES", ("far",))
 
-    def run(fams, extracted, *args, sentences=None):
+    def run(fams, extracted, *args, sentences=None, facets=None):
         paths = []
-        for name, value in (("fams", fams), ("lead3", extracted), ("docs", sentences)):
+        for name, value in (
+            ("fams", fams),
+            ("lead3", extracted),
+            ("docs", sentences),
+            ("facets", facets),
+        ):
             path = tmp_path / f"{name}.json"
             path.write_text(value if isinstance(value, str) else json.dumps(value))
             paths.append(path)
         argv = ["far", "--fams", str(paths[0]), "--extracted", str(paths[1]), *args]
         if sentences is not None:
             argv += ["--sentences", str(paths[2])]
+        if facets is not None:
+            argv += ["--facets", str(paths[3])]
         status = cli.main(argv)
         out, err = capsys.readouterr()
         return status, out, err
@@ -386,7 +462,8 @@ def test_cli_json_output(run_far):
 
 def test_cli_k_and_options(run_far):
     extracted = {"doc-1": [7, 6, 0, 5], "doc-2": [1]}
-    _, out, _ = run_far(CLI_FAMS, extracted, "--k", "all", "--include-unsupported")
+    facets = {"doc-1": 3, "doc-2": 1}
+    _, out, _ = run_far(CLI_FAMS, extracted, "--k", "all", "--include-unsupported", facets=facets)
     one = json.loads(out)["documents"]["doc-1"]
     # k = all: E = {7, 6, 0, 5} covers facets 0 and 1 of 3 (facet 2 unsupported but counted).
     assert (one["considered"], one["far"], one["facets"]) == (4, 2 / 3, 3)
@@ -457,6 +534,61 @@ def test_cli_sentences_bound_the_indices(run_far):
     assert status == 2 and "docs.json: document 'd': expected a sentence count" in err
 
 
+def test_cli_include_unsupported_needs_the_facet_counts(run_far):
+    # doc-1 lists facets 0..2; its reference has 5, so facets 3 and 4 (no support group) are
+    # not in FAMS.json. Without the counts they would drop out of the denominator: refused.
+    extracted = {"doc-1": [0, 5, 7], "doc-2": [1]}
+    status, out, err = run_far(CLI_FAMS, extracted, "--include-unsupported")
+    assert (status, out) == (2, "")
+    assert err.startswith("error: --include-unsupported needs each document's facet count")
+    assert "--facets FACETS.json" in err and "silently drop out" in err
+    # With the counts (a number or the reference sentences), every facet is in the denominator.
+    facets = {"doc-1": 5, "doc-2": ["the only reference sentence ."], "other": 9}
+    status, out, _ = run_far(CLI_FAMS, extracted, "--include-unsupported", facets=facets)
+    assert status == 0
+    record = json.loads(out)
+    assert record["include_unsupported"] is True
+    one, two = record["documents"]["doc-1"], record["documents"]["doc-2"]
+    assert (one["facets"], one["facets_covered"], one["far"]) == (5, 2, 2 / 5)
+    assert (two["facets"], two["far"]) == (1, 1.0)
+    # --facets alone checks the facet indices and leaves FAR's default denominator alone.
+    status, out, _ = run_far(CLI_FAMS, extracted, facets=facets)
+    assert status == 0 and json.loads(out)["documents"]["doc-1"]["facets"] == 2
+
+
+@pytest.mark.parametrize(
+    ("facets", "expected"),
+    [
+        ({"doc-1": 2, "doc-2": 1}, "fams.json: document 'doc-1': facet 2: unknown facet"),
+        ({"doc-1": 3}, "facets.json: no facet count for document 'doc-2'"),
+        ({"doc-1": -3, "doc-2": 1}, "facets.json: document 'doc-1': expected a facet count"),
+        ({"doc-1": "3", "doc-2": 1}, "facets.json: document 'doc-1': expected a facet count"),
+        ([3, 1], "facets.json: expected an object {doc_id: facet_count or [facet]}"),
+    ],
+)
+def test_cli_bad_facet_counts(run_far, facets, expected):
+    status, out, err = run_far(
+        CLI_FAMS, {"doc-1": [0], "doc-2": [1]}, "--include-unsupported", facets=facets
+    )
+    assert (status, out) == (2, "")
+    assert expected in err
+
+
+def test_cli_output_is_the_library_record(run_far):
+    # The JSON is SystemScore.as_dict() plus the CLI's coverage.ignored_outputs, key for key.
+    extracted = {"doc-1": [0, 5, 7, 2], "doc-2": [1, 0, 4], "x": [0]}
+    _, out, _ = run_far(CLI_FAMS, extracted)
+    fams = {
+        doc: validate_fam(
+            {int(f): g for f, g in facets.items()}, n_sentences=8, n_facets=len(facets)
+        )
+        for doc, facets in CLI_FAMS.items()
+    }
+    expected = score_system("lead3", fams, extracted).as_dict()
+    expected["coverage"]["ignored_outputs"] = ["x"]
+    assert out == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"
+
+
 def test_cli_bad_k_and_help(run_far, capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["far", "--fams", "f", "--extracted", "e", "--k", "0"])
@@ -469,6 +601,7 @@ def test_cli_bad_k_and_help(run_far, capsys):
     assert "{doc_id: [sentence_index, ...]}" in text
     assert '{"doc-1": [0, 5, 7, 2], "doc-2": [1, 0, 4]}' in text
     assert "--sentences" in text and "non-negative integer" in text
+    assert "--facets" in text and "required by --include-unsupported" in text
 
 
 def test_engine_score_matrix_checks_its_matrix():

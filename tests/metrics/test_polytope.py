@@ -9,6 +9,7 @@ import re
 import pytest
 
 import scoring.metrics.cli as cli
+from scoring.metrics.errors import MetricsError
 from scoring.metrics.polytope import (
     LABELS,
     SEVERITY_MATRIX,
@@ -17,16 +18,19 @@ from scoring.metrics.polytope import (
     Aspect,
     Breakdown,
     CombinationNotAllowedError,
+    DuplicateExpectedSegmentError,
     DuplicateSegmentError,
     EmptySummaryError,
     Issue,
     Label,
+    MissingSegmentsError,
     NoSegmentsError,
     PolyTopeError,
     Segment,
     SegmentScore,
     Severity,
     Subtype,
+    UnexpectedSegmentError,
     UnknownLabelError,
     UnknownSegmentError,
     UnknownSubtypeError,
@@ -40,6 +44,7 @@ from scoring.metrics.polytope import (
     score_system,
     severity_of,
 )
+from scoring.metrics.stats import bootstrap_ratio_ci, paired_ratio_permutation_test
 
 TEN_WORDS = "one two three four five six seven eight nine ten ."
 
@@ -335,6 +340,128 @@ def test_duplicate_segment_and_no_segments():
         score_system([], [])
 
 
+# --- coverage: expected segments -----------------------------------------------------------
+
+# a: 10 words, one major (2.5); b: 2 words, clean; c: 10 words, one critical (5).
+SEGMENTS = [Segment("a", TEN_WORDS), Segment("b", "x y"), Segment("c", TEN_WORDS)]
+ISSUES = [Issue("a", "Addition", "Whole Sentence"), Issue("c", "Omission", "Whole Sentence")]
+
+
+def test_full_coverage_with_expected():
+    result = score_system(SEGMENTS, ISSUES, expected=["c", "b", "a"])
+    assert (result.n_expected, result.n_scored, result.missing, result.coverage) == (3, 3, (), 1.0)
+    assert result.score == score_system(SEGMENTS, ISSUES).score == polytope_score(7.5, 22)
+    assert result.as_dict()["coverage"] == {
+        "scored": 3,
+        "expected": 3,
+        "ratio": 1.0,
+        "missing": [],
+    }
+
+
+def test_without_expected_the_given_segments_are_the_expected_ones():
+    result = score_system(SEGMENTS, ISSUES)
+    assert (result.n_expected, result.missing, result.coverage) == (3, (), 1.0)
+
+
+def test_missing_segments_are_an_error_naming_them():
+    with pytest.raises(MissingSegmentsError) as caught:
+        score_system(SEGMENTS[:1], ISSUES[:1], expected=["a", "b", "c"])
+    error = caught.value
+    assert isinstance(error, PolyTopeError) and isinstance(error, MetricsError)
+    assert (error.missing, error.n_expected) == (("b", "c"), 3)
+    message = str(error)
+    assert "no summary for 2 of 3 expected segments ('b', 'c')" in message
+    assert "coverage would be 1/3" in message and "allow_partial=True" in message
+
+
+def test_a_clean_segment_is_not_missing():
+    # b has no issue at all: it is a "No errors" segment, scored 100, and counts its words.
+    result = score_system(SEGMENTS, ISSUES[:1], expected=["a", "b", "c"])
+    assert result.missing == () and result.segments[1].score == 100.0
+    assert result.words == 22
+
+
+def test_partial_coverage_is_reported_and_scores_only_the_covered_segments():
+    result = score_system(
+        [SEGMENTS[2], SEGMENTS[0]], ISSUES, expected=["a", "b", "c", "d"], allow_partial=True
+    )
+    assert result.missing == ("b", "d")  # in the expected order
+    assert (result.n_scored, result.n_expected, result.coverage) == (2, 4, 0.5)
+    assert [s.segment for s in result.segments] == ["c", "a"]  # input order
+    assert result.words == 20 and result.penalty == 7.5
+    assert result.score == polytope_score(7.5, 20) == 62.5
+    coverage = result.as_dict()["coverage"]
+    assert coverage == {"scored": 2, "expected": 4, "ratio": 0.5, "missing": ["b", "d"]}
+
+
+def test_a_long_list_of_missing_segments_is_shortened():
+    expected = ["a"] + [f"m{i}" for i in range(12)]
+    with pytest.raises(MissingSegmentsError, match=r"'m9' and 2 more\); coverage would be 1/13"):
+        score_system(SEGMENTS[:1], [], expected=expected)
+
+
+def test_segments_that_are_not_expected_are_an_error():
+    with pytest.raises(UnexpectedSegmentError) as caught:
+        score_system(SEGMENTS, ISSUES, expected=["a"], allow_partial=True)
+    error = caught.value
+    assert (error.segment, error.index, error.segments) == ("b", 1, ("b", "c"))
+    assert "segment 'b' is not among the expected segments (2 unexpected: 'b', 'c')" in str(error)
+
+
+def test_expected_segments_are_checked():
+    with pytest.raises(DuplicateExpectedSegmentError) as caught:
+        score_system(SEGMENTS, ISSUES, expected=["a", "b", "c", "b"])
+    assert isinstance(caught.value, DuplicateSegmentError)
+    assert (caught.value.segment, caught.value.index, caught.value.first) == ("b", 3, 1)
+    assert "duplicate segment 'b' in the expected segments" in str(caught.value)
+    with pytest.raises(NoSegmentsError, match="no segment is expected"):
+        score_system(SEGMENTS, ISSUES, expected=[])
+    with pytest.raises(TypeError, match="strings"):
+        score_system(SEGMENTS, ISSUES, expected=["a", "b", 3])
+    with pytest.raises(TypeError, match="not one string"):
+        score_system(SEGMENTS, ISSUES, expected="abc")
+
+
+def test_no_covered_segment_has_no_score_even_when_partial_is_allowed():
+    with pytest.raises(MissingSegmentsError):
+        score_system([], [], expected=["a", "b"])
+    with pytest.raises(NoSegmentsError, match="coverage 0/2"):
+        score_system([], [], expected=["a", "b"], allow_partial=True)
+
+
+def test_an_error_on_a_missing_segment_is_still_an_unknown_segment():
+    with pytest.raises(UnknownSegmentError, match="'c'") as caught:
+        score_system(SEGMENTS[:2], ISSUES, expected=["a", "b", "c"], allow_partial=True)
+    assert caught.value.index == 1
+
+
+# --- ratio terms: the pooled score's statistics -------------------------------------------
+
+
+def test_ratio_terms_are_each_segments_penalty_and_words():
+    result = score_system(SEGMENTS, ISSUES)
+    terms = result.ratio_terms()
+    assert terms == {"a": (2.5, 10), "b": (0.0, 2), "c": (5.0, 10)}
+    penalties, words = zip(*terms.values(), strict=True)
+    assert polytope_score(sum(penalties), sum(words)) == result.score
+
+
+def test_ratio_terms_feed_the_ratio_interval_and_the_paired_tests():
+    result = score_system(SEGMENTS, ISSUES)
+    penalties, words = zip(*result.ratio_terms().values(), strict=True)
+    ci = bootstrap_ratio_ci(penalties, words)
+    assert ci.ratio == result.penalty / result.words
+    low, high = 100 * (1 - ci.high), 100 * (1 - ci.low)
+    assert low <= result.score <= high
+    clean = score_system(SEGMENTS, [])
+    test = paired_ratio_permutation_test(result.ratio_terms(), clean.ratio_terms())
+    assert -100 * test.statistic == pytest.approx(result.score - clean.score)
+    # Swapping b (clean in both) changes nothing; of the patterns of a and c, only "neither"
+    # and "both" reach |d|: 2 * 2 of the 8 patterns.
+    assert test.exact and test.p_value == 4 / 8
+
+
 # --- CLI ------------------------------------------------------------------------------------
 
 
@@ -415,7 +542,8 @@ def test_cli_table(run_cli, files):
         "score",
     ]
     assert lines[1].split() == ["a", "10", "1", "0", "1", "5.5", "45.000"]
-    assert lines[-1].split() == ["(system)", "12", "1", "0", "1", "5.5", "54.167"]
+    assert lines[-2].split() == ["(system)", "12", "1", "0", "1", "5.5", "54.167"]
+    assert lines[-1].split() == ["(coverage)", "2/2"]
 
 
 def test_cli_no_errors_file_lines_means_all_clean(run_cli, files, tmp_path):
@@ -476,3 +604,72 @@ def test_cli_invalid_json_missing_file_and_no_segments(run_cli, tmp_path, files)
     empty.write_text("", encoding="utf-8")
     status, _, err = run_cli("--errors", str(empty), "--segments", str(empty))
     assert status == 2 and f"{empty}: no segments" in err
+
+
+# --- CLI: coverage --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def three(tmp_path):
+    """ERRORS and SEGMENTS for a and 7, and EXPECTED listing a, 7 and c."""
+    errors = _write(
+        tmp_path / "errors.jsonl",
+        [{"segment": "a", "subtype": "Omission", "label": "Whole Sentence"}],
+    )
+    segments = _write(
+        tmp_path / "segments.jsonl",
+        [{"segment": "a", "summary": TEN_WORDS}, {"segment": 7, "summary": "x y"}],
+    )
+    expected = _write(
+        tmp_path / "expected.jsonl",
+        [{"segment": "a"}, {"segment": 7, "summary": "ignored"}, {"segment": "c"}],
+    )
+    return errors, segments, expected
+
+
+def test_cli_missing_segment_is_an_error_naming_it(run_cli, three):
+    errors, segments, expected = three
+    status, out, err = run_cli("--errors", errors, "--segments", segments, "--expected", expected)
+    assert status == 2 and out == ""
+    assert err.startswith(f"error: {segments}: no summary for 1 of 3 expected segments ('c')")
+    assert "--allow-partial" in err and expected in err
+
+
+def test_cli_allow_partial_reports_the_coverage(run_cli, three):
+    errors, segments, expected = three
+    args = ("--errors", errors, "--segments", segments, "--expected", expected, "--allow-partial")
+    status, out, err = run_cli(*args)
+    assert (status, err) == (0, "")
+    system = json.loads(out)["system"]
+    assert system["coverage"] == {"scored": 2, "expected": 3, "ratio": 2 / 3, "missing": ["c"]}
+    assert system["score"] == pytest.approx(100 * (1 - 5 / 12))
+    status, out, _ = run_cli(*args, "--table")
+    assert out.splitlines()[-1].split() == ["(coverage)", "2/3"]
+
+
+def test_cli_full_coverage_and_no_expected_file(run_cli, three):
+    errors, segments, _ = three
+    status, out, _ = run_cli("--errors", errors, "--segments", segments)
+    assert status == 0
+    assert json.loads(out)["system"]["coverage"]["missing"] == []
+    status, _, err = run_cli("--errors", errors, "--segments", segments, "--allow-partial")
+    assert status == 2 and "--allow-partial needs --expected" in err
+
+
+@pytest.mark.parametrize(
+    ("records", "which", "message"),
+    [
+        ([{"segment": "a"}, {"segment": 7}, {"segment": "a"}], "expected", ":3: duplicate "),
+        ([{"segment": "a"}, {"id": 7}], "expected", ":2: missing field 'segment'"),
+        ([{"segment": "a"}], "segments", ":2: segment '7' is not among the expected"),
+        ([], "expected", ": no segments: a system score needs at least one summary (no segment"),
+    ],
+)
+def test_cli_bad_expected_names_file_and_line(run_cli, three, tmp_path, records, which, message):
+    errors, segments, _ = three
+    expected = _write(tmp_path / "bad-expected.jsonl", records)
+    status, _, err = run_cli(
+        "--errors", errors, "--segments", segments, "--expected", expected, "--allow-partial"
+    )
+    assert status == 2
+    assert err.startswith(f"error: {expected if which == 'expected' else segments}{message}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 
 import numpy as np
@@ -10,18 +11,27 @@ import pytest
 from scipy import stats as scipy_stats
 
 from scoring.metrics.stats import (
+    METHOD_RATIO,
     TEST_BOOTSTRAP,
     TEST_PERMUTATION,
+    TEST_RATIO_BOOTSTRAP,
+    TEST_RATIO_PERMUTATION,
     ConfidenceInterval,
     MismatchedDocumentsError,
     MismatchedSystemsError,
     NonFiniteValueError,
+    NonPositiveDenominatorError,
+    PairedRatioTestResult,
+    RatioInterval,
     StatsError,
     TooFewPointsError,
     bootstrap_ci,
+    bootstrap_ratio_ci,
     correlate,
     paired_bootstrap_test,
     paired_permutation_test,
+    paired_ratio_bootstrap_test,
+    paired_ratio_permutation_test,
     summary_level,
     system_level,
 )
@@ -305,3 +315,242 @@ def test_correlation_coverage_errors():
     two = {s: METRIC[s] for s in ("lead", "bart")}
     with pytest.raises(TooFewPointsError, match="systems"):
         system_level(two, {s: HUMAN[s] for s in two})
+
+
+# ------------------------------------------------------------ pooled ratios: sum(num) / sum(den)
+
+
+def test_ratio_ci_of_constant_ratios_has_zero_width():
+    # Every unit has ratio 1/3, so every resample's pooled ratio is 1/3 too.
+    ci = bootstrap_ratio_ci([1.0, 2.0, 3.0, 0.5], [3.0, 6.0, 9.0, 1.5])
+    assert isinstance(ci, RatioInterval)
+    assert (ci.ratio, ci.low, ci.high) == (6.5 / 19.5, 6.5 / 19.5, 6.5 / 19.5)
+    assert (ci.n, ci.numerator, ci.denominator) == (4, 6.5, 19.5)
+    assert (ci.level, ci.resamples, ci.seed, ci.method) == (0.95, 10_000, 0, METHOD_RATIO)
+
+
+def test_ratio_ci_of_two_units_hand_worked():
+    # Units (num, den) = (1, 1) and (0, 3): pooled ratio 1/4. A resample of two units is
+    # {1st, 1st} -> 2/2 = 1, {1st, 2nd} or {2nd, 1st} -> 1/4, or {2nd, 2nd} -> 0/6 = 0, with
+    # probabilities 1/4, 1/2 and 1/4. So the 2.5% and 97.5% quantiles are 0 and 1, and the 30%
+    # and 70% quantiles (level 0.4) are both 1/4.
+    ci = bootstrap_ratio_ci([1.0, 0.0], [1.0, 3.0])
+    assert (ci.ratio, ci.low, ci.high) == (0.25, 0.0, 1.0)
+    narrow = bootstrap_ratio_ci([1.0, 0.0], [1.0, 3.0], level=0.4)
+    assert (narrow.low, narrow.high) == (0.25, 0.25)
+    # Bootstrapping the mean of the per-unit ratios (1 and 0) answers another question.
+    assert bootstrap_ci([1.0, 0.0]).mean == 0.5
+
+
+def test_ratio_ci_is_the_percentile_interval_of_resampled_pooled_ratios():
+    rng = np.random.default_rng(3)
+    num, den = rng.uniform(0, 5, size=12), rng.integers(5, 40, size=12).astype(float)
+    ci = bootstrap_ratio_ci(num, den, resamples=500, seed=4)
+    indices = np.random.default_rng(4).integers(0, 12, size=(500, 12))
+    ratios = num[indices].sum(axis=1) / den[indices].sum(axis=1)
+    assert ci.ratio == pytest.approx(num.sum() / den.sum(), rel=1e-15)
+    assert (ci.low, ci.high) == tuple(np.quantile(ratios, [0.025, 0.975]))
+
+
+def test_ratio_ci_with_unit_denominators_is_the_mean_ci():
+    values = np.random.default_rng(1).uniform(size=30)
+    ratio, mean = bootstrap_ratio_ci(values, [1] * 30, seed=3), bootstrap_ci(values, seed=3)
+    assert ratio.ratio == pytest.approx(mean.mean, rel=1e-15)
+    assert ratio.low == pytest.approx(mean.low, rel=1e-12)
+    assert ratio.high == pytest.approx(mean.high, rel=1e-12)
+
+
+def test_ratio_ci_is_deterministic_with_the_seed_and_changes_with_it():
+    rng = np.random.default_rng(8)
+    num, den = rng.uniform(0, 3, size=40), rng.integers(10, 60, size=40)
+    first = bootstrap_ratio_ci(num, den, seed=3, resamples=2000)
+    assert bootstrap_ratio_ci(num, den, seed=3, resamples=2000) == first
+    other = bootstrap_ratio_ci(num, den, seed=4, resamples=2000)
+    assert other != first and other.ratio == first.ratio
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.low = 0.0
+
+
+def test_ratio_ci_is_close_to_the_delta_method_on_a_large_sample():
+    # Linearised standard error of a ratio of sums: sd(num - r * den) / (sqrt(n) * mean(den)).
+    rng = np.random.default_rng(6)
+    den = rng.integers(20, 80, size=400).astype(float)
+    num = rng.binomial(den.astype(int), 0.1) * 1.5
+    ci = bootstrap_ratio_ci(num, den, resamples=20_000)
+    r = num.sum() / den.sum()
+    half = 1.959964 * (num - r * den).std(ddof=1) / (math.sqrt(num.size) * den.mean())
+    assert ci.low < ci.ratio < ci.high
+    assert ci.ratio - ci.low == pytest.approx(half, rel=0.1)
+    assert ci.high - ci.ratio == pytest.approx(half, rel=0.1)
+
+
+@pytest.mark.parametrize(
+    ("numerators", "denominators", "error", "message"),
+    [
+        ([1.0, 2.0], [3.0, 0.0], NonPositiveDenominatorError, "denominator 0.0 for 1"),
+        ([1.0, 2.0], [-1.0, 2.0], NonPositiveDenominatorError, "denominator -1.0 for 0"),
+        ([1.0, float("nan")], [1.0, 2.0], NonFiniteValueError, "for 1"),
+        ([1.0, 2.0], [1.0, float("inf")], NonFiniteValueError, "for 1"),
+        ([1.0, 2.0, 3.0], [1.0, 2.0], StatsError, "3 numerators but 2 denominators"),
+        ([1.0], [2.0], TooFewPointsError, "at least 2"),
+        ([], [], TooFewPointsError, "at least 2"),
+    ],
+)
+def test_ratio_ci_refuses_bad_terms(numerators, denominators, error, message):
+    with pytest.raises(error, match=message):
+        bootstrap_ratio_ci(numerators, denominators)
+
+
+@pytest.mark.parametrize("kwargs", [{"level": 1.0}, {"resamples": 0}, {"resamples": 2.5}])
+def test_ratio_ci_refuses_bad_settings(kwargs):
+    with pytest.raises(StatsError):
+        bootstrap_ratio_ci([1.0, 2.0], [3.0, 4.0], **kwargs)
+
+
+# Two units; hand-worked below. A: (1, 4), (3, 6) -> 4/10; B: (0, 2), (1, 8) -> 1/10.
+RATIO_A = {"u1": (1.0, 4.0), "u2": (3.0, 6.0)}
+RATIO_B = {"u1": (0.0, 2.0), "u2": (1.0, 8.0)}
+
+
+def test_ratio_permutation_exact_hand_worked():
+    # d = 0.4 - 0.1 = 0.3. Swapping u1: A = (0 + 3) / (2 + 6) = 3/8, B = (1 + 1) / (4 + 8) = 1/6,
+    # d* = 5/24. Swapping u2: A = 1/6, B = 3/8, d* = -5/24. Swapping both: d* = -0.3.
+    # Two-sided: |d*| >= 0.3 for 2 of the 4 patterns; greater: 1 of 4; less: all 4.
+    result = paired_ratio_permutation_test(RATIO_A, RATIO_B)
+    assert isinstance(result, PairedRatioTestResult)
+    assert result.test == TEST_RATIO_PERMUTATION
+    assert (result.ratio_a, result.ratio_b) == (0.4, 0.1)
+    assert result.statistic == 0.4 - 0.1
+    assert (result.n, result.exact, result.resamples, result.p_value) == (2, True, 4, 0.5)
+    assert (result.low, result.high, result.level) == (None, None, None)
+    assert paired_ratio_permutation_test(RATIO_A, RATIO_B, alternative="greater").p_value == 0.25
+    assert paired_ratio_permutation_test(RATIO_A, RATIO_B, alternative="less").p_value == 1.0
+
+
+def _brute_force_ratio_p(a, b):
+    """Two-sided exact p by enumerating swaps with plain Python sums (a second implementation)."""
+    units = sorted(a)
+    observed = sum(a[u][0] for u in units) / sum(a[u][1] for u in units) - sum(
+        b[u][0] for u in units
+    ) / sum(b[u][1] for u in units)
+    hits = 0
+    for swaps in itertools.product((False, True), repeat=len(units)):
+        first = [b[u] if s else a[u] for u, s in zip(units, swaps, strict=True)]
+        second = [a[u] if s else b[u] for u, s in zip(units, swaps, strict=True)]
+        d = sum(n for n, _ in first) / sum(w for _, w in first) - sum(n for n, _ in second) / sum(
+            w for _, w in second
+        )
+        hits += abs(d) >= abs(observed) - 1e-12
+    return hits / 2 ** len(units)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ratio_permutation_matches_a_brute_force_enumeration(seed):
+    rng = np.random.default_rng(seed)
+    a = {f"s{i}": (float(rng.integers(0, 10)) / 2, float(rng.integers(5, 40))) for i in range(9)}
+    b = {f"s{i}": (float(rng.integers(0, 14)) / 2, float(rng.integers(5, 40))) for i in range(9)}
+    result = paired_ratio_permutation_test(a, b)
+    assert result.exact and result.resamples == 2**9
+    assert result.p_value == pytest.approx(_brute_force_ratio_p(a, b), abs=1e-15)
+
+
+def test_ratio_permutation_sampled_is_never_zero():
+    units = [f"s{i:02d}" for i in range(20)]
+    a = {u: (1.0 + i % 3, 10.0 + i) for i, u in enumerate(units)}
+    b = {u: (8.0 + i % 3, 10.0 + i) for i, u in enumerate(units)}
+    result = paired_ratio_permutation_test(a, b)
+    assert not result.exact  # 2**20 swap patterns exceed the 10,000 resamples
+    assert result.p_value == pytest.approx(1 / 10_001)
+    assert result.statistic < 0
+
+
+def test_ratio_bootstrap_hand_worked():
+    # Resamples of (u1, u2): {u1, u1} -> 2/8 - 0/4 = 0.25; mixed -> 0.4 - 0.1 = 0.3;
+    # {u2, u2} -> 6/12 - 2/16 = 0.375. So the 95% interval is [0.25, 0.375], and no shifted
+    # statistic d* - 0.3 (-0.05, 0, 0.075) reaches |0.3|: p = 1 / (1 + resamples).
+    result = paired_ratio_bootstrap_test(RATIO_A, RATIO_B)
+    assert result.test == TEST_RATIO_BOOTSTRAP
+    assert (result.statistic, result.ratio_a, result.ratio_b) == (0.4 - 0.1, 0.4, 0.1)
+    assert (result.low, result.high, result.level) == (0.25, 0.375, 0.95)
+    assert result.p_value == 1 / 10_001 and not result.exact
+    assert paired_ratio_bootstrap_test(RATIO_A, RATIO_B, alternative="less").p_value == 1.0
+
+
+def test_ratio_bootstrap_with_constant_ratios_has_a_zero_width_interval():
+    a = {"u1": (1.0, 2.0), "u2": (2.0, 4.0), "u3": (5.0, 10.0)}  # 1/2 everywhere
+    b = {"u1": (1.0, 4.0), "u2": (3.0, 12.0), "u3": (0.5, 2.0)}  # 1/4 everywhere
+    result = paired_ratio_bootstrap_test(a, b)
+    assert (result.statistic, result.low, result.high) == (0.25, 0.25, 0.25)
+
+
+def test_ratio_tests_on_identical_systems_give_p_one():
+    rng = np.random.default_rng(4)
+    a = {i: (float(rng.integers(0, 9)), float(rng.integers(5, 30))) for i in range(25)}
+    for test in (paired_ratio_permutation_test, paired_ratio_bootstrap_test):
+        result = test(a, dict(a))
+        assert (result.statistic, result.p_value) == (0.0, 1.0)
+
+
+def test_ratio_tests_are_deterministic_and_independent_of_key_order():
+    rng = np.random.default_rng(2)
+    a = {f"d{i}": (rng.uniform(0, 4), rng.uniform(5, 20)) for i in range(30)}
+    b = {f"d{i}": (rng.uniform(0, 4), rng.uniform(5, 20)) for i in range(30)}
+    reversed_a = dict(reversed(list(a.items())))
+    for test in (paired_ratio_permutation_test, paired_ratio_bootstrap_test):
+        assert test(a, b, seed=9) == test(reversed_a, b, seed=9)
+        assert test(a, b, seed=9).p_value > 0
+
+
+def test_pooled_ratios_and_means_of_unit_ratios_can_disagree_on_the_sign():
+    # A: 0/2 and 10/100 -> pooled 10/102, mean of unit ratios 0.05.
+    # B: 1/2 and 1/100 -> pooled 2/102, mean of unit ratios 0.255.
+    a = {"short": (0.0, 2.0), "long": (10.0, 100.0)}
+    b = {"short": (1.0, 2.0), "long": (1.0, 100.0)}
+    pooled = paired_ratio_permutation_test(a, b)
+    assert pooled.statistic == pytest.approx(8 / 102)
+    unit_a = {k: n / d for k, (n, d) in a.items()}
+    unit_b = {k: n / d for k, (n, d) in b.items()}
+    per_unit = paired_permutation_test(unit_a, unit_b)
+    assert per_unit.statistic == pytest.approx(0.05 - 0.255)
+    assert pooled.statistic > 0 > per_unit.statistic
+
+
+def test_ratio_tests_refuse_different_units():
+    a = {"d1": (1.0, 2.0), "d2": (1.0, 2.0), "d3": (1.0, 2.0)}
+    b = {"d1": (1.0, 2.0), "d2": (1.0, 2.0), "d4": (1.0, 2.0)}
+    for test in (paired_ratio_permutation_test, paired_ratio_bootstrap_test):
+        with pytest.raises(MismatchedDocumentsError) as caught:
+            test(a, b)
+        assert caught.value.only_left == {"d3"} and caught.value.only_right == {"d4"}
+
+
+GOOD = {"d1": (1.0, 2.0), "d2": (2.0, 3.0)}
+
+
+@pytest.mark.parametrize(
+    ("b", "error", "message"),
+    [
+        ({"d1": (1.0, 2.0), "d2": (2.0, 0.0)}, NonPositiveDenominatorError, "'d2'"),
+        ({"d1": (float("nan"), 2.0), "d2": (2.0, 3.0)}, NonFiniteValueError, "system B.*'d1'"),
+        ({"d1": (True, 2.0), "d2": (2.0, 3.0)}, NonFiniteValueError, "'d1'"),
+        ({"d1": (1.0, "2"), "d2": (2.0, 3.0)}, NonFiniteValueError, "'d1'"),
+        ({"d1": (1.0, 2.0, 3.0), "d2": (2.0, 3.0)}, StatsError, "'d1' must be a .* pair"),
+        ({"d1": 0.5, "d2": (2.0, 3.0)}, StatsError, "'d1' must be a .* pair"),
+        ({"d1": "ab", "d2": (2.0, 3.0)}, StatsError, "'d1' must be a .* pair"),
+    ],
+)
+def test_ratio_tests_refuse_bad_terms_naming_the_unit(b, error, message):
+    for test in (paired_ratio_permutation_test, paired_ratio_bootstrap_test):
+        with pytest.raises(error, match=message):
+            test(GOOD, b)
+
+
+def test_ratio_tests_refuse_too_few_units_and_bad_settings():
+    with pytest.raises(TooFewPointsError, match="at least 2"):
+        paired_ratio_permutation_test({"d1": (1.0, 2.0)}, {"d1": (0.0, 2.0)})
+    with pytest.raises(StatsError, match="alternative"):
+        paired_ratio_bootstrap_test(GOOD, GOOD, alternative="up")
+    with pytest.raises(StatsError, match="level"):
+        paired_ratio_bootstrap_test(GOOD, GOOD, level=1.5)
+    with pytest.raises(StatsError, match="resamples"):
+        paired_ratio_permutation_test(GOOD, GOOD, resamples=0)

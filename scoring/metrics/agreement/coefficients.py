@@ -25,6 +25,9 @@ def coincidences(units: Iterable[Sequence[Hashable]]) -> tuple[Counter, Counter,
     Returns:
         ``(o, n_c, skipped)``: the matrix as a Counter keyed by value pairs, the count of each
         value among the pairable values, and how many units had fewer than two values.
+
+    Raises:
+        TypeError: a value is not hashable.
     """
     matrix: Counter = Counter()
     totals: Counter = Counter()
@@ -58,6 +61,10 @@ def krippendorff_alpha(units: Iterable[Sequence[Hashable]], distance: Distance) 
         A :class:`Score` with ``n`` pairable values and ``excluded`` unpairable units. It is
         undefined when no unit has two values, or when every pairable value is the same
         (``D_e = 0``: nothing to tell agreement from chance).
+
+    Raises:
+        TypeError: a value is not hashable. An undefined alpha is a :class:`Score` with a
+            reason, never an error or NaN.
     """
     matrix, n_c, skipped = coincidences(units)
     n = sum(n_c.values())
@@ -95,6 +102,10 @@ def cohen_kappa(pairs: Sequence[tuple[Hashable, Hashable]]) -> Score:
     Returns:
         A :class:`Score` with ``n`` items. It is undefined with no item, or when both annotators
         gave one and the same category to every item (``p_e = 1``, kappa is 0/0).
+
+    Raises:
+        TypeError: a category is not hashable. An undefined kappa is a :class:`Score` with a
+            reason, never an error or NaN.
     """
     n = len(pairs)
     if n == 0:

@@ -29,13 +29,32 @@ class Corpus(Generic[T]):
     data: Mapping[Hashable, Mapping[Hashable, T]]
 
     def pairs(self, document: Hashable) -> tuple[Pair, ...]:
-        """Every annotator pair of one document, ``a`` before ``b`` in ``annotators``."""
+        """Every annotator pair of one document.
+
+        Args:
+            document: a document of the corpus.
+
+        Returns:
+            ``(a, b)`` pairs of the annotators of ``document``, ``a`` before ``b`` in
+            ``annotators``.
+
+        Raises:
+            KeyError: ``document`` is not in the corpus.
+        """
         present = self.data[document]
         ordered = [a for a in self.annotators if a in present]
         return tuple(combinations(ordered, 2))
 
     def document_pairs(self) -> Iterator[tuple[Hashable, Pair]]:
-        """Every ``(document, (a, b))`` in canonical order."""
+        """Every document with each of its annotator pairs.
+
+        Yields:
+            ``(document, (a, b))`` in canonical order: documents in input order, then pairs as
+            in :meth:`pairs`.
+
+        Raises:
+            Nothing.
+        """
         for document in self.documents:
             for pair in self.pairs(document):
                 yield document, pair

@@ -33,7 +33,17 @@ class FamAnnotation:
     n_sentences: int | None = None
 
     def support(self, facet: int) -> frozenset[int]:
-        """Union of the facet's support groups (empty when it has none)."""
+        """The facet's support sentences: the union of its groups.
+
+        Args:
+            facet: the facet's index.
+
+        Returns:
+            The sentence indices (empty when the facet has no group).
+
+        Raises:
+            IndexError: no such facet.
+        """
         return frozenset().union(*self.groups[facet])
 
 

@@ -22,7 +22,19 @@ class UnitScores:
 
 
 def mean_of_units(parts: Sequence[UnitScores], empty_reason: str) -> Score:
-    """Mean of every unit score in ``parts``; undefined (with ``empty_reason``) when none."""
+    """Mean of every unit score in ``parts``.
+
+    Args:
+        parts: the unit scores of some (document, pair) cells.
+        empty_reason: the reason given when there is no unit score at all.
+
+    Returns:
+        A :class:`Score` with ``n`` units and the summed ``excluded``; undefined (with
+        ``empty_reason``) when there is no unit.
+
+    Raises:
+        Nothing.
+    """
     values = [value for part in parts for value in part.values]
     excluded = sum(part.excluded for part in parts)
     if not values:
@@ -31,7 +43,19 @@ def mean_of_units(parts: Sequence[UnitScores], empty_reason: str) -> Score:
 
 
 def mean_of_scores(scores: Sequence[Score], what: str) -> Score:
-    """Unweighted mean of the defined scores; ``excluded`` counts the undefined ones."""
+    """Unweighted mean of the defined scores (e.g. Light's kappa over pair kappas).
+
+    Args:
+        scores: the scores to average.
+        what: what one score is, for the reason (``"every <what> is undefined"``).
+
+    Returns:
+        A :class:`Score` whose ``n`` sums the defined scores' ``n`` and whose ``excluded``
+        counts the undefined ones; undefined when none is defined.
+
+    Raises:
+        Nothing.
+    """
     defined = [score for score in scores if score.value is not None]
     undefined = len(scores) - len(defined)
     if not defined:
@@ -47,8 +71,16 @@ def grouped(
 ) -> tuple[dict, dict, dict, Score]:
     """Combine cell data per cell, per document, per pair and overall with one function.
 
+    Args:
+        corpus: the checked corpus (for its documents and annotator order).
+        cells: ``(document, (a, b))`` -> that cell's data.
+        combine: turns a list of cell data into one :class:`Score`.
+
     Returns:
         ``(per_document_pair, per_document, per_pair, overall)``.
+
+    Raises:
+        Whatever ``combine`` raises.
     """
     by_document: dict[Hashable, list[T]] = {doc: [] for doc in corpus.documents}
     by_pair: dict[Pair, list[T]] = {}
@@ -64,7 +96,18 @@ def grouped(
 
 
 def sorted_pairs(corpus: Corpus[Any], pairs: Iterable[Pair]) -> list[Pair]:
-    """Pairs in the order of the corpus's annotators."""
+    """Pairs in the order of the corpus's annotators.
+
+    Args:
+        corpus: the corpus whose annotator order to follow.
+        pairs: ``(a, b)`` pairs of its annotators.
+
+    Returns:
+        The pairs sorted by the rank of ``a``, then of ``b``.
+
+    Raises:
+        KeyError: an annotator that is not in the corpus.
+    """
     rank = {annotator: i for i, annotator in enumerate(corpus.annotators)}
     return sorted(pairs, key=lambda pair: (rank[pair[0]], rank[pair[1]]))
 
@@ -75,7 +118,20 @@ def result(
     levels: tuple[dict, dict, dict, Score],
     options: Mapping[str, Any],
 ) -> AgreementResult:
-    """Wrap the four levels of :func:`grouped` (or the same shape) in an AgreementResult."""
+    """Wrap the four levels of :func:`grouped` (or the same shape) in an AgreementResult.
+
+    Args:
+        measure: the measure's name.
+        corpus: the corpus (for its annotators).
+        levels: ``(per_document_pair, per_document, per_pair, overall)``.
+        options: the conventions used.
+
+    Returns:
+        The frozen :class:`AgreementResult`.
+
+    Raises:
+        Nothing.
+    """
     per_document_pair, per_document, per_pair, overall = levels
     return AgreementResult(
         measure=measure,

@@ -42,10 +42,30 @@ class Score:
 
     @classmethod
     def undefined(cls, reason: str, *, n: int = 0, excluded: int = 0) -> Score:
-        """A score whose measure is undefined, with the reason."""
+        """A score whose measure is undefined, with the reason.
+
+        Args:
+            reason: why there is no value.
+            n: units behind it, if any.
+            excluded: units left out by a convention.
+
+        Returns:
+            The :class:`Score`, ``value`` ``None``.
+
+        Raises:
+            ValueError: ``reason`` is ``None``.
+        """
         return cls(value=None, n=n, excluded=excluded, reason=reason)
 
     def as_dict(self) -> dict[str, Any]:
+        """The score for JSON.
+
+        Returns:
+            ``{"value", "n", "excluded", "reason"}``.
+
+        Raises:
+            Nothing.
+        """
         return {"value": self.value, "n": self.n, "excluded": self.excluded, "reason": self.reason}
 
 
@@ -83,6 +103,12 @@ class AgreementResult:
     def document(self, document: Hashable) -> Score:
         """The figure for one document.
 
+        Args:
+            document: the document id.
+
+        Returns:
+            Its :class:`Score` over all its annotators.
+
         Raises:
             UnknownDocumentError: the result holds no such document.
         """
@@ -94,6 +120,13 @@ class AgreementResult:
     def pair(self, a: Hashable, b: Hashable) -> Score:
         """The figure for one annotator pair, in either order.
 
+        Args:
+            a: one annotator.
+            b: the other annotator.
+
+        Returns:
+            The pair's :class:`Score` over every document both annotated.
+
         Raises:
             UnknownAnnotatorError: the two never annotated a document together.
         """
@@ -101,6 +134,14 @@ class AgreementResult:
 
     def cell(self, document: Hashable, a: Hashable, b: Hashable) -> Score:
         """The figure for one annotator pair on one document.
+
+        Args:
+            document: the document id.
+            a: one annotator.
+            b: the other annotator (either order).
+
+        Returns:
+            The :class:`Score` of that pair on that document.
 
         Raises:
             UnknownDocumentError: the result holds no such document.
@@ -119,7 +160,15 @@ class AgreementResult:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (document and annotator ids are kept as given)."""
+        """A JSON-ready dict (document and annotator ids are kept as given).
+
+        Returns:
+            ``{"measure", "options", "annotators", "overall", "per_document", "per_pair",
+            "per_document_pair"}``; the levels are lists of score dicts with their keys.
+
+        Raises:
+            Nothing.
+        """
         return {
             "measure": self.measure,
             "options": dict(self.options),

@@ -17,6 +17,9 @@ def jaccard(a: frozenset, b: frozenset) -> float | None:
 
     Returns:
         The index in [0, 1]; ``None`` when both sets are empty (0/0).
+
+    Raises:
+        Nothing: 0/0 is ``None``, not an error.
     """
     union = len(a | b)
     return len(a & b) / union if union else None
@@ -31,6 +34,9 @@ def dice(a: frozenset, b: frozenset) -> float | None:
 
     Returns:
         The coefficient in [0, 1]; ``None`` when both sets are empty (0/0).
+
+    Raises:
+        Nothing: 0/0 is ``None``, not an error.
     """
     total = len(a) + len(b)
     return 2 * len(a & b) / total if total else None
@@ -54,6 +60,9 @@ def masi_distance(a: frozenset, b: frozenset) -> float:
 
     Returns:
         The distance in [0, 1].
+
+    Raises:
+        Nothing: two empty sets are at distance 0.
     """
     if a == b:
         return 0.0
@@ -65,7 +74,18 @@ def masi_distance(a: frozenset, b: frozenset) -> float:
 
 
 def nominal_distance(a: object, b: object) -> float:
-    """Nominal distance: 0 for equal values, 1 otherwise."""
+    """Nominal distance between two categories.
+
+    Args:
+        a: one category.
+        b: the other category.
+
+    Returns:
+        0.0 when they are equal, 1.0 otherwise.
+
+    Raises:
+        Nothing.
+    """
     return 0.0 if a == b else 1.0
 
 
@@ -89,6 +109,9 @@ def best_match_f1(
 
     Returns:
         The F1 in [0, 1]; 0.0 when exactly one side has no group; ``None`` when neither has any.
+
+    Raises:
+        Nothing: "neither has a group" is ``None``, not an error.
     """
     if not groups_a and not groups_b:
         return None

@@ -13,7 +13,16 @@ from .errors import InvalidOptionError
 from .levels import grouped, mean_of_scores, result, sorted_pairs
 from .result import AgreementResult, Pair, Score
 from .sets import nominal_distance
-from .spans import Span, SpanDocuments, SpanMatching, load_spans, match_spans, span_clusters
+from .spans import (
+    Normalizer,
+    Span,
+    SpanDocuments,
+    SpanMatching,
+    load_spans,
+    match_spans,
+    normalizer_name,
+    span_clusters,
+)
 
 Attribute = Literal["subtype", "label"]
 DEFAULT_MATCHING = SpanMatching()
@@ -100,6 +109,7 @@ def span_kappa(
     attribute: Attribute = "subtype",
     matching: SpanMatching = DEFAULT_MATCHING,
     lengths: Mapping[Hashable, int] | None = None,
+    normalize: Normalizer | None = None,
 ) -> AgreementResult:
     """Cohen's kappa on the subtype or label of matched spans.
 
@@ -112,15 +122,22 @@ def span_kappa(
         attribute: ``"subtype"`` (issue type) or ``"label"``.
         matching: as for :func:`span_f1`.
         lengths: as for :func:`span_f1`.
+        normalize: maps a name of ``attribute`` to its category before comparing, e.g.
+            ``scoring.metrics.polytope.parse_subtype`` for subtypes or ``parse_label`` for
+            labels, so that workbook spellings ("Inaccuracy_internal") agree with official
+            names ("Inaccuracy Intrinsic"). ``None`` (the default) compares the raw strings.
 
     Returns:
         The measure ``span_kappa_<attribute>`` at every level; ``n`` counts matched span pairs.
+        ``options["normalize"]`` names the normalizer (``None`` for raw strings).
 
     Raises:
-        AgreementError: as for :func:`span_f1`; InvalidOptionError for an unknown attribute.
+        AgreementError: as for :func:`span_f1`; InvalidOptionError for an unknown attribute or
+            a normalizer that is not callable; InvalidAnnotationError for a name the normalizer
+            refuses.
     """
     _attribute(attribute)
-    corpus = load_spans(documents, lengths=lengths)
+    corpus = load_spans(documents, lengths=lengths, **{f"normalize_{attribute}": normalize})
     cells_data = _matches(corpus, matching)
     cells, _, per_pair, _ = grouped(corpus, cells_data, lambda parts: _kappa(parts, attribute))
     by_document: dict[Hashable, list[Score]] = {doc: [] for doc in corpus.documents}
@@ -129,9 +146,8 @@ def span_kappa(
     per_document = {doc: mean_of_scores(s, "pair kappa") for doc, s in by_document.items()}
     overall = mean_of_scores(list(per_pair.values()), "pair kappa")
     levels = (cells, per_document, per_pair, overall)
-    return result(
-        f"span_kappa_{attribute}", corpus, levels, _options(matching, attribute=attribute)
-    )
+    options = _options(matching, attribute=attribute, normalize=normalizer_name(normalize))
+    return result(f"span_kappa_{attribute}", corpus, levels, options)
 
 
 def _alpha(corpus, documents, annotators, attribute: Attribute, matching) -> Score:
@@ -150,6 +166,7 @@ def span_alpha(
     attribute: Attribute = "subtype",
     matching: SpanMatching = DEFAULT_MATCHING,
     lengths: Mapping[Hashable, int] | None = None,
+    normalize: Normalizer | None = None,
 ) -> AgreementResult:
     """Krippendorff's alpha (nominal) on the subtype or label of matched spans.
 
@@ -162,15 +179,17 @@ def span_alpha(
         attribute: ``"subtype"`` (issue type) or ``"label"``.
         matching: as for :func:`span_f1`.
         lengths: as for :func:`span_f1`.
+        normalize: as for :func:`span_kappa`.
 
     Returns:
         The measure ``span_alpha_<attribute>`` at every level; ``n`` counts pairable values.
+        ``options["normalize"]`` names the normalizer (``None`` for raw strings).
 
     Raises:
         AgreementError: as for :func:`span_kappa`.
     """
     _attribute(attribute)
-    corpus = load_spans(documents, lengths=lengths)
+    corpus = load_spans(documents, lengths=lengths, **{f"normalize_{attribute}": normalize})
 
     def alpha(docs: Sequence[Hashable], people: Sequence[Hashable]) -> Score:
         return _alpha(corpus, docs, people, attribute, matching)
@@ -184,9 +203,8 @@ def span_alpha(
     per_document = {doc: alpha([doc], corpus.annotators) for doc in corpus.documents}
     overall = alpha(corpus.documents, corpus.annotators)
     levels = (cells, per_document, per_pair, overall)
-    return result(
-        f"span_alpha_{attribute}", corpus, levels, _options(matching, attribute=attribute)
-    )
+    options = _options(matching, attribute=attribute, normalize=normalizer_name(normalize))
+    return result(f"span_alpha_{attribute}", corpus, levels, options)
 
 
 @dataclass(frozen=True)
@@ -205,25 +223,35 @@ def span_agreement(
     *,
     matching: SpanMatching = DEFAULT_MATCHING,
     lengths: Mapping[Hashable, int] | None = None,
+    normalize_subtype: Normalizer | None = None,
+    normalize_label: Normalizer | None = None,
 ) -> SpanAgreement:
     """Span F1, and kappa and alpha on subtype and label, with one matching rule.
+
+    For PolyTope vocabulary, pass ``normalize_subtype=scoring.metrics.polytope.parse_subtype``
+    and ``normalize_label=scoring.metrics.polytope.parse_label``: every spelling of one subtype
+    or label is then one category, and a name outside the taxonomy is an error naming its span.
 
     Args:
         documents: as for :func:`span_f1`.
         matching: as for :func:`span_f1`.
         lengths: as for :func:`span_f1`.
+        normalize_subtype: the ``normalize`` of the subtype kappa and alpha (default: raw).
+        normalize_label: the ``normalize`` of the label kappa and alpha (default: raw).
 
     Returns:
         A :class:`SpanAgreement`.
 
     Raises:
-        AgreementError: as for :func:`span_f1`.
+        AgreementError: as for :func:`span_kappa`.
     """
     common = {"matching": matching, "lengths": lengths}
+    subtype = {"attribute": "subtype", "normalize": normalize_subtype, **common}
+    label = {"attribute": "label", "normalize": normalize_label, **common}
     return SpanAgreement(
         f1=span_f1(documents, **common),
-        kappa_subtype=span_kappa(documents, attribute="subtype", **common),
-        kappa_label=span_kappa(documents, attribute="label", **common),
-        alpha_subtype=span_alpha(documents, attribute="subtype", **common),
-        alpha_label=span_alpha(documents, attribute="label", **common),
+        kappa_subtype=span_kappa(documents, **subtype),
+        kappa_label=span_kappa(documents, **label),
+        alpha_subtype=span_alpha(documents, **subtype),
+        alpha_label=span_alpha(documents, **label),
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal
@@ -13,7 +14,11 @@ from .errors import InvalidAnnotationError, InvalidOptionError, UnknownDocumentE
 
 @dataclass(frozen=True, order=True)
 class Span:
-    """One error span ``[start, end)`` (character or token offsets), its subtype and label."""
+    """One error span ``[start, end)`` (character or token offsets), its subtype and label.
+
+    ``subtype`` and ``label`` are the names as given; once loaded with a normalizer
+    (:func:`load_spans`), they hold what the normalizer returned for them.
+    """
 
     start: int
     end: int
@@ -23,6 +28,42 @@ class Span:
 
 RawSpan = Span | Sequence[Any] | Mapping[str, Any]
 SpanDocuments = Mapping[Hashable, Mapping[Hashable, Sequence[RawSpan]]]
+
+#: Maps a subtype or label name to the category it stands for, e.g.
+#: ``scoring.metrics.polytope.parse_subtype`` (so "Inaccuracy_internal" and "Inaccuracy
+#: Intrinsic" are one category). It may return any hashable value other than ``None``, and it
+#: refuses a name by raising ``ValueError``, ``KeyError`` or ``TypeError``.
+Normalizer = Callable[[str], Hashable]
+
+
+def normalizer_name(normalize: Normalizer | None) -> str | None:
+    """How a normalizer is recorded in a result's ``options``: its dotted name, or ``None``.
+
+    Args:
+        normalize: the normalizer, or ``None`` (names compared as given).
+
+    Returns:
+        ``module.qualname`` of the callable (e.g.
+        ``"scoring.metrics.polytope.taxonomy.parse_subtype"``), its ``repr`` when it has no
+        name, or ``None``.
+
+    Raises:
+        InvalidOptionError: ``normalize`` is neither ``None`` nor callable.
+    """
+    if normalize is None:
+        return None
+    if not callable(normalize):
+        raise InvalidOptionError(f"a normalizer must be callable or None, got {normalize!r}")
+    name = getattr(normalize, "__qualname__", None)
+    module = getattr(normalize, "__module__", None)
+    if name is None:
+        return repr(normalize)
+    return f"{module}.{name}" if module else name
+
+
+def _sort_key(span: Span) -> tuple:
+    # Normalized categories need not be orderable (an Enum is not), so they sort by str().
+    return (span.start, span.end, str(span.subtype), str(span.label))
 
 
 @dataclass(frozen=True)
@@ -79,26 +120,59 @@ def _check_span(span: Span, length: int | None, where: dict) -> None:
             raise InvalidAnnotationError(f"{name} {value!r} is not a non-empty string", **where)
 
 
+def _normalized(span: Span, normalizers: Mapping[str, Normalizer], where: dict) -> Span:
+    changes = {}
+    for name, normalize in normalizers.items():
+        raw = getattr(span, name)
+        try:
+            value = normalize(raw)
+            hash(value)
+        except (ValueError, KeyError, TypeError) as error:
+            raise InvalidAnnotationError(
+                f"{name} {raw!r} is refused by the normalizer: {error}", **where
+            ) from error
+        if value is None:
+            raise InvalidAnnotationError(f"{name} {raw!r}: the normalizer returned None", **where)
+        changes[name] = value
+    return dataclasses.replace(span, **changes) if changes else span
+
+
 def load_spans(
-    documents: SpanDocuments, *, lengths: Mapping[Hashable, int] | None = None
+    documents: SpanDocuments,
+    *,
+    lengths: Mapping[Hashable, int] | None = None,
+    normalize_subtype: Normalizer | None = None,
+    normalize_label: Normalizer | None = None,
 ) -> Corpus[tuple[Span, ...]]:
-    """Check ``document -> annotator -> spans`` and sort each annotator's spans.
+    """Check ``document -> annotator -> spans``, normalize their names and sort them.
 
     Args:
         documents: per document, per annotator, a list of spans (an empty list: no error found).
             A span is a :class:`Span`, a ``(start, end, subtype, label)`` sequence or a mapping
             with those keys.
         lengths: optional text length of each document, in the offsets' unit.
+        normalize_subtype: maps each subtype name to its category (see :data:`Normalizer`);
+            ``None`` (the default) keeps the name as given.
+        normalize_label: the same for labels.
 
     Returns:
-        The corpus; each annotator's spans sorted by ``(start, end, subtype, label)``.
+        The corpus; each annotator's spans, with normalized names, sorted by ``(start, end)``
+        and then the ``str`` of their subtype and label (the names themselves when not
+        normalized).
 
     Raises:
         EmptyInputError: no document.
         TooFewAnnotatorsError: a document with fewer than two annotators.
         UnknownDocumentError: a document missing from ``lengths``.
-        InvalidAnnotationError: a malformed span (``span`` is its index in the input list).
+        InvalidAnnotationError: a malformed span, or a name the normalizer refuses (``span`` is
+            its index in the input list).
+        InvalidOptionError: a normalizer that is not callable.
     """
+    normalizers = {
+        name: normalize
+        for name, normalize in (("subtype", normalize_subtype), ("label", normalize_label))
+        if normalizer_name(normalize) is not None
+    }
 
     def normalise(document, annotator, raw) -> tuple[Span, ...]:
         length = None
@@ -115,14 +189,25 @@ def load_spans(
             where = {"document": document, "annotator": annotator, "span": index}
             span = _as_span(item, where)
             _check_span(span, length, where)
-            spans.append(span)
-        return tuple(sorted(spans))
+            spans.append(_normalized(span, normalizers, where))
+        return tuple(sorted(spans, key=_sort_key))
 
     return build_corpus(documents, normalise)
 
 
 def iou(a: Span, b: Span) -> float:
-    """Intersection over union of two spans' offsets (0.0 when they do not overlap)."""
+    """Intersection over union of two spans' offsets.
+
+    Args:
+        a: one span.
+        b: the other span.
+
+    Returns:
+        ``|overlap| / |union|`` in [0, 1]; 0.0 when they do not overlap.
+
+    Raises:
+        Nothing for checked spans (``start < end``).
+    """
     overlap = min(a.end, b.end) - max(a.start, b.start)
     if overlap <= 0:
         return 0.0
@@ -145,6 +230,9 @@ def match_spans(
 
     Returns:
         ``(index in A, index in B, IoU)`` per matched pair, in the order taken.
+
+    Raises:
+        Nothing for checked spans.
     """
     candidates = []
     for i, a in enumerate(spans_a):
@@ -189,6 +277,9 @@ def span_clusters(
 
     Returns:
         Every cluster as ``(annotator, span index)`` nodes, singletons (unmatched spans) too.
+
+    Raises:
+        KeyError: an annotator of ``annotators`` that is not in ``spans``.
     """
     edges = []
     for rank_a, rank_b in combinations(range(len(annotators)), 2):

@@ -10,8 +10,8 @@ from ..far import (
     DEFAULT_K,
     ExtractedIndexError,
     FarError,
+    FarSystemScore,
     NoSupportError,
-    SystemScore,
     score_system,
 )
 from .base import CliError, Output, fmt, read_json
@@ -39,18 +39,27 @@ input formats:
                     {"doc-1": [0, 5, 7, 2], "doc-2": [1, 0, 4]}
   DOCS.json       (optional, --sentences) {doc_id: sentence_count} or
                   {doc_id: ["first sentence", ...]}; gives each document's sentence count.
+  FACETS.json     (optional, --facets; required by --include-unsupported)
+                  {doc_id: facet_count} or {doc_id: ["first reference sentence", ...]};
+                  gives each document's facet (reference-sentence) count. Example:
+                    {"doc-1": 3, "doc-2": ["the only reference sentence ."]}
 
 validation:
   Without --sentences the FAM format carries no sentence count, so an index is only checked to
   be a non-negative integer, and a document is taken to have (largest index in its FAM or its
   extraction) + 1 sentences. With --sentences every index must also be below the document's
-  sentence count. The facet count is the largest facet index + 1 (facets in between have no
-  support group). Empty groups, repeated groups, non-integer indices and malformed JSON are
-  errors naming the file, the document, the facet and the group (exit status 2).
+  sentence count. Without --facets the facet count is the largest facet index + 1 (facets in
+  between have no support group; facets after the last one listed are unknown). With --facets
+  every facet index must be below the document's facet count. Empty groups, repeated groups,
+  non-integer indices and malformed JSON are errors naming the file, the document, the facet
+  and the group (exit status 2).
 
 rules:
   The first --k extracted entries are considered as a set (a repeated index counts once).
-  FAR's denominator holds the facets with a support group, unless --include-unsupported.
+  FAR's denominator holds the facets with a support group, unless --include-unsupported: then
+  it holds every facet of the reference, which needs the facet counts of --facets (without
+  them, trailing facets with no support group would silently drop out of the denominator, so
+  --include-unsupported without --facets is an error).
   A document of FAMS.json without an output is an error naming it, unless --allow-partial
   (then the means are over the covered documents and the coverage says how many). A document
   whose FAM has no support group at all is an error: its SAR and FAR are undefined.
@@ -114,9 +123,17 @@ def register(subparsers, parent: argparse.ArgumentParser) -> None:
         help="optional sentence counts, to check indices against the documents",
     )
     parser.add_argument(
+        "--facets",
+        type=Path,
+        metavar="FACETS.json",
+        help="optional facet counts, {doc_id: facet_count or [reference sentence, ...]}, to "
+        "check facet indices; required by --include-unsupported",
+    )
+    parser.add_argument(
         "--include-unsupported",
         action="store_true",
-        help="count facets without a support group in FAR's denominator",
+        help="count every facet of the reference in FAR's denominator, also those without a "
+        "support group (needs --facets)",
     )
     parser.add_argument(
         "--allow-partial",
@@ -182,16 +199,17 @@ def _read_extracted(path: Path) -> dict[str, list[int]]:
     return data
 
 
-def _read_counts(path: Path) -> dict[str, int]:
+def _read_counts(path: Path, what: str = "sentence") -> dict[str, int]:
+    """``{doc_id: count}`` from DOCS.json (``what="sentence"``) or FACETS.json (``"facet"``)."""
     data = read_json(path)
     if not isinstance(data, dict):
-        raise CliError(f"{path}: expected an object {{doc_id: sentence_count or [sentence]}}")
+        raise CliError(f"{path}: expected an object {{doc_id: {what}_count or [{what}]}}")
     counts = {}
     for document, value in data.items():
         if isinstance(value, list):
             value = len(value)
         if not _is_index(value):
-            raise CliError(f"{path}: document {document!r}: expected a sentence count or a list")
+            raise CliError(f"{path}: document {document!r}: expected a {what} count or a list")
         counts[document] = value
     return counts
 
@@ -203,7 +221,7 @@ def _n_sentences(mapping: dict[int, list], extracted: list[int] | None) -> int:
     return max(indices, default=-1) + 1
 
 
-def _validated(path, raw, extracted, counts, sentences_path):
+def _validated(path, raw, extracted, counts, sentences_path, facet_counts=None, facets_path=None):
     fams = {}
     for document, mapping in raw.items():
         if counts is None:
@@ -212,48 +230,23 @@ def _validated(path, raw, extracted, counts, sentences_path):
             n_sentences = counts[document]
         else:
             raise CliError(f"{sentences_path}: no sentence count for document {document!r}")
+        if facet_counts is None:
+            n_facets = max(mapping, default=-1) + 1
+        elif document in facet_counts:
+            n_facets = facet_counts[document]
+        else:
+            raise CliError(f"{facets_path}: no facet count for document {document!r}")
         try:
-            fams[document] = validate_fam(
-                mapping, n_sentences=n_sentences, n_facets=max(mapping, default=-1) + 1
-            )
+            fams[document] = validate_fam(mapping, n_sentences=n_sentences, n_facets=n_facets)
         except FamError as error:
             raise CliError(f"{path}: document {document!r}: {error}") from None
     return fams
 
 
-def _document_record(score) -> dict:
-    return {
-        "sap": score.sap,
-        "sar": score.sar,
-        "saf1": score.saf1,
-        "far": score.far,
-        "far_per_sentence": score.far_per_sentence,
-        "redundant": score.redundant,
-        "considered": score.n_considered,
-        "support_sentences": score.n_support,
-        "support_hit": score.n_hit,
-        "facets": score.n_facets,
-        "facets_covered": score.n_covered,
-        "redundant_facets": score.n_redundant,
-    }
-
-
-def _output(result: SystemScore, ignored: list[str]) -> Output:
+def _output(result: FarSystemScore, ignored: list[str]) -> Output:
     documents = result.documents()
-    record = {
-        "system": result.system,
-        "k": result.k,
-        "include_unsupported": result.include_unsupported,
-        "coverage": {
-            "scored": result.n_scored,
-            "expected": result.n_expected,
-            "ratio": result.coverage,
-            "missing": list(result.missing),
-            "ignored_outputs": ignored,
-        },
-        "mean": {**result.means(), "considered": result.mean_considered},
-        "documents": {score.document: _document_record(score) for score in documents},
-    }
+    record = result.as_dict()
+    record["coverage"]["ignored_outputs"] = ignored  # the CLI's own field, after "missing"
     header = ["document", "SAP", "SAR", "SAF1", "FAR", "FAR/sent", "redundant"]
     table = [header]
     for score in documents:
@@ -268,10 +261,17 @@ def _output(result: SystemScore, ignored: list[str]) -> Output:
 
 def run(args: argparse.Namespace) -> Output:
     """Read the inputs, score the system and build the output."""
+    if args.include_unsupported and not args.facets:
+        raise CliError(
+            "--include-unsupported needs each document's facet count (--facets FACETS.json): "
+            "FAMS.json does not list the facets after the last one it names, so facets without "
+            "a support group would silently drop out of FAR's denominator"
+        )
     raw = _read_fams(args.fams)
     extracted = _read_extracted(args.extracted)
     counts = _read_counts(args.sentences) if args.sentences else None
-    fams = _validated(args.fams, raw, extracted, counts, args.sentences)
+    facet_counts = _read_counts(args.facets, "facet") if args.facets else None
+    fams = _validated(args.fams, raw, extracted, counts, args.sentences, facet_counts, args.facets)
     system = args.system or args.extracted.stem
     try:
         result = score_system(

@@ -7,14 +7,17 @@ import textwrap
 from pathlib import Path
 
 from ..polytope import (
+    DuplicateExpectedSegmentError,
     DuplicateSegmentError,
     Issue,
     Label,
+    MissingSegmentsError,
     NoSegmentsError,
     PolyTopeError,
     Segment,
     Subtype,
     SystemScore,
+    UnexpectedSegmentError,
     UnknownSegmentError,
     score_system,
 )
@@ -40,14 +43,31 @@ SEGMENTS.jsonl, one JSON object per summary, every segment of the system once:
 
 "segment" is a string or an integer. A segment with no error line ("No errors") counts its
 words with weight 0.
+
 {textwrap.fill("Subtypes: " + ", ".join(s.value for s in Subtype) + ".", 92)}
 {textwrap.fill("Labels: " + ", ".join(label.value for label in Label) + ".", 92)}
 Names are case-insensitive; the workbooks' spellings (Inaccuracy_internal, Event
 Entity-Subject, Number&Time, Grammar Function Words, ...) are accepted too.
 
+EXPECTED.jsonl (optional, --expected), one JSON object per segment the system should cover;
+only "segment" is read, so a reference SEGMENTS.jsonl or a documents file will do:
+  {{"segment": "doc-1"}}
+  {{"segment": "doc-2"}}
+
+Coverage: a segment is *missing* when it is in EXPECTED.jsonl but has no line in
+SEGMENTS.jsonl (the system has no summary for it, or nobody annotated it). A line in
+SEGMENTS.jsonl with no error line is not missing: it says the summary was annotated and found
+clean, so list a segment in SEGMENTS.jsonl only once it has been annotated. Missing segments
+are an error naming them, unless --allow-partial: then the system is scored on the segments it
+has and the output reports the coverage. A segment of SEGMENTS.jsonl that is not in
+EXPECTED.jsonl is an error. Without --expected, SEGMENTS.jsonl is taken as the full set, so
+coverage is complete by construction: nothing can be found missing.
+
 Output: JSON {{"system": {{score, words, penalty, segments, clean_segments, errors,
-severity_counts, aspect_counts, breakdown}}, "segments": [{{segment, words, critical, major,
-minor, penalty, score}}, ...]}}; --table prints one row per segment and a system row.
+severity_counts, aspect_counts, breakdown, coverage: {{scored, expected, ratio, missing}}}},
+"segments": [{{segment, words, critical, major, minor, penalty, score}}, ...]}}; --table
+prints one row per segment, a system row and a coverage row. The system figures are over the
+scored segments only.
 """
 
 
@@ -75,6 +95,18 @@ def register(subparsers, parent: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="SEGMENTS.jsonl",
         help="one summary per line",
+    )
+    parser.add_argument(
+        "--expected",
+        type=Path,
+        metavar="EXPECTED.jsonl",
+        help="every segment the system should cover, one per line (checks coverage)",
+    )
+    parser.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="with --expected: score the segments there are instead of failing, and report "
+        "the coverage",
     )
     parser.set_defaults(run=run)
 
@@ -113,6 +145,26 @@ def read_segments(path: Path) -> tuple[list[Segment], list[int]]:
     return segments, lines
 
 
+def read_expected(path: Path) -> tuple[list[str], list[int]]:
+    """Read EXPECTED.jsonl: the ``"segment"`` of each line (other fields are ignored).
+
+    Args:
+        path: the file.
+
+    Returns:
+        The expected segment ids and, for each, its line number.
+
+    Raises:
+        CliError: unreadable file, or a line without a string or integer ``"segment"``
+            (naming file and line).
+    """
+    expected, lines = [], []
+    for line, record in read_jsonl(path):
+        expected.append(str(_field(path, line, record, "segment", (str, int))))
+        lines.append(line)
+    return expected, lines
+
+
 def read_errors(path: Path) -> tuple[list[Issue], list[int]]:
     """Read ERRORS.jsonl.
 
@@ -139,31 +191,57 @@ def read_errors(path: Path) -> tuple[list[Issue], list[int]]:
     return issues, lines
 
 
-def score_files(errors: Path, segments: Path) -> SystemScore:
-    """Read both files and score the system.
+def score_files(
+    errors: Path,
+    segments: Path,
+    expected: Path | None = None,
+    *,
+    allow_partial: bool = False,
+) -> SystemScore:
+    """Read the files and score the system.
 
     Args:
         errors: ERRORS.jsonl.
         segments: SEGMENTS.jsonl.
+        expected: EXPECTED.jsonl, or ``None``: the segments of SEGMENTS.jsonl are the
+            expected ones.
+        allow_partial: accept expected segments missing from SEGMENTS.jsonl, and report them.
 
     Returns:
-        The :class:`SystemScore`.
+        The :class:`SystemScore`, with its coverage.
 
     Raises:
-        CliError: any bad input, naming the file and line.
+        CliError: any bad input, naming the file and line; missing segments without
+            ``allow_partial``, naming them.
     """
+    if allow_partial and expected is None:
+        raise CliError("--allow-partial needs --expected (without it nothing can be missing)")
     segment_list, segment_lines = read_segments(segments)
     issues, issue_lines = read_errors(errors)
+    expected_list, expected_lines = (None, []) if expected is None else read_expected(expected)
     try:
-        return score_system(segment_list, issues)
+        return score_system(
+            segment_list, issues, expected=expected_list, allow_partial=allow_partial
+        )
+    except DuplicateExpectedSegmentError as error:
+        first = expected_lines[error.first]
+        raise CliError(
+            f"{expected}:{expected_lines[error.index]}: duplicate segment {error.segment!r} "
+            f"(first on line {first})"
+        ) from None
     except NoSegmentsError as error:
-        raise CliError(f"{segments}: {error}") from None
+        raise CliError(f"{expected if expected_list == [] else segments}: {error}") from None
     except DuplicateSegmentError as error:
         first = segment_lines[error.first]
         raise CliError(
             f"{segments}:{segment_lines[error.index]}: duplicate segment {error.segment!r} "
             f"(first on line {first})"
         ) from None
+    except UnexpectedSegmentError as error:
+        line = segment_lines[error.index]
+        raise CliError(f"{segments}:{line}: {error} (expected segments: {expected})") from None
+    except MissingSegmentsError as error:
+        raise CliError(f"{segments}: {error} (expected segments: {expected})") from None
     except UnknownSegmentError as error:
         raise CliError(
             f"{errors}:{issue_lines[error.index]}: error refers to unknown segment "
@@ -183,7 +261,9 @@ def run(args: argparse.Namespace) -> Output:
     Raises:
         CliError: bad input.
     """
-    result = score_files(args.errors, args.segments)
+    result = score_files(
+        args.errors, args.segments, args.expected, allow_partial=args.allow_partial
+    )
     system = result.as_dict()
     header = ["segment", "words", "critical", "major", "minor", "penalty", "score"]
     rows = [
@@ -196,5 +276,6 @@ def run(args: argparse.Namespace) -> Output:
         ["(system)", str(result.words), str(counts["critical"]), str(counts["major"])]
         + [str(counts["minor"]), fmt(result.penalty, 1), fmt(result.score, 3)]
     )
+    rows.append(["(coverage)", f"{result.n_scored}/{result.n_expected}", *[""] * 5])
     segments = [s.as_dict() for s in result.segments]
     return Output(records=[{"system": system, "segments": segments}], table=[header, *rows])

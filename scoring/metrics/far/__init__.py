@@ -19,11 +19,20 @@ system's extracted sentence indices in extraction order:
 * **Redundancy**: a document is redundant when the summary covers more than one *distinct*
   support group of the same facet. The rate is the share of redundant documents. A group the
   data lists twice counts once.
-* **FAR per sentence** (paper footnote 5, "FAR normalized by the number of extracted
-  sentences"): ``FAR / |E|``, per document, then averaged. The footnote's own words are not in
-  this repository or the release; this is our reading. With ``k = 3`` it is about FAR / 3 for
-  every system; it tells systems apart with ``k=None``, where they extract different numbers
-  of sentences.
+* **FAR per sentence** (``far_per_sentence``): ``FAR / |E|`` for each document, where ``|E|``
+  is the number of *distinct* extracted sentences considered (the set of the first ``k``
+  entries, so a repeat makes it smaller than ``k``); the system figure is the mean of these
+  per-document ratios (not mean FAR divided by mean ``|E|``). FAR here is the FAR above, so
+  its denominator follows ``include_unsupported``. This is **our reading** of the paper's
+  footnote 5, which we paraphrase as "FAR normalized by the number of extracted sentences":
+  the footnote's exact wording and formula are not in this repository or in the release, and
+  the published table has no such column to check against. With ``k = 3`` and no repeats it
+  is FAR / 3 for every system; it tells systems apart only with ``k=None``, where they
+  extract different numbers of sentences.
+* **Covered facets per sentence** (``covered_per_sentence``, an alternative reading of the
+  same footnote): ``covered facets / |E|`` per document, then averaged. It does not depend on
+  FAR's denominator. Available per document and as
+  :attr:`SystemScore.covered_per_sentence`; not in :meth:`SystemScore.means` nor in the CLI.
 
 Undefined values are never returned as 0 or NaN: a document whose FAM has no support group
 raises :class:`NoSupportError` (SAR and FAR would be 0/0), an empty extraction raises
@@ -32,10 +41,21 @@ carry the coverage (scored / expected documents); a system without outputs for s
 documents raises :class:`MissingOutputsError` unless the caller passes ``allow_partial=True``.
 
 :func:`score_document` is the per-document definition, :func:`score_system` applies it document
-by document, and :class:`FarEngine` computes the same numbers in bulk with bit masks.
+by document, and :class:`FarEngine` computes the same numbers in bulk with bit masks. Both
+return a :class:`SystemScore` (also exported as :data:`FarSystemScore`, which does not clash
+with PolyTope's ``SystemScore``): :meth:`SystemScore.per_document` gives one measure per
+document for :mod:`scoring.metrics.stats`, and :meth:`SystemScore.as_dict` the JSON record the
+``far`` CLI prints.
 """
 
-from .aggregate import ScoreTable, SystemScore, aggregate, score_system
+from .aggregate import (
+    PER_DOCUMENT_MEASURES,
+    FarSystemScore,
+    ScoreTable,
+    SystemScore,
+    aggregate,
+    score_system,
+)
 from .document import (
     DEFAULT_K,
     DocumentScore,
@@ -56,6 +76,7 @@ from .errors import (
     MissingOutputsError,
     NoDocumentsError,
     NoSupportError,
+    UnknownMeasureError,
 )
 from .stats import FamStats, fam_statistics
 
@@ -64,15 +85,18 @@ __all__ = [
     "DocumentScore",
     "EmptyExtractionError",
     "ExtractedIndexError",
+    "PER_DOCUMENT_MEASURES",
     "FamStats",
     "FarEngine",
     "FarError",
+    "FarSystemScore",
     "InvalidKError",
     "MissingOutputsError",
     "NoDocumentsError",
     "NoSupportError",
     "ScoreTable",
     "SystemScore",
+    "UnknownMeasureError",
     "aggregate",
     "all_support",
     "check_k",

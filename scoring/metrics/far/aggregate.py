@@ -16,10 +16,13 @@ import numpy as np
 
 from ..fam import Fam
 from .document import DEFAULT_K, DocumentScore, check_k, score_document
-from .errors import MissingOutputsError, NoDocumentsError, format_documents
+from .errors import MissingOutputsError, NoDocumentsError, UnknownMeasureError, format_documents
 
 COUNT_FIELDS = ("n_considered", "n_support", "n_hit", "n_facets", "n_covered", "n_redundant")
 MEASURES = ("sap", "sar", "saf1", "far", "far_per_sentence")
+# What :meth:`SystemScore.per_document` accepts: the measures, the alternative reading of FAR
+# per sentence, and ``redundant`` as 1.0 / 0.0 (its mean is the redundancy rate).
+PER_DOCUMENT_MEASURES = (*MEASURES, "covered_per_sentence", "redundant")
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,7 +44,20 @@ class ScoreTable:
 
     @classmethod
     def from_scores(cls, scores: Sequence[DocumentScore], k: int | None) -> ScoreTable:
-        """Stack per-document scores (all scored with the same ``k``) into columns."""
+        """Stack per-document scores (all scored with the same ``k``) into columns.
+
+        Args:
+            scores: per-document scores, e.g. from :func:`.document.score_document`; their
+                order becomes the table's row order. May be empty.
+            k: the ``k`` they were scored with, recorded in the table (not checked against
+                the scores' own ``k``).
+
+        Returns:
+            A :class:`ScoreTable` with one int64 row per score.
+
+        Raises:
+            AttributeError: an item of ``scores`` is not a :class:`DocumentScore`-like record.
+        """
         columns = {
             name: np.fromiter((getattr(s, name) for s in scores), np.int64, len(scores))
             for name in COUNT_FIELDS
@@ -72,6 +88,10 @@ class ScoreTable:
         return self.far / self.n_considered
 
     @property
+    def covered_per_sentence(self) -> np.ndarray:
+        return self.n_covered / self.n_considered
+
+    @property
     def redundant(self) -> np.ndarray:
         return self.n_redundant > 0
 
@@ -96,6 +116,9 @@ class SystemScore:
     had no output (empty unless the scores were computed with ``allow_partial=True``). The
     means are over the scored documents only, so read them together with the coverage.
     ``redundancy_rate`` is the share of documents with a redundant facet.
+
+    Also exported as :data:`FarSystemScore`, a name that does not clash with
+    :class:`scoring.metrics.polytope.SystemScore`.
     """
 
     system: str
@@ -124,9 +147,70 @@ class SystemScore:
         """Every scored document's :class:`DocumentScore`, in scoring order."""
         return self.table.rows()
 
+    @property
+    def covered_per_sentence(self) -> float:
+        """Mean of covered facets per distinct considered sentence (see
+        :attr:`.document.DocumentScore.covered_per_sentence`); not part of :meth:`means`."""
+        return _mean(self.table.covered_per_sentence)
+
     def means(self) -> dict[str, float]:
         """The means by name: SAP, SAR, SAF1, FAR, FAR per sentence, redundancy rate."""
         return {name: getattr(self, name) for name in (*MEASURES, "redundancy_rate")}
+
+    def per_document(self, measure: str) -> dict[Hashable, float]:
+        """One measure per scored document, e.g. for :mod:`scoring.metrics.stats`.
+
+        The result goes straight into ``paired_permutation_test``, ``paired_bootstrap_test``
+        or ``bootstrap_ci`` (after ``list(....values())``); pair two systems scored on the
+        same documents.
+
+        Args:
+            measure: ``"sap"``, ``"sar"``, ``"saf1"``, ``"far"``, ``"far_per_sentence"``,
+                ``"covered_per_sentence"`` or ``"redundant"`` (1.0 or 0.0 per document; its
+                mean is :attr:`redundancy_rate`).
+
+        Returns:
+            Document id -> value (a plain ``float``), in scoring order. The keys are the ids
+            as given to the scorer (``str`` for the web app and the CLI); documents that were
+            not scored (:attr:`missing`) are absent.
+
+        Raises:
+            UnknownMeasureError: another measure name (the error lists the valid ones).
+        """
+        if measure not in PER_DOCUMENT_MEASURES:
+            raise UnknownMeasureError(
+                f"unknown FAR measure {measure!r}; choose one of {', '.join(PER_DOCUMENT_MEASURES)}"
+            )
+        values = getattr(self.table, measure).astype(np.float64).tolist()
+        return dict(zip(self.table.documents, values, strict=True))
+
+    def as_dict(self) -> dict:
+        """The result as a JSON-ready dict: the ``far`` CLI's output record.
+
+        Returns:
+            ``{"system", "k", "include_unsupported", "coverage": {"scored", "expected",
+            "ratio", "missing"}, "mean": {sap, sar, saf1, far, far_per_sentence,
+            redundancy_rate, considered}, "documents": {document id: DocumentScore.as_dict()}}``,
+            in that key order. Document ids are used as given (``json.dumps`` needs them to be
+            strings, numbers, bools or None).
+        """
+        return {
+            "system": self.system,
+            "k": self.k,
+            "include_unsupported": self.include_unsupported,
+            "coverage": {
+                "scored": self.n_scored,
+                "expected": self.n_expected,
+                "ratio": self.coverage,
+                "missing": list(self.missing),
+            },
+            "mean": {**self.means(), "considered": self.mean_considered},
+            "documents": {score.document: score.as_dict() for score in self.documents()},
+        }
+
+
+# The same class under a name that does not clash with scoring.metrics.polytope.SystemScore.
+FarSystemScore = SystemScore
 
 
 def aggregate(

@@ -19,6 +19,12 @@ DEFAULT_K = 3
 def check_k(k: int | None) -> int | None:
     """Return ``k`` if it is a positive integer or ``None`` (every extracted sentence).
 
+    Args:
+        k: how many extracted entries to consider, or ``None`` for all of them.
+
+    Returns:
+        ``k`` unchanged.
+
     Raises:
         InvalidKError: anything else (0, negative, a bool, a float).
     """
@@ -39,6 +45,9 @@ def validate_extracted(
             release has a few) and count once.
         n_sentences: the document's sentence count; indices must lie in ``0..n_sentences-1``.
         document: the document's id, for error messages.
+
+    Returns:
+        The indices as plain ``int`` (``numpy`` integers are converted), in the given order.
 
     Raises:
         ExtractedIndexError: a bool, a non-integer, a negative index or one past the end.
@@ -67,6 +76,15 @@ def considered_sentences(extracted: Sequence[int], k: int | None = DEFAULT_K) ->
 
     The release's notebook takes the first ``k`` entries and then their set, so a repeated index
     inside the first ``k`` leaves fewer than ``k`` sentences; the published table depends on it.
+
+    Args:
+        extracted: validated sentence indices in extraction order
+            (:func:`validate_extracted`); this function does not check them.
+        k: how many entries to take, in order; ``None`` takes every one. Not checked here
+            (see :func:`check_k`).
+
+    Returns:
+        The distinct indices among the first ``k`` entries; empty when ``extracted`` is.
     """
     return frozenset(extracted if k is None else extracted[:k])
 
@@ -75,12 +93,26 @@ def covered_groups(fam: Fam, considered: frozenset[int]) -> tuple[int, ...]:
     """Per facet, how many *distinct* support groups lie wholly inside ``considered``.
 
     A group listed twice for one facet (the FAR release repeats one) counts once.
+
+    Args:
+        fam: a validated FAM.
+        considered: the considered sentence indices (:func:`considered_sentences`).
+
+    Returns:
+        One count per facet, in facet order; 0 for a facet without a group.
     """
     return tuple(sum(1 for group in set(groups) if group <= considered) for groups in fam.groups)
 
 
 def all_support(fam: Fam) -> frozenset[int]:
-    """The union of every support sentence of every facet."""
+    """The union of every support sentence of every facet.
+
+    Args:
+        fam: a validated FAM.
+
+    Returns:
+        The support sentence indices; empty when no facet has a support group.
+    """
     return frozenset(index for groups in fam.groups for group in groups for index in group)
 
 
@@ -88,6 +120,13 @@ def scorable_documents(fams: Mapping[Hashable, Fam]) -> list[Hashable]:
     """The documents whose FAM has at least one support group, in the mapping's order.
 
     Only these can be scored: for the others SAR and FAR are undefined (:class:`NoSupportError`).
+
+    Args:
+        fams: document id -> validated FAM.
+
+    Returns:
+        The ids of the documents with support, in ``fams``' order (possibly empty; this
+        function raises nothing).
     """
     return [document for document, fam in fams.items() if any(fam.groups)]
 
@@ -144,13 +183,50 @@ class DocumentScore:
 
     @property
     def far_per_sentence(self) -> float:
-        """FAR normalised by the number of considered sentences: ``far / n_considered``."""
+        """FAR divided by the number of distinct considered sentences: ``far / n_considered``.
+
+        Our reading of the FAR paper's footnote 5 ("FAR normalized by the number of extracted
+        sentences"; see the package docstring). ``n_considered`` counts the *distinct*
+        sentences among the first ``k`` extracted, not ``k`` and not the whole extraction.
+        """
         return self.far / self.n_considered
+
+    @property
+    def covered_per_sentence(self) -> float:
+        """Covered facets per distinct considered sentence: ``n_covered / n_considered``.
+
+        An alternative reading of footnote 5 that does not depend on FAR's denominator (so it
+        is the same with and without ``include_unsupported``). Not in the published table.
+        """
+        return self.n_covered / self.n_considered
 
     @property
     def redundant(self) -> bool:
         """Whether some facet has more than one distinct support group covered."""
         return self.n_redundant > 0
+
+    def as_dict(self) -> dict:
+        """The document's scores and counts as a JSON-ready dict (the ``far`` CLI's record).
+
+        Returns:
+            ``sap``, ``sar``, ``saf1``, ``far``, ``far_per_sentence`` (floats), ``redundant``
+            (bool), and the counts ``considered``, ``support_sentences``, ``support_hit``,
+            ``facets``, ``facets_covered``, ``redundant_facets`` (ints), in that order.
+        """
+        return {
+            "sap": self.sap,
+            "sar": self.sar,
+            "saf1": self.saf1,
+            "far": self.far,
+            "far_per_sentence": self.far_per_sentence,
+            "redundant": self.redundant,
+            "considered": self.n_considered,
+            "support_sentences": self.n_support,
+            "support_hit": self.n_hit,
+            "facets": self.n_facets,
+            "facets_covered": self.n_covered,
+            "redundant_facets": self.n_redundant,
+        }
 
 
 def score_document(

@@ -75,6 +75,10 @@ class NoDocumentsError(FarError):
     """There is nothing to score or to average over (a mean of nothing is undefined)."""
 
 
+class UnknownMeasureError(FarError):
+    """A per-document measure name that the FAR family does not have."""
+
+
 def format_documents(documents: Sequence[Hashable]) -> str:
     """``'a', 'b' and 3 more`` for error messages."""
     listed = ", ".join(repr(document) for document in documents[:_LISTED])

@@ -56,6 +56,13 @@ def fam_statistics(fams: Iterable[Fam]) -> FamStats:
     group (sample 8157, facet 3: ``[{3}, {3}]``) counts twice in the non-unique figure, which
     gives 538 / 89 = 6.045; counted once it would be 537 / 89 = 6.034.
 
+    Args:
+        fams: validated FAMs, one per document; any iterable (it is read once). Documents
+            without any support group count too (as documents and facets, with no support).
+
+    Returns:
+        The :class:`FamStats` totals; its means are per document.
+
     Raises:
         NoDocumentsError: no FAM (a mean over no document is undefined).
     """

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .errors import CombinationNotAllowedError
 from .model import Issue
 from .severity import SEVERITY_MATRIX, Severity
-from .taxonomy import Aspect, Label, Subtype
+from .taxonomy import Aspect, Label, Subtype, parse_label, parse_subtype
 
 SUBTYPES: tuple[Subtype, ...] = tuple(Subtype)
 LABELS: tuple[Label, ...] = tuple(Label)
@@ -22,6 +22,11 @@ class Breakdown:
 
     Like the "Errors ScoreCard" table of the official workbook; every other count is
     derived from it.
+
+    Raises:
+        ValueError: on construction, a matrix that is not 8 x 8 or a count that is not a
+            non-negative integer.
+        CombinationNotAllowedError: on construction, a count in an N/A cell.
     """
 
     matrix: tuple[tuple[int, ...], ...]
@@ -36,9 +41,21 @@ class Breakdown:
                 if n and SEVERITY_MATRIX[subtype, label] is None:
                     raise CombinationNotAllowedError(subtype.value, label.value)
 
-    def count(self, subtype: Subtype, label: Label) -> int:
-        """Errors with this subtype and label."""
-        return self.matrix[SUBTYPES.index(subtype)][LABELS.index(label)]
+    def count(self, subtype: Subtype | str, label: Label | str) -> int:
+        """Errors with this subtype and label.
+
+        Args:
+            subtype: a :class:`Subtype` or its name (any spelling :func:`parse_subtype` takes).
+            label: a :class:`Label` or its name.
+
+        Returns:
+            The count (0 for an N/A cell).
+
+        Raises:
+            UnknownSubtypeError, UnknownLabelError: a name that is not in the taxonomy.
+        """
+        row = SUBTYPES.index(parse_subtype(subtype))
+        return self.matrix[row][LABELS.index(parse_label(label))]
 
     @property
     def total(self) -> int:
@@ -46,22 +63,50 @@ class Breakdown:
         return sum(map(sum, self.matrix))
 
     def by_subtype(self) -> dict[Subtype, int]:
-        """Errors per subtype (every subtype present, 0 included)."""
+        """Errors per subtype.
+
+        Returns:
+            ``{Subtype: n}`` with every subtype, 0 included, in :data:`SUBTYPES` order.
+
+        Raises:
+            Nothing: the counts were checked on construction.
+        """
         return {subtype: sum(row) for subtype, row in zip(SUBTYPES, self.matrix, strict=True)}
 
     def by_label(self) -> dict[Label, int]:
-        """Errors per label (every label present, 0 included)."""
+        """Errors per label.
+
+        Returns:
+            ``{Label: n}`` with every label, 0 included, in :data:`LABELS` order.
+
+        Raises:
+            Nothing: the counts were checked on construction.
+        """
         return {label: sum(row[j] for row in self.matrix) for j, label in enumerate(LABELS)}
 
     def by_aspect(self) -> dict[Aspect, int]:
-        """Errors per aspect: Accuracy, Fluency."""
+        """Errors per aspect.
+
+        Returns:
+            ``{Aspect.ACCURACY: n, Aspect.FLUENCY: n}``.
+
+        Raises:
+            Nothing: the counts were checked on construction.
+        """
         counts = dict.fromkeys(Aspect, 0)
         for subtype, n in self.by_subtype().items():
             counts[subtype.aspect] += n
         return counts
 
     def by_severity(self) -> dict[Severity, int]:
-        """Errors per severity (Critical, Major, Minor), looked up in the severity matrix."""
+        """Errors per severity, looked up in the severity matrix.
+
+        Returns:
+            ``{Severity: n}`` for Critical, Major and Minor, in that order, 0 included.
+
+        Raises:
+            Nothing: counts sit only in allowed cells (checked on construction).
+        """
         counts = dict.fromkeys(SEVERITIES, 0)
         for i, subtype in enumerate(SUBTYPES):
             for j, label in enumerate(LABELS):
@@ -76,6 +121,9 @@ class Breakdown:
         Returns:
             ``{"matrix": {subtype: {label: n}}, "subtypes": {...}, "labels": {...},
             "aspects": {...}, "severities": {"critical": n, "major": n, "minor": n}}``.
+
+        Raises:
+            Nothing: the counts were checked on construction.
         """
         return {
             "matrix": {
@@ -90,7 +138,17 @@ class Breakdown:
 
 
 def severity_dict(counts: dict[Severity, int]) -> dict[str, int]:
-    """``{Severity: n}`` as ``{"critical": n, "major": n, "minor": n}``."""
+    """Severity counts keyed by lower-case names, for JSON.
+
+    Args:
+        counts: ``{Severity: n}``; a severity left out counts 0.
+
+    Returns:
+        ``{"critical": n, "major": n, "minor": n}``, heaviest first.
+
+    Raises:
+        Nothing.
+    """
     return {severity.name.lower(): counts.get(severity, 0) for severity in SEVERITIES}
 
 
@@ -102,6 +160,9 @@ def breakdown(issues: Iterable[Issue]) -> Breakdown:
 
     Returns:
         The :class:`Breakdown`.
+
+    Raises:
+        Nothing: :class:`Issue` objects hold only allowed combinations.
     """
     counts = [[0] * len(LABELS) for _ in SUBTYPES]
     for issue in issues:

@@ -88,6 +88,9 @@ def normalize_name(name: str) -> str:
 
     Returns:
         The lookup key.
+
+    Raises:
+        Nothing for a string (callers check the type first).
     """
     return re.sub(r"[^0-9a-z]+", " ", name.casefold()).strip()
 

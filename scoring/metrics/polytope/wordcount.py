@@ -11,6 +11,9 @@ def is_word(token: str) -> bool:
 
     Returns:
         False for pure punctuation such as ``.``, ``,``, ``--`` or ``````; True otherwise.
+
+    Raises:
+        Nothing.
     """
     return any(character.isalnum() for character in token)
 
@@ -29,5 +32,8 @@ def count_words(text: str) -> int:
 
     Returns:
         The number of words (0 for empty or punctuation-only text).
+
+    Raises:
+        Nothing: an empty count is 0 here; :class:`Segment` is what refuses it.
     """
     return sum(1 for token in text.split() if is_word(token))

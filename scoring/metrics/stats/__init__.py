@@ -1,4 +1,9 @@
-"""Statistics for evaluation: bootstrap intervals, paired tests and metric-human correlations."""
+"""Statistics for evaluation: bootstrap intervals, paired tests and metric-human correlations.
+
+Means of per-document scores use :func:`bootstrap_ci` and the paired tests of :mod:`.paired`;
+scores pooled over units as a ratio of sums (the PolyTope system score: penalty over words)
+use :func:`bootstrap_ratio_ci` (:mod:`.ratio`) and the paired tests of :mod:`.paired_ratio`.
+"""
 
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, ConfidenceInterval, bootstrap_ci
 from .correlation import (
@@ -16,6 +21,7 @@ from .errors import (
     MismatchedSystemsError,
     MismatchError,
     NonFiniteValueError,
+    NonPositiveDenominatorError,
     StatsError,
     TooFewPointsError,
 )
@@ -26,6 +32,14 @@ from .paired import (
     paired_bootstrap_test,
     paired_permutation_test,
 )
+from .paired_ratio import (
+    TEST_RATIO_BOOTSTRAP,
+    TEST_RATIO_PERMUTATION,
+    PairedRatioTestResult,
+    paired_ratio_bootstrap_test,
+    paired_ratio_permutation_test,
+)
+from .ratio import METHOD_RATIO, RatioInterval, bootstrap_ratio_ci
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -34,21 +48,30 @@ __all__ = [
     "LEVEL_SUMMARY",
     "LEVEL_SYSTEM",
     "METHODS",
+    "METHOD_RATIO",
     "TEST_BOOTSTRAP",
     "TEST_PERMUTATION",
+    "TEST_RATIO_BOOTSTRAP",
+    "TEST_RATIO_PERMUTATION",
     "ConfidenceInterval",
     "Correlation",
     "MismatchError",
     "MismatchedDocumentsError",
     "MismatchedSystemsError",
     "NonFiniteValueError",
+    "NonPositiveDenominatorError",
+    "PairedRatioTestResult",
     "PairedTestResult",
+    "RatioInterval",
     "StatsError",
     "TooFewPointsError",
     "bootstrap_ci",
+    "bootstrap_ratio_ci",
     "correlate",
     "paired_bootstrap_test",
     "paired_permutation_test",
+    "paired_ratio_bootstrap_test",
+    "paired_ratio_permutation_test",
     "summary_level",
     "system_level",
 ]

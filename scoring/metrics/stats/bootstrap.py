@@ -100,20 +100,37 @@ def bootstrap_means(values: np.ndarray, resamples: int, rng: np.random.Generator
 
     Returns:
         A 1-D array of ``resamples`` means.
+
+    Raises:
+        Nothing for a checked sample (see :func:`as_finite_array`).
     """
-    return np.concatenate(list(_bootstrap_blocks(values, resamples, rng)))
+    blocks = resample_indices(values.size, resamples, rng)
+    return np.concatenate([values[indices].mean(axis=1) for indices in blocks])
 
 
-def _bootstrap_blocks(
-    values: np.ndarray, resamples: int, rng: np.random.Generator
-) -> Iterator[np.ndarray]:
-    """Yield the resample means block by block."""
-    n = values.size
+def resample_indices(n: int, resamples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Bootstrap resamples of ``n`` items, as blocks of index rows drawn with replacement.
+
+    Each block is ``rng.integers(0, n, size=(rows, n))``: one resample per row. Blocks hold at
+    most about a million indices, so memory stays small however many items there are; the
+    block size depends only on ``n``, so a seed always gives the same resamples.
+
+    Args:
+        n: number of items (at least 1).
+        resamples: total number of rows over all blocks.
+        rng: the random generator; it is advanced.
+
+    Yields:
+        2-D integer arrays of shape ``(rows, n)``; their rows add up to ``resamples``.
+
+    Raises:
+        ZeroDivisionError: ``n`` is 0 (callers check for at least one item first).
+    """
     rows = max(1, _BLOCK_INDICES // n)
     done = 0
     while done < resamples:
         take = min(rows, resamples - done)
-        yield values[rng.integers(0, n, size=(take, n))].mean(axis=1)
+        yield rng.integers(0, n, size=(take, n))
         done += take
 
 
@@ -169,6 +186,9 @@ def percentile_interval(
 
     Returns:
         A :class:`ConfidenceInterval` whose ``mean`` is the mean of ``values``.
+
+    Raises:
+        Nothing for checked inputs (see :func:`check_resampling`).
     """
     alpha = 1.0 - level
     low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])

@@ -90,5 +90,22 @@ def canonical_key(item: Hashable) -> tuple[str, str]:
 
     Returns:
         A tuple usable as a sort key.
+
+    Raises:
+        Nothing.
     """
     return (type(item).__name__, str(item))
+
+
+class NonPositiveDenominatorError(StatsError):
+    """A ratio's denominator term is zero or negative; ``item`` names it (an index or a key).
+
+    A pooled ratio ``sum(numerators) / sum(denominators)`` is resampled by units, so every
+    denominator term must be positive (e.g. a word count): otherwise a resample could divide by
+    zero, or the ratio could flip sign.
+    """
+
+    def __init__(self, what: str, *, item: Hashable, value: float):
+        super().__init__(f"{what}: denominator {value!r} for {item!r} is not positive")
+        self.item = item
+        self.value = value

@@ -1,4 +1,20 @@
-"""The suggestion-scorer interface, and ranking of document sentences per facet."""
+"""The suggestion-scorer interface, and ranking of document sentences per facet.
+
+**Zero evidence.** A score of 0 or below is *no evidence* that a sentence supports a facet:
+ROUGE and TF-IDF give exactly 0 when the two share no n-gram or term (and TF-IDF gives 0
+everywhere when the texts have no word of two or more characters), and a cosine of 0 or below
+means unrelated. Ties among such scores are still broken in document order by
+:func:`ranking`, which would make sentence 0 look like the best candidate of a facet with no
+evidence at all. So:
+
+* :func:`ranking` is a plain order of *all* sentences and says nothing about evidence;
+* :func:`rank` and :func:`suggest` leave out sentences without evidence by default, so a facet
+  may get fewer than ``k`` suggestions, or none (an empty tuple: "no suggestion", never a
+  made-up one). With ``keep_no_evidence=True`` they are kept, after every sentence with
+  evidence, and flagged by :attr:`Suggestion.has_evidence`;
+* machine-made FAMs never make a support group from a score of 0 or below
+  (:func:`~scoring.metrics.suggest.machine.machine_fam_from_scores`).
+"""
 
 from __future__ import annotations
 
@@ -38,6 +54,28 @@ class Suggestion:
     sentence: int
     score: float
     rank: int
+
+    @property
+    def has_evidence(self) -> bool:
+        """Whether the score is above 0; a score of 0 or below is no evidence of support.
+
+        Returns:
+            ``score > 0``.
+        """
+        return has_evidence(self.score)
+
+
+def has_evidence(score: float) -> bool:
+    """Whether a suggestion score is evidence of support: strictly above 0.
+
+    Args:
+        score: a scorer's score.
+
+    Returns:
+        ``score > 0``. Zero (nothing shared, or an empty vocabulary) and negative cosines are
+        no evidence.
+    """
+    return score > 0.0
 
 
 def check_texts(texts: Sequence[str], what: str) -> tuple[str, ...]:
@@ -80,8 +118,10 @@ class Scorer(ABC):
             sentences: the document's sentences.
 
         Returns:
-            A float64 array of shape ``(len(facets), len(sentences))``; it may have zero rows
-            or columns. Every value is finite.
+            A float64 array of shape ``(len(facets), len(sentences))``; every value is finite.
+            With no facet or no sentence it has zero rows or columns, so it holds no value at
+            all (nothing is scored, and nothing can be suggested). A score of 0 or below is no
+            evidence of support (see the module docstring).
 
         Raises:
             SuggestError: the inputs are not sequences of strings.
@@ -130,6 +170,11 @@ def ranking(scores: np.ndarray, k: int | None = None) -> np.ndarray:
     Ties are broken by document order: of two sentences with the same score, the earlier one
     (lower index) ranks first, so the ranking is deterministic.
 
+    This is an order of every sentence, not a list of suggestions: it includes sentences with
+    no evidence (score 0 or below), and a facet whose scores are all equal (e.g. all 0) comes
+    out in document order. Use :func:`rank` or :func:`suggest`, which leave those out, or
+    check ``scores > 0`` before using a position as an answer.
+
     Args:
         scores: a ``(facets, sentences)`` matrix, e.g. from :meth:`Scorer.score`.
         k: keep the best ``k`` per facet (all sentences when ``k`` is ``None`` or exceeds them).
@@ -147,18 +192,25 @@ def ranking(scores: np.ndarray, k: int | None = None) -> np.ndarray:
     return order if k is None else order[:, :k]
 
 
-def rank(scores: np.ndarray, k: int | None = None) -> tuple[tuple[Suggestion, ...], ...]:
+def rank(
+    scores: np.ndarray, k: int | None = None, *, keep_no_evidence: bool = False
+) -> tuple[tuple[Suggestion, ...], ...]:
     """Rank the document sentences for every facet as :class:`Suggestion` records.
 
     Ranks are 1-based positions; tied scores get consecutive ranks in document order (see
-    :func:`ranking`).
+    :func:`ranking`). Sentences without evidence (score 0 or below) come after every sentence
+    with evidence, so leaving them out only shortens a facet's tuple.
 
     Args:
         scores: a ``(facets, sentences)`` matrix.
         k: keep the best ``k`` per facet (all when ``None``).
+        keep_no_evidence: keep suggestions whose score is 0 or below (flagged by
+            :attr:`Suggestion.has_evidence`). By default they are left out, so a facet has
+            at most ``k`` suggestions, and none when no sentence has evidence.
 
     Returns:
-        One tuple of suggestions per facet, best first.
+        One tuple of suggestions per facet, best first; an empty tuple for a facet without any
+        suggestion.
 
     Raises:
         SuggestError: ``scores`` is not a finite matrix, or ``k`` is not a positive integer.
@@ -169,13 +221,19 @@ def rank(scores: np.ndarray, k: int | None = None) -> tuple[tuple[Suggestion, ..
         tuple(
             Suggestion(facet, int(sentence), float(array[facet, sentence]), position + 1)
             for position, sentence in enumerate(row)
+            if keep_no_evidence or has_evidence(array[facet, sentence])
         )
         for facet, row in enumerate(order)
     )
 
 
 def suggest(
-    scorer: Scorer, facets: Sequence[str], sentences: Sequence[str], k: int | None = 3
+    scorer: Scorer,
+    facets: Sequence[str],
+    sentences: Sequence[str],
+    k: int | None = 3,
+    *,
+    keep_no_evidence: bool = False,
 ) -> tuple[tuple[Suggestion, ...], ...]:
     """Score with ``scorer`` and return the top-``k`` suggestions per facet.
 
@@ -184,13 +242,16 @@ def suggest(
         facets: the reference sentences.
         sentences: the document's sentences.
         k: suggestions per facet (default 3; ``None`` for all).
+        keep_no_evidence: keep sentences scoring 0 or below (see :func:`rank`); by default a
+            facet gets only sentences with evidence, possibly none.
 
     Returns:
-        One tuple of suggestions per facet, best first.
+        One tuple of suggestions per facet, best first; empty for a facet with no sentence
+        scoring above 0 (and for every facet of a document without sentences).
 
     Raises:
         SuggestError: bad texts or ``k``.
         ScorerUnavailableError: the scorer's optional dependency is missing.
     """
     _check_k(k)
-    return rank(scorer.score(facets, sentences), k)
+    return rank(scorer.score(facets, sentences), k, keep_no_evidence=keep_no_evidence)

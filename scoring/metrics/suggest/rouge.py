@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version as package_version
+
 import numpy as np
 
 from ..rouge import allpairs
@@ -9,6 +11,19 @@ from .base import Scorer, SuggestError
 
 ROUGE_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeavg")
 MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
+
+
+def rouge_version() -> str:
+    """The ROUGE scorers' cache version: our code's version and the packages behind the scores.
+
+    The tokenizer follows rouge-score's and the stems come from nltk's Porter stemmer, whose
+    output has changed between nltk releases; so precomputed suggestions are keyed by both
+    installed versions (read from the package metadata, without importing them).
+
+    Returns:
+        E.g. ``"1 (rouge-score 0.1.2, nltk 3.9.1)"``.
+    """
+    return f"1 (rouge-score {package_version('rouge-score')}, nltk {package_version('nltk')})"
 
 
 class RougeScorer(Scorer):
@@ -19,9 +34,10 @@ class RougeScorer(Scorer):
     mean of the ROUGE-1, -2 and -L values of the chosen measure. Precision is the share of the
     sentence's n-grams found in the facet; recall the share of the facet's n-grams found in
     the sentence.
-    """
 
-    version = "1"
+    :attr:`version` holds the rouge-score and nltk versions (see :func:`rouge_version`), so a
+    cache of precomputed suggestions keyed by it is not reused after either changes.
+    """
 
     def __init__(self, variant: str = "rougeavg", measure: str = "f"):
         """Choose the ROUGE type and the measure.
@@ -41,6 +57,7 @@ class RougeScorer(Scorer):
         self.variant = lookup[variant.lower()]
         self.measure = measure
         self.name = f"{self.variant.lower()}-{measure}"
+        self.version = rouge_version()
 
     def _score(self, facets: tuple[str, ...], sentences: tuple[str, ...]) -> np.ndarray:
         pairs = allpairs(facets, sentences)
