@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "annotation.accounts",
     "annotation.corpus",
     "annotation.fams",
+    "annotation.campaigns",
     "scoring.systems",
     "frontend",
 ]
@@ -106,6 +107,8 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "loupe.sqlite3",
             "OPTIONS": {"timeout": 20},
+            # A file, not memory, so a Celery worker process can share the test database.
+            "TEST": {"NAME": str(VAR_DIR / "test-loupe.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -10,6 +10,7 @@ api_patterns = [
     path("", include("annotation.accounts.urls")),
     path("", include("annotation.corpus.urls")),
     path("", include("annotation.fams.urls")),
+    path("", include("annotation.campaigns.urls")),
     path("", include("scoring.systems.urls")),
 ]
 

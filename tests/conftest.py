@@ -69,19 +69,33 @@ def demo(db):
     return demo_load()
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(tmp_path_factory):
-    """A real Celery worker subprocess on the configured broker, on a queue of its own.
+def _test_database_url() -> str:
+    """The URL of the test database, for worker processes that must see the tests' rows."""
+    from django.db import connection
 
-    The queue name is unique to this test session, so no other worker (for example one from
-    ``make run`` on the same broker) takes the tests' tasks.
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(tmp_path_factory, django_db_setup, django_db_blocker):
+    """A real Celery worker subprocess on the configured broker and the test database.
+
+    It listens on a queue unique to this test session, so no other worker (for example one
+    from ``make run`` on the same broker) takes the tests' tasks; tests that want the worker
+    to see their rows use ``django_db(transaction=True)``.
     """
     from config.celery import app
 
     queue = f"loupe-test-{uuid.uuid4().hex[:8]}"
     previous = app.conf.task_default_queue
     app.conf.task_default_queue = queue
-    env = {**os.environ, "CELERY_QUEUE": queue}
+    with django_db_blocker.unblock():
+        database_url = _test_database_url()
+    env = {**os.environ, "CELERY_QUEUE": queue, "DATABASE_URL": database_url}
     log = open(tmp_path_factory.mktemp("worker") / "worker.log", "wb")  # noqa: SIM115
     worker = subprocess.Popen(  # noqa: S603 - fixed argv
         [

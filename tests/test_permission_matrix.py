@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from annotation.campaigns.services import campaign_create, task_submit, tasks_assign_manual
 from annotation.corpus.models import Dataset, Document, Reference
 
 ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
@@ -15,6 +16,7 @@ ANYONE = dict.fromkeys(ROLES, 200)
 ROLE_HOLDERS = {"anonymous": 401, "norole": 403, "annotator": 200, "researcher": 200, "admin": 200}
 RESEARCH = {"anonymous": 401, "norole": 403, "annotator": 403, "researcher": 200, "admin": 200}
 ADMIN_ONLY = {"anonymous": 401, "norole": 403, "annotator": 403, "researcher": 403, "admin": 200}
+OWNER_ONLY = {"anonymous": 401, "norole": 403, "annotator": 200, "researcher": 403, "admin": 403}
 
 
 @dataclass
@@ -65,6 +67,56 @@ CASES = {
     "api:system-output-list": Case("get", "/api/systems/lead-3/outputs/?dataset=demo", RESEARCH),
     "api:annotation-set-list": Case("get", "/api/datasets/demo/annotation-sets/", RESEARCH),
     "api:fam-list": Case("get", "/api/annotation-sets/{gold}/fams/", RESEARCH),
+    "api:campaign-list": Case("get", "/api/campaigns/", ADMIN_ONLY),
+    "api:campaign-create": Case(
+        "post",
+        "/api/campaigns/create/",
+        ADMIN_ONLY,
+        success=201,
+        body={"dataset": "demo", "slug": "matrix-campaign", "name": "M", "scorers": []},
+    ),
+    "api:campaign-assign": Case(
+        "post",
+        "/api/campaigns/{campaign}/assign/",
+        ADMIN_ONLY,
+        success=201,
+        body={
+            "strategy": "manual",
+            "assignments": [{"document": "demo-002", "annotator": "t-annotator"}],
+        },
+    ),
+    # My tasks: any role may ask (a researcher simply has none).
+    "api:task-list": Case("get", "/api/tasks/", ROLE_HOLDERS),
+    # A task is visible to its annotator, researchers and admins; others get 404 (no leak).
+    "api:task-detail": Case("get", "/api/tasks/{task}/", ROLE_HOLDERS),
+    "api:task-history": Case("get", "/api/tasks/{task}/history/", ROLE_HOLDERS),
+    "api:task-suggestions": Case("get", "/api/tasks/{task}/suggestions/", ROLE_HOLDERS),
+    # Writes belong to the task's annotator only; researchers and admins may read, not edit.
+    "api:task-fam-save": Case(
+        "put",
+        "/api/tasks/{task}/fam/",
+        OWNER_ONLY,
+        body={"base_version": 1, "facets": "{facets}"},
+    ),
+    "api:task-submit": Case("post", "/api/tasks/{task}/submit/", OWNER_ONLY),
+    "api:task-reopen": Case("post", "/api/tasks/{submitted_task}/reopen/", OWNER_ONLY),
+    "api:task-suggestion-events": Case(
+        "post",
+        "/api/tasks/{task}/suggestion-events/",
+        OWNER_ONLY,
+        success=201,
+        body={
+            "events": [
+                {
+                    "facet": 0,
+                    "sentence": 0,
+                    "scorer": "tfidf",
+                    "scorer_version": "1",
+                    "action": "shown",
+                }
+            ]
+        },
+    ),
     "schema": Case("get", "/api/schema/", ANYONE),
     "api-docs": Case("get", "/api/docs/", ANYONE),
 }
@@ -90,14 +142,36 @@ def test_the_matrix_covers_every_api_endpoint():
 
 
 @pytest.fixture
-def context(demo):
+def context(demo, users):
     dataset = Dataset.objects.get(slug="demo")
     free = Document.objects.create(dataset=dataset, external_id="free", sentences=["x.", "y."])
     Reference.objects.create(document=free, sentences=["x."])
+    campaign = campaign_create(
+        dataset=dataset,
+        slug="matrix",
+        name="Matrix",
+        documents=["demo-001", "demo-002"],
+        scorers=[],
+    )
+    task, submitted = tasks_assign_manual(
+        campaign=campaign,
+        assignments=[
+            ("demo-001", users["annotator"].username),
+            ("demo-002", users["annotator"].username),
+        ],
+    )
+    task_submit(task=submitted)
+    facets = [{"groups": [[0]], "label": "supported", "note": ""}] + [
+        {"groups": [], "label": "supported", "note": ""}
+    ] * (len(task.document.references.get().sentences) - 1)
     return {
         "doc": Document.objects.filter(dataset=dataset).exclude(pk=free.pk).first().pk,
         "free_doc": free.pk,
         "gold": dataset.annotation_sets.get(slug="gold").pk,
+        "campaign": campaign.pk,
+        "task": task.pk,
+        "submitted_task": submitted.pk,
+        "facets": facets,
     }
 
 
@@ -107,6 +181,8 @@ def test_endpoint_allows_and_denies_by_role(name, role, client_for, context, use
     case = CASES[name]
     client = client_for(None if role == "anonymous" else role)
     body = case.body() if callable(case.body) else case.body
+    if isinstance(body, dict) and body.get("facets") == "{facets}":
+        body = {**body, "facets": context["facets"]}
     if body == "credentials":
         owner = "admin" if role == "anonymous" else role
         password = "pw" if owner == "norole" else f"pw-{owner}"

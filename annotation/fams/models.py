@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from annotation.corpus.models import Dataset, Document, Reference
+from annotation.corpus.models import Category, Dataset, Document, Reference
 from scoring.metrics.fam import FamError, validate_fam
 
 
@@ -60,6 +60,11 @@ class Fam(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
     facets = models.JSONField()
+    category_override = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="The annotator's document category, when it differs from the derived one.",
+    )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -89,6 +94,10 @@ class Fam(models.Model):
             and self.reference.document_id != self.document_id
         ):
             raise ValidationError({"reference": "The reference belongs to another document."})
+        if self.category_override and self.category_override not in Category.values:
+            raise ValidationError(
+                {"category_override": f"Must be empty or one of {Category.values}."}
+            )
         if not isinstance(self.facets, list):
             raise ValidationError({"facets": "Must be a list with one entry per facet."})
         n_facets = self.reference.facet_count
@@ -116,3 +125,26 @@ class Fam(models.Model):
             )
         except FamError as error:
             raise ValidationError({"facets": str(error)}) from error
+
+
+class FamRevision(models.Model):
+    """One saved state of a FAM: who saved it, when, and what changed from the previous one."""
+
+    fam = models.ForeignKey(Fam, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    facets = models.JSONField()
+    category_override = models.CharField(max_length=8, blank=True)
+    changes = models.JSONField(default=list, help_text="Human-readable list of changes.")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["fam", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["fam", "version"], name="fam_revision_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fam} v{self.version}"

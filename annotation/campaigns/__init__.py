@@ -1,0 +1,1 @@
+"""Campaigns app: FAM campaigns, annotator tasks, precomputed suggestions and their log."""

@@ -1,0 +1,330 @@
+"""Campaign and task APIs: campaigns (admins), the annotator's tasks, FAM saves, suggestions."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation.accounts.roles import IsAdmin, IsAnyRole
+from annotation.corpus.models import Category, Dataset
+from annotation.fams.services import fam_save
+from config.exceptions import ApplicationError
+
+from . import selectors, services
+from .models import Campaign, SuggestionAction
+
+
+class IsTaskAnnotator(BasePermission):
+    """Writes to a task are its annotator's alone (researchers and admins only read)."""
+
+    message = "Only the task's annotator may change it."
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return obj.annotator_id == request.user.pk
+
+
+class CampaignSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    dataset = serializers.CharField(source="dataset.slug")
+    reference_position = serializers.IntegerField()
+    annotators_per_document = serializers.IntegerField()
+    scorers = serializers.ListField(child=serializers.CharField())
+    top_k = serializers.IntegerField()
+    blind = serializers.BooleanField()
+    status = serializers.CharField()
+    suggestions_status = serializers.CharField()
+    task_count = serializers.IntegerField(default=0)
+    done_count = serializers.IntegerField(default=0)
+
+
+class CampaignListApi(APIView):
+    """Every campaign with its progress (admins)."""
+
+    permission_classes = [IsAdmin]
+
+    @extend_schema(responses=CampaignSerializer(many=True))
+    def get(self, request):
+        return Response(CampaignSerializer(selectors.campaign_list(), many=True).data)
+
+
+class CampaignCreateApi(APIView):
+    """Create a FAM campaign; its suggestions are precomputed by a Celery worker."""
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        dataset = serializers.SlugField()
+        slug = serializers.SlugField(max_length=64)
+        name = serializers.CharField(max_length=200)
+        documents = serializers.ListField(child=serializers.CharField(), required=False)
+        reference_position = serializers.IntegerField(min_value=0, default=0)
+        annotators_per_document = serializers.IntegerField(min_value=1, default=1)
+        scorers = serializers.ListField(child=serializers.CharField(), required=False)
+        top_k = serializers.IntegerField(min_value=1, max_value=20, default=3)
+        blind = serializers.BooleanField(default=True)
+
+    @extend_schema(request=InputSerializer, responses={201: CampaignSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        fields["dataset"] = get_object_or_404(Dataset, slug=fields["dataset"])
+        campaign = services.campaign_create(user=request.user, **fields)
+        campaign = selectors.campaign_list().get(pk=campaign.pk)
+        return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class TaskSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    campaign = serializers.SerializerMethodField()
+    document = serializers.SerializerMethodField()
+    annotator = serializers.CharField(source="annotator.username")
+    updated_at = serializers.DateTimeField()
+
+    def get_campaign(self, task) -> dict:
+        return {"id": task.campaign_id, "name": task.campaign.name, "slug": task.campaign.slug}
+
+    def get_document(self, task) -> dict:
+        return {"id": task.document_id, "external_id": task.document.external_id}
+
+
+class CampaignAssignApi(APIView):
+    """Assign tasks: round-robin over annotators, or an explicit list (admins)."""
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        class AssignmentSerializer(serializers.Serializer):
+            document = serializers.CharField()
+            annotator = serializers.CharField()
+
+        strategy = serializers.ChoiceField(choices=["round_robin", "manual"])
+        annotators = serializers.ListField(child=serializers.CharField(), required=False)
+        assignments = AssignmentSerializer(many=True, required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        created = serializers.IntegerField()
+        tasks = TaskSummarySerializer(many=True)
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if data.validated_data["strategy"] == "round_robin":
+            tasks = services.tasks_assign_round_robin(
+                campaign=campaign, annotators=data.validated_data.get("annotators", [])
+            )
+        else:
+            pairs = [
+                (a["document"], a["annotator"]) for a in data.validated_data.get("assignments", [])
+            ]
+            tasks = services.tasks_assign_manual(campaign=campaign, assignments=pairs)
+        body = {"created": len(tasks), "tasks": tasks}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TaskListApi(APIView):
+    """My tasks: progress, the next unfinished one, and the list."""
+
+    permission_classes = [IsAnyRole]
+
+    class OutputSerializer(serializers.Serializer):
+        total = serializers.IntegerField()
+        done = serializers.IntegerField()
+        next = serializers.IntegerField(allow_null=True)
+        results = TaskSummarySerializer(many=True)
+
+    @extend_schema(operation_id="tasks_mine", responses=OutputSerializer)
+    def get(self, request):
+        tasks = list(selectors.task_list(user=request.user))
+        following = selectors.task_next(user=request.user)
+        body = {
+            "total": len(tasks),
+            "done": sum(t.status == "submitted" for t in tasks),
+            "next": following.pk if following else None,
+            "results": tasks,
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class FamStateSerializer(serializers.Serializer):
+    facets = serializers.JSONField()
+    category = serializers.CharField(source="category_override")
+    version = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class TaskDetailApi(APIView):
+    """One task: document, facets, the annotator's FAM and version, campaign options."""
+
+    permission_classes = [IsAnyRole]
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        status = serializers.CharField()
+        annotator = serializers.CharField()
+        campaign = serializers.DictField()
+        document = serializers.DictField()
+        facets_text = serializers.ListField(child=serializers.CharField())
+        fam = FamStateSerializer()
+        others = serializers.ListField(child=serializers.DictField())
+        next_task = serializers.IntegerField(allow_null=True)
+        editable = serializers.BooleanField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, pk: int):
+        task = selectors.task_get(pk=pk, user=request.user)
+        fam = selectors.task_fam(task=task)
+        following = selectors.task_next(user=task.annotator, after=task)
+        campaign = task.campaign
+        body = {
+            "id": task.pk,
+            "status": task.status,
+            "annotator": task.annotator.username,
+            "campaign": {
+                "id": campaign.pk,
+                "name": campaign.name,
+                "blind": campaign.blind,
+                "top_k": campaign.top_k,
+                "scorers": campaign.scorers,
+                "status": campaign.status,
+            },
+            "document": {
+                "id": task.document_id,
+                "external_id": task.document.external_id,
+                "sentences": task.document.sentences,
+                "category": task.document.category,
+            },
+            "facets_text": fam.reference.sentences,
+            "fam": fam,
+            "others": selectors.task_others(task=task),
+            "next_task": following.pk if following and following.pk != task.pk else None,
+            "editable": task.annotator_id == request.user.pk,
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+def _own_task(request, view, pk: int):
+    task = selectors.task_get(pk=pk, user=request.user)
+    view.check_object_permissions(request, task)
+    return task
+
+
+class TaskFamSaveApi(APIView):
+    """Save the task's FAM; a stale ``base_version`` gets 409 with the server's state."""
+
+    permission_classes = [IsAnyRole, IsTaskAnnotator]
+
+    class InputSerializer(serializers.Serializer):
+        base_version = serializers.IntegerField(min_value=1)
+        facets = serializers.JSONField()
+        category = serializers.ChoiceField(
+            choices=["", *Category.values], required=False, allow_null=True
+        )
+
+    @extend_schema(request=InputSerializer, responses=FamStateSerializer)
+    def put(self, request, pk: int):
+        task = _own_task(request, self, pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if task.status == "submitted":
+            raise ApplicationError("The task is submitted; reopen it to change the FAM.")
+        fam = fam_save(
+            fam=selectors.task_fam(task=task),
+            facets=data.validated_data["facets"],
+            base_version=data.validated_data["base_version"],
+            user=request.user,
+            category_override=data.validated_data.get("category"),
+        )
+        services.task_mark_started(task=task)
+        return Response(FamStateSerializer(fam).data)
+
+
+class TaskSubmitApi(APIView):
+    """Mark the task done."""
+
+    permission_classes = [IsAnyRole, IsTaskAnnotator]
+
+    @extend_schema(request=None, responses=TaskSummarySerializer)
+    def post(self, request, pk: int):
+        task = services.task_submit(task=_own_task(request, self, pk))
+        return Response(TaskSummarySerializer(task).data)
+
+
+class TaskReopenApi(APIView):
+    """Reopen a submitted task (until the campaign goes to adjudication)."""
+
+    permission_classes = [IsAnyRole, IsTaskAnnotator]
+
+    @extend_schema(request=None, responses=TaskSummarySerializer)
+    def post(self, request, pk: int):
+        task = services.task_reopen(task=_own_task(request, self, pk))
+        return Response(TaskSummarySerializer(task).data)
+
+
+class TaskHistoryApi(APIView):
+    """Every saved revision of the task's FAM: who, when, what changed, newest first."""
+
+    permission_classes = [IsAnyRole]
+
+    class OutputSerializer(serializers.Serializer):
+        version = serializers.IntegerField()
+        author = serializers.CharField(source="author.username", default=None)
+        created_at = serializers.DateTimeField()
+        facets = serializers.JSONField()
+        category = serializers.CharField(source="category_override")
+        changes = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request, pk: int):
+        task = selectors.task_get(pk=pk, user=request.user)
+        revisions = selectors.fam_history(fam=selectors.task_fam(task=task))
+        return Response(self.OutputSerializer(revisions, many=True).data)
+
+
+class TaskSuggestionsApi(APIView):
+    """The task document's precomputed suggestions (``pending`` until the worker is done)."""
+
+    permission_classes = [IsAnyRole]
+
+    class OutputSerializer(serializers.Serializer):
+        status = serializers.CharField()
+        scorers = serializers.DictField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, pk: int):
+        task = selectors.task_get(pk=pk, user=request.user)
+        return Response(self.OutputSerializer(selectors.task_suggestions(task=task)).data)
+
+
+class TaskSuggestionEventsApi(APIView):
+    """Log which suggestions were shown, accepted or ignored."""
+
+    permission_classes = [IsAnyRole, IsTaskAnnotator]
+
+    class InputSerializer(serializers.Serializer):
+        class EventSerializer(serializers.Serializer):
+            facet = serializers.IntegerField(min_value=0)
+            sentence = serializers.IntegerField(min_value=0)
+            scorer = serializers.CharField(max_length=40)
+            scorer_version = serializers.CharField(max_length=200)
+            action = serializers.ChoiceField(choices=SuggestionAction.values)
+
+        events = EventSerializer(many=True)
+
+    class OutputSerializer(serializers.Serializer):
+        created = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request, pk: int):
+        task = _own_task(request, self, pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = services.suggestion_events_log(task=task, events=data.validated_data["events"])
+        return Response({"created": created}, status=status.HTTP_201_CREATED)

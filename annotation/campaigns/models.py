@@ -1,0 +1,152 @@
+"""Campaign models: a FAM campaign, its tasks, cached suggestions and the suggestion log."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from annotation.corpus.models import Dataset, Document
+from annotation.fams.models import AnnotationSet
+
+
+class CampaignStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    ADJUDICATION = "adjudication", "In adjudication"
+    CLOSED = "closed", "Closed"
+
+
+class SuggestionStatus(models.TextChoices):
+    PENDING = "pending", "Being computed"
+    READY = "ready", "Ready"
+    FAILED = "failed", "Failed"
+
+
+class Campaign(models.Model):
+    """A FAM campaign: which documents and reference, how many annotators, which suggestions."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="campaigns")
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    documents = models.ManyToManyField(Document, related_name="campaigns")
+    reference_position = models.PositiveSmallIntegerField(default=0)
+    annotators_per_document = models.PositiveSmallIntegerField(default=1)
+    scorers = models.JSONField(default=list, blank=True)
+    top_k = models.PositiveSmallIntegerField(default=3)
+    blind = models.BooleanField(default=True)
+    status = models.CharField(
+        max_length=12, choices=CampaignStatus.choices, default=CampaignStatus.OPEN
+    )
+    suggestions_status = models.CharField(
+        max_length=8, choices=SuggestionStatus.choices, default=SuggestionStatus.PENDING
+    )
+    suggestions_error = models.TextField(blank=True)
+    annotation_set = models.OneToOneField(
+        AnnotationSet, on_delete=models.PROTECT, related_name="campaign"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(annotators_per_document__gte=1),
+                name="campaign_annotators_per_document_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(top_k__gte=1, top_k__lte=20), name="campaign_top_k_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    def clean(self) -> None:
+        """Check the scorer names against the suggestion registry."""
+        from scoring.metrics.suggest import scorer_names
+
+        if not isinstance(self.scorers, list) or any(s not in scorer_names() for s in self.scorers):
+            raise ValidationError(
+                {"scorers": f"Choose scorers from {list(scorer_names())}; got {self.scorers!r}."}
+            )
+
+
+class TaskStatus(models.TextChoices):
+    TODO = "todo", "To do"
+    IN_PROGRESS = "in_progress", "In progress"
+    SUBMITTED = "submitted", "Submitted"
+
+
+class Task(models.Model):
+    """One annotator's assignment to build the FAM of one document in one campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="tasks")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="tasks")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tasks"
+    )
+    status = models.CharField(max_length=12, choices=TaskStatus.choices, default=TaskStatus.TODO)
+    position = models.PositiveIntegerField(default=0, help_text="Order in the annotator's queue.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "document", "annotator"], name="task_unique_per_annotator"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} / {self.document.external_id} / {self.annotator}"
+
+
+class SuggestionSet(models.Model):
+    """Precomputed top-k suggestions of one scorer for one document of a campaign.
+
+    ``facets`` holds, per facet, ``[{"sentence": i, "score": s, "rank": r}, ...]``.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="suggestions")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+    scorer = models.CharField(max_length=40)
+    scorer_version = models.CharField(max_length=200)
+    facets = models.JSONField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "document", "scorer"], name="suggestion_set_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} / {self.document_id} / {self.scorer}"
+
+
+class SuggestionAction(models.TextChoices):
+    SHOWN = "shown", "Shown"
+    ACCEPTED = "accepted", "Accepted"
+    IGNORED = "ignored", "Ignored"
+
+
+class SuggestionEvent(models.Model):
+    """What happened to one suggestion in the workspace (for agreement with/without them)."""
+
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="suggestion_events")
+    facet = models.PositiveIntegerField()
+    sentence = models.PositiveIntegerField()
+    scorer = models.CharField(max_length=40)
+    scorer_version = models.CharField(max_length=200)
+    action = models.CharField(max_length=8, choices=SuggestionAction.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["task", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.task_id}: {self.action} {self.scorer} f{self.facet} s{self.sentence}"

@@ -1,0 +1,147 @@
+"""Campaign selectors (reads): campaigns, an annotator's tasks, suggestions and FAM history."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
+from annotation.fams.models import Fam, FamRevision
+
+from .models import Campaign, SuggestionSet, SuggestionStatus, Task, TaskStatus
+
+
+def campaign_list() -> QuerySet[Campaign]:
+    """Every campaign with its task counts.
+
+    Returns:
+        Campaigns annotated with ``task_count`` and ``done_count``, newest first.
+    """
+    return Campaign.objects.select_related("dataset").annotate(
+        task_count=Count("tasks", distinct=True),
+        done_count=Count("tasks", filter=Q(tasks__status=TaskStatus.SUBMITTED), distinct=True),
+    )
+
+
+def task_list(*, user) -> QuerySet[Task]:
+    """The user's own tasks in queue order (the "My tasks" list).
+
+    Args:
+        user: the annotator.
+
+    Returns:
+        Tasks with campaign and document loaded.
+    """
+    return (
+        Task.objects.filter(annotator=user)
+        .select_related("campaign", "document")
+        .order_by("campaign__created_at", "campaign_id", "position", "id")
+    )
+
+
+def task_next(*, user, after: Task | None = None) -> Task | None:
+    """The user's next unfinished task (after ``after`` in queue order, else the first).
+
+    Args:
+        user: the annotator.
+        after: the current task, if any.
+
+    Returns:
+        A task that is not submitted, or None.
+    """
+    unfinished = [t for t in task_list(user=user) if t.status != TaskStatus.SUBMITTED]
+    if after is not None:
+        ids = [t.pk for t in unfinished]
+        later = [t for t in unfinished if t.pk != after.pk]
+        if after.pk in ids:
+            position = ids.index(after.pk)
+            later = unfinished[position + 1 :] + unfinished[:position]
+        return later[0] if later else None
+    return unfinished[0] if unfinished else None
+
+
+def task_get(*, pk: int, user) -> Task:
+    """A task the user may see: annotators only their own; researchers and admins any.
+
+    Args:
+        pk: the task's primary key.
+        user: who asks.
+
+    Returns:
+        The task with campaign, document and annotator loaded.
+
+    Raises:
+        Http404: no such task, or not visible to the user (no existence leak).
+    """
+    task = Task.objects.select_related("campaign", "document", "annotator").filter(pk=pk).first()
+    if task is None or not (task.annotator_id == user.pk or has_role(user, ADMIN, RESEARCHER)):
+        raise Http404("No such task.")
+    return task
+
+
+def task_fam(*, task: Task) -> Fam:
+    """The task's FAM (the annotator's own, in the campaign's annotation set).
+
+    Args:
+        task: the task.
+
+    Returns:
+        The FAM.
+    """
+    return Fam.objects.get(
+        annotation_set=task.campaign.annotation_set,
+        reference__document=task.document,
+        reference__position=task.campaign.reference_position,
+        annotator=task.annotator,
+    )
+
+
+def task_others(*, task: Task) -> list[dict]:
+    """Other annotators' FAMs of the same document, only for campaigns that are not blind.
+
+    Args:
+        task: the task.
+
+    Returns:
+        ``[{"annotator": username, "facets": [...]}]``; always empty for blind campaigns.
+    """
+    if task.campaign.blind:
+        return []
+    others = (
+        Fam.objects.filter(annotation_set=task.campaign.annotation_set, document=task.document)
+        .exclude(annotator=task.annotator)
+        .select_related("annotator")
+    )
+    return [{"annotator": fam.annotator.username, "facets": fam.facets} for fam in others]
+
+
+def task_suggestions(*, task: Task) -> dict:
+    """The precomputed suggestions of the task's document, per scorer.
+
+    Args:
+        task: the task.
+
+    Returns:
+        ``{"status": pending|ready|failed, "scorers": {name: {"version", "facets"}}}``.
+    """
+    sets = SuggestionSet.objects.filter(campaign=task.campaign, document=task.document)
+    scorers = {s.scorer: {"version": s.scorer_version, "facets": s.facets} for s in sets}
+    status = task.campaign.suggestions_status
+    if status == SuggestionStatus.PENDING and set(scorers) >= set(task.campaign.scorers):
+        status = SuggestionStatus.READY  # this document's chunk is done before the others
+    return {
+        "status": status,
+        "scorers": {n: scorers[n] for n in task.campaign.scorers if n in scorers},
+    }
+
+
+def fam_history(*, fam: Fam) -> QuerySet[FamRevision]:
+    """A FAM's revisions, newest first.
+
+    Args:
+        fam: the FAM.
+
+    Returns:
+        Revisions with their authors.
+    """
+    return fam.revisions.select_related("author").order_by("-version")

@@ -1,0 +1,23 @@
+"""URLs of the campaigns and tasks API."""
+
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path("campaigns/", apis.CampaignListApi.as_view(), name="campaign-list"),
+    path("campaigns/create/", apis.CampaignCreateApi.as_view(), name="campaign-create"),
+    path("campaigns/<int:pk>/assign/", apis.CampaignAssignApi.as_view(), name="campaign-assign"),
+    path("tasks/", apis.TaskListApi.as_view(), name="task-list"),
+    path("tasks/<int:pk>/", apis.TaskDetailApi.as_view(), name="task-detail"),
+    path("tasks/<int:pk>/fam/", apis.TaskFamSaveApi.as_view(), name="task-fam-save"),
+    path("tasks/<int:pk>/submit/", apis.TaskSubmitApi.as_view(), name="task-submit"),
+    path("tasks/<int:pk>/reopen/", apis.TaskReopenApi.as_view(), name="task-reopen"),
+    path("tasks/<int:pk>/history/", apis.TaskHistoryApi.as_view(), name="task-history"),
+    path("tasks/<int:pk>/suggestions/", apis.TaskSuggestionsApi.as_view(), name="task-suggestions"),
+    path(
+        "tasks/<int:pk>/suggestion-events/",
+        apis.TaskSuggestionEventsApi.as_view(),
+        name="task-suggestion-events",
+    ),
+]

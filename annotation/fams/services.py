@@ -1,0 +1,144 @@
+"""FAM services (writes): save a FAM with optimistic versioning and a revision per change."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from config.exceptions import ApplicationError, ConflictError
+
+from .models import Fam, FamRevision
+
+
+def empty_facets(n_facets: int) -> list[dict]:
+    """The facets of a FAM nobody has worked on yet.
+
+    Args:
+        n_facets: how many reference sentences (facets) there are.
+
+    Returns:
+        One ``{"groups": [], "label": "supported", "note": ""}`` per facet.
+    """
+    return [{"groups": [], "label": "supported", "note": ""} for _ in range(n_facets)]
+
+
+def _normalized(facets: list[dict]) -> list[dict]:
+    return [
+        {
+            "groups": [sorted(group) for group in facet.get("groups", [])],
+            "label": facet.get("label", "supported"),
+            "note": facet.get("note", ""),
+        }
+        for facet in facets
+    ]
+
+
+def fam_changes(
+    old: list[dict], new: list[dict], old_category: str, new_category: str
+) -> list[str]:
+    """Describe what changed between two FAM states, one short line per change.
+
+    Args:
+        old: the facets before.
+        new: the facets after.
+        old_category: the category override before.
+        new_category: the category override after.
+
+    Returns:
+        Lines such as ``"facet 2: added group [3, 4]"``; empty when nothing changed.
+    """
+    changes = []
+    for index, (before, after) in enumerate(zip(old, new, strict=True)):
+        before_groups = [tuple(g) for g in before["groups"]]
+        after_groups = [tuple(g) for g in after["groups"]]
+        changes += [
+            f"facet {index}: removed group {list(g)}"
+            for g in before_groups
+            if g not in after_groups
+        ]
+        changes += [
+            f"facet {index}: added group {list(g)}" for g in after_groups if g not in before_groups
+        ]
+        if before["label"] != after["label"]:
+            changes.append(f"facet {index}: label {before['label']} -> {after['label']}")
+        if before["note"] != after["note"]:
+            changes.append(f"facet {index}: note changed")
+    if old_category != new_category:
+        changes.append(
+            f"document category: {old_category or 'derived'} -> {new_category or 'derived'}"
+        )
+    return changes
+
+
+@transaction.atomic
+def fam_save(
+    *, fam: Fam, facets: list[dict], base_version: int, user, category_override: str | None = None
+) -> Fam:
+    """Save a new state of a FAM unless it was changed since ``base_version``.
+
+    Never overwrites newer work: a stale ``base_version`` raises :class:`ConflictError` (HTTP
+    409) carrying the server's state, so the client can show both and let the person choose.
+    Every accepted change bumps ``version`` and stores a :class:`FamRevision`.
+
+    Args:
+        fam: the FAM to save.
+        facets: the new facets (one entry per reference sentence).
+        base_version: the version the client's edit started from.
+        user: who saves.
+        category_override: the annotator's document category (``""`` = derived; ``None`` =
+            unchanged).
+
+    Returns:
+        The saved FAM (unchanged, same version, when nothing differs).
+
+    Raises:
+        ConflictError: ``base_version`` is not the current version.
+        ApplicationError: the FAM belongs to a read-only annotation set.
+        django.core.exceptions.ValidationError: invalid facets (named facet and group).
+    """
+    fam = (
+        Fam.objects.select_for_update()
+        .select_related("annotation_set", "document", "reference")
+        .get(pk=fam.pk)
+    )
+    if fam.annotation_set.read_only:
+        raise ApplicationError("This annotation set is read-only.")
+    if base_version != fam.version:
+        latest = fam.revisions.select_related("author").first()
+        raise ConflictError(
+            f"This FAM was saved elsewhere (version {fam.version}) after your copy "
+            f"(version {base_version}). Choose which state to keep.",
+            extra={
+                "server": {
+                    "facets": fam.facets,
+                    "category": fam.category_override,
+                    "version": fam.version,
+                    "updated_at": fam.updated_at.isoformat(),
+                    "updated_by": latest.author.username if latest and latest.author else None,
+                }
+            },
+        )
+    new_facets = _normalized(facets)
+    new_category = fam.category_override if category_override is None else category_override
+    changes = (
+        fam_changes(_normalized(fam.facets), new_facets, fam.category_override, new_category)
+        if len(fam.facets) == len(new_facets)
+        else ["facets replaced"]
+    )
+    if not changes:
+        return fam
+    fam.facets = new_facets
+    fam.category_override = new_category
+    fam.version += 1
+    fam.full_clean()
+    fam.save()
+    revision = FamRevision(
+        fam=fam,
+        version=fam.version,
+        facets=new_facets,
+        category_override=new_category,
+        changes=changes,
+        author=user,
+    )
+    revision.full_clean()
+    revision.save()
+    return fam

@@ -1,0 +1,233 @@
+"""FAM campaigns: assignment, My tasks, versioned saves with 409, history, suggestions."""
+
+import pytest
+
+from annotation.accounts.services import user_create
+from annotation.campaigns.assignment import AssignmentError, round_robin
+from annotation.campaigns.models import SuggestionEvent, SuggestionSet, Task
+from annotation.campaigns.services import (
+    campaign_create,
+    task_submit,
+    tasks_assign_manual,
+    tasks_assign_round_robin,
+)
+from annotation.campaigns.tasks import campaign_suggestions_finish, suggestions_compute_chunk
+from annotation.corpus.models import Dataset
+from annotation.fams.models import FamRevision
+
+pytestmark = pytest.mark.django_db
+
+
+def test_round_robin_gives_each_document_k_distinct_annotators_with_balanced_loads():
+    pairs = round_robin(["d0", "d1", "d2", "d3", "d4"], ["a", "b", "c"], 2)
+    # Document i goes to annotators (2i + j) mod 3: d0 a,b  d1 c,a  d2 b,c  d3 a,b  d4 c,a
+    assert pairs == [
+        ("d0", "a"),
+        ("d0", "b"),
+        ("d1", "c"),
+        ("d1", "a"),
+        ("d2", "b"),
+        ("d2", "c"),
+        ("d3", "a"),
+        ("d3", "b"),
+        ("d4", "c"),
+        ("d4", "a"),
+    ]
+    loads = {a: sum(1 for _, x in pairs if x == a) for a in "abc"}
+    assert loads == {"a": 4, "b": 3, "c": 3}
+    with pytest.raises(AssignmentError, match="3 annotators per document requested, but only 2"):
+        round_robin(["d0"], ["a", "b"], 3)
+    with pytest.raises(AssignmentError, match="listed twice"):
+        round_robin(["d0"], ["a", "a"], 1)
+
+
+@pytest.fixture
+def campaign(demo):
+    dataset = Dataset.objects.get(slug="demo")
+    user_create(username="annotator2", password="pw-2", role="Annotator")
+    return campaign_create(
+        dataset=dataset,
+        slug="c1",
+        name="C1",
+        annotators_per_document=2,
+        scorers=["rougeavg-f", "tfidf"],
+        top_k=2,
+    )
+
+
+def login(client, username, password):
+    assert client.post("/login/", {"username": username, "password": password}).status_code == 302
+    return client
+
+
+def test_round_robin_assignment_and_my_tasks(campaign, client):
+    tasks = tasks_assign_round_robin(campaign=campaign, annotators=["annotator", "annotator2"])
+    assert len(tasks) == 12  # 6 documents x 2 annotators
+    assert tasks_assign_round_robin(campaign=campaign, annotators=["annotator", "annotator2"]) == []
+    mine = login(client, "annotator", "loupe-annotator").get("/api/tasks/").json()
+    assert (mine["total"], mine["done"]) == (6, 0)
+    assert mine["next"] == mine["results"][0]["id"]
+
+
+def test_only_annotators_can_be_assigned(campaign):
+    from config.exceptions import ApplicationError
+
+    with pytest.raises(ApplicationError, match="'researcher' is not an annotator"):
+        tasks_assign_round_robin(campaign=campaign, annotators=["researcher"])
+
+
+def facets_for(task, first_groups):
+    n = task.document.references.get(position=0).facet_count
+    empty = {"groups": [], "label": "supported", "note": ""}
+    return [{"groups": first_groups, "label": "supported", "note": ""}] + [empty] * (n - 1)
+
+
+def test_versioned_save_conflict_history_and_no_lost_work(campaign, client):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    api = login(client, "annotator", "loupe-annotator")
+    url = f"/api/tasks/{task.pk}/fam/"
+    first = api.put(
+        url, {"base_version": 1, "facets": facets_for(task, [[0]])}, content_type="application/json"
+    )
+    assert first.status_code == 200 and first.json()["version"] == 2
+    # A second tab still on version 1 must not overwrite version 2.
+    stale = api.put(
+        url, {"base_version": 1, "facets": facets_for(task, [[1]])}, content_type="application/json"
+    )
+    assert stale.status_code == 409
+    server = stale.json()["extra"]["server"]
+    assert server["version"] == 2 and server["facets"][0]["groups"] == [[0]]
+    assert server["updated_by"] == "annotator"
+    # The person chooses theirs: re-save on top of the server version.
+    mine = api.put(
+        url, {"base_version": 2, "facets": facets_for(task, [[1]])}, content_type="application/json"
+    )
+    assert mine.status_code == 200 and mine.json()["version"] == 3
+    history = api.get(f"/api/tasks/{task.pk}/history/").json()
+    assert [h["version"] for h in history] == [3, 2]
+    assert history[0]["changes"] == ["facet 0: removed group [0]", "facet 0: added group [1]"]
+    assert history[1]["facets"][0]["groups"] == [[0]]  # the overwritten state is kept
+    assert FamRevision.objects.filter(fam__annotator__username="annotator").count() == 2
+    assert Task.objects.get(pk=task.pk).status == "in_progress"
+
+
+def test_invalid_fam_names_facet_and_group(campaign, client):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    api = login(client, "annotator", "loupe-annotator")
+    response = api.put(
+        f"/api/tasks/{task.pk}/fam/",
+        {"base_version": 1, "facets": facets_for(task, [[0], [99]])},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert "facet 0, group 1: sentence index 99 is out of range" in str(response.json())
+
+
+def test_other_annotators_cannot_see_or_edit_a_task(campaign, client):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    other = login(client, "annotator2", "pw-2")
+    assert other.get(f"/api/tasks/{task.pk}/").status_code == 404
+    response = other.put(
+        f"/api/tasks/{task.pk}/fam/",
+        {"base_version": 1, "facets": facets_for(task, [[0]])},
+        content_type="application/json",
+    )
+    assert response.status_code == 404
+
+
+def test_blind_campaign_hides_other_annotators_and_open_one_shows_them(campaign, client, demo):
+    mine, theirs = tasks_assign_manual(
+        campaign=campaign, assignments=[("demo-001", "annotator"), ("demo-001", "annotator2")]
+    )
+    login(client, "annotator2", "pw-2").put(
+        f"/api/tasks/{theirs.pk}/fam/",
+        {"base_version": 1, "facets": facets_for(theirs, [[2]])},
+        content_type="application/json",
+    )
+    client.post("/logout/")
+    api = login(client, "annotator", "loupe-annotator")
+    assert api.get(f"/api/tasks/{mine.pk}/").json()["others"] == []
+    campaign.blind = False
+    campaign.save(update_fields=["blind"])
+    others = api.get(f"/api/tasks/{mine.pk}/").json()["others"]
+    assert others[0]["annotator"] == "annotator2" and others[0]["facets"][0]["groups"] == [[2]]
+
+
+def test_submit_and_reopen_until_adjudication(campaign, client):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    api = login(client, "annotator", "loupe-annotator")
+    assert api.post(f"/api/tasks/{task.pk}/submit/").json()["status"] == "submitted"
+    assert api.get("/api/tasks/").json()["done"] == 1
+    saved = api.put(
+        f"/api/tasks/{task.pk}/fam/",
+        {"base_version": 1, "facets": facets_for(task, [[0]])},
+        content_type="application/json",
+    )
+    assert saved.status_code == 400 and "reopen" in saved.json()["message"]
+    assert api.post(f"/api/tasks/{task.pk}/reopen/").json()["status"] == "in_progress"
+    task_submit(task=Task.objects.get(pk=task.pk))
+    campaign.status = "adjudication"
+    campaign.save(update_fields=["status"])
+    refused = api.post(f"/api/tasks/{task.pk}/reopen/")
+    assert refused.status_code == 400 and "adjudication" in refused.json()["message"]
+
+
+def test_suggestions_are_pending_then_computed_by_the_worker_tasks(campaign, client):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    api = login(client, "annotator", "loupe-annotator")
+    assert api.get(f"/api/tasks/{task.pk}/suggestions/").json() == {
+        "status": "pending",
+        "scorers": {},
+    }
+    ids = list(campaign.documents.values_list("pk", flat=True))
+    written = suggestions_compute_chunk(campaign.pk, ids)  # the task body, called directly
+    assert written == 12  # 6 documents x 2 scorers
+    assert suggestions_compute_chunk(campaign.pk, ids) == 12  # idempotent: upserted
+    assert SuggestionSet.objects.filter(campaign=campaign).count() == 12
+    campaign_suggestions_finish([written], campaign.pk)
+    body = api.get(f"/api/tasks/{task.pk}/suggestions/").json()
+    assert body["status"] == "ready" and list(body["scorers"]) == ["rougeavg-f", "tfidf"]
+    top = body["scorers"]["tfidf"]["facets"][0][0]
+    # demo-001's first facet is supported by sentence 0 in the gold FAM (fixtures/demo).
+    assert top["sentence"] == 0 and top["rank"] == 1 and top["score"] > 0
+    events = [
+        {
+            "facet": 0,
+            "sentence": 0,
+            "scorer": "tfidf",
+            "scorer_version": body["scorers"]["tfidf"]["version"],
+            "action": "accepted",
+        }
+    ]
+    assert (
+        api.post(
+            f"/api/tasks/{task.pk}/suggestion-events/",
+            {"events": events},
+            content_type="application/json",
+        ).status_code
+        == 201
+    )
+    assert SuggestionEvent.objects.get().action == "accepted"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_campaign_creation_queues_suggestions_that_a_real_worker_computes(celery_worker_process):
+    """delay_on_commit -> broker -> worker process -> chord over chunks -> status ready."""
+    import time
+
+    from annotation.campaigns.models import Campaign
+    from annotation.corpus.demo import demo_load
+
+    demo_load()
+    campaign = campaign_create(
+        dataset=Dataset.objects.get(slug="demo"), slug="live", name="Live", scorers=["tfidf"]
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        campaign.refresh_from_db()
+        if campaign.suggestions_status != "pending":
+            break
+        time.sleep(0.5)
+    assert campaign.suggestions_status == "ready", campaign.suggestions_error
+    assert SuggestionSet.objects.filter(campaign=campaign).count() == 6
+    assert Campaign.objects.count() == 1
