@@ -1,4 +1,4 @@
-"""URLs of the pages: login, logout and home."""
+"""URLs of the pages: login, logout, home, my tasks and the workspace."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -14,5 +14,7 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("tasks/", views.tasks, name="tasks"),
+    path("tasks/<int:task_id>/", views.workspace, name="workspace"),
     path("", views.home, name="home"),
 ]

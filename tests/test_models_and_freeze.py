@@ -156,3 +156,17 @@ def test_deleting_a_dataset_removes_its_outputs_and_fams(demo):
     dataset.delete()
     assert not SystemOutput.objects.exists() and not Fam.objects.exists()
     assert System.objects.filter(slug="lead-3").exists()  # systems outlive datasets
+
+
+def test_a_facet_marked_no_support_or_noise_has_no_groups(doc):
+    annotation_set = AnnotationSet.objects.create(
+        dataset=doc.dataset, slug="h", name="H", kind="human"
+    )
+    fam = Fam(
+        annotation_set=annotation_set,
+        document=doc,
+        reference=doc.references.get(),
+        facets=[{"groups": [[0]], "label": "noise"}, {"groups": [], "label": "no_support"}],
+    )
+    with pytest.raises(ValidationError, match="facet 0: a facet marked noise has no support"):
+        fam.full_clean()

@@ -32,7 +32,9 @@ def user_create(*, username: str, password: str, role: str, email: str = ""):
     user.set_password(password)
     user.full_clean()
     user.save()
-    user.groups.add(Group.objects.get(name=role))
+    # The groups come from a data migration; get_or_create also survives a flushed database.
+    group, _ = Group.objects.get_or_create(name=role)
+    user.groups.add(group)
     if role == ADMIN:
         user.is_superuser = True
         user.save(update_fields=["is_superuser"])

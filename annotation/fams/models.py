@@ -111,9 +111,14 @@ class Fam(models.Model):
         for position, facet in enumerate(self.facets):
             if not isinstance(facet, dict) or not isinstance(facet.get("groups"), list):
                 raise ValidationError({"facets": f"facet {position}: needs a 'groups' list."})
-            if facet.get("label", FacetLabel.SUPPORTED) not in FacetLabel.values:
+            label = facet.get("label", FacetLabel.SUPPORTED)
+            if label not in FacetLabel.values:
                 raise ValidationError(
                     {"facets": f"facet {position}: label must be one of {FacetLabel.values}."}
+                )
+            if label != FacetLabel.SUPPORTED and facet["groups"]:
+                raise ValidationError(
+                    {"facets": f"facet {position}: a facet marked {label} has no support groups."}
                 )
         try:
             validate_fam(

@@ -5,16 +5,28 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-export async function api(path, { method = "GET", body } = {}) {
+// Errors carry `status` (0 when the network failed: offline, DNS, connection refused) and the
+// decoded JSON body as `data` (`{message, extra}` for Loupe's API errors).
+export async function api(path, { method = "GET", body, keepalive = false } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      cache: "no-store",
+      keepalive,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (cause) {
+    const error = new Error("The network is unreachable.");
+    error.status = 0;
+    error.cause = cause;
+    throw error;
+  }
   const data = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {
     const error = new Error((data && data.message) || `HTTP ${response.status}`);
@@ -31,4 +43,13 @@ export function el(tag, text, attrs = {}) {
   if (text !== undefined && text !== null) node.textContent = String(text);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   return node;
+}
+
+// A short local date-time for lists ("21 Nov, 08:31").
+export function when(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? String(iso)
+    : date.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }

@@ -1,0 +1,156 @@
+// Suggestions: load them (polling while the worker computes them) and log what the annotator
+// did with them (shown, accepted, ignored), with the scorer's version.
+import { api } from "./api.js";
+
+const ROUGE = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougel: "ROUGE-L", rougeavg: "ROUGE-AVG" };
+
+// "rougeavg-f" -> "ROUGE-AVG F"; "tfidf" -> "TF-IDF"; unknown names are shown as they are.
+export function scorerLabel(name) {
+  const match = /^(rouge(?:1|2|l|avg))-([fpr])$/i.exec(name);
+  if (match) return `${ROUGE[match[1].toLowerCase()]} ${match[2].toUpperCase()}`;
+  if (name === "tfidf") return "TF-IDF";
+  if (name === "tfidf-document") return "TF-IDF (doc)";
+  if (name === "embedding") return "Embedding";
+  return name;
+}
+
+const SHORT = { rougeavg: "R", rouge1: "R1", rouge2: "R2", rougel: "RL" };
+
+// A short tag per scorer for the badges in the text ("R", "T", "E"), unique within the task.
+export function scorerLetters(names) {
+  const letters = {};
+  const used = new Set();
+  for (const name of names) {
+    const rouge = /^(rouge(?:1|2|l|avg))-[fpr]$/i.exec(name);
+    let letter = rouge
+      ? SHORT[rouge[1].toLowerCase()]
+      : { tfidf: "T", "tfidf-document": "TD", embedding: "E" }[name] || name.slice(0, 2).toUpperCase();
+    const base = letter;
+    for (let i = 2; used.has(letter); i += 1) letter = `${base}${i}`;
+    used.add(letter);
+    letters[name] = letter;
+  }
+  return letters;
+}
+
+// Poll GET suggestions until they are ready or failed; onUpdate gets every answer.
+export function pollSuggestions(taskId, onUpdate) {
+  let delay = 1500;
+  let stopped = false;
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      const data = await api(`/api/tasks/${taskId}/suggestions/`);
+      onUpdate(data);
+      if (data.status !== "pending") return;
+    } catch (error) {
+      onUpdate(null, error);
+    }
+    delay = Math.min(delay * 1.3, 10000);
+    setTimeout(tick, delay);
+  };
+  tick();
+  return () => {
+    stopped = true;
+  };
+}
+
+// The suggestion log: events are batched, kept in localStorage until the server has them.
+export class SuggestionLog {
+  constructor(taskId) {
+    this.taskId = taskId;
+    this.key = `loupe:suggestions:${taskId}`;
+    const stored = this.load();
+    this.queue = stored.queue || [];
+    this.shown = new Map(stored.shown || []); // "facet:sentence:scorer" -> event fields
+    this.accepted = new Set(stored.accepted || []);
+    this.timer = null;
+    this.sending = false;
+    window.addEventListener("online", () => this.schedule(0));
+    if (this.queue.length) this.schedule(0);
+  }
+
+  load() {
+    try {
+      return JSON.parse(localStorage.getItem(this.key) || "{}");
+    } catch {
+      return {};
+    }
+  }
+
+  store() {
+    try {
+      localStorage.setItem(
+        this.key,
+        JSON.stringify({ queue: this.queue, shown: [...this.shown], accepted: [...this.accepted] }),
+      );
+    } catch {
+      // Storage disabled: events are still sent from memory.
+    }
+  }
+
+  static key(facet, sentence, scorer) {
+    return `${facet}:${sentence}:${scorer}`;
+  }
+
+  push(action, fields) {
+    this.queue.push({ ...fields, action });
+    this.store();
+    this.schedule(1000);
+  }
+
+  markShown(fields) {
+    const key = SuggestionLog.key(fields.facet, fields.sentence, fields.scorer);
+    if (this.shown.has(key)) return;
+    this.shown.set(key, fields);
+    this.push("shown", fields);
+  }
+
+  markAccepted(fields) {
+    const key = SuggestionLog.key(fields.facet, fields.sentence, fields.scorer);
+    if (!this.shown.has(key)) this.markShown(fields);
+    if (this.accepted.has(key)) return;
+    this.accepted.add(key);
+    this.push("accepted", fields);
+  }
+
+  // On submit: every suggestion shown but never accepted was ignored.
+  markIgnored() {
+    for (const [key, fields] of this.shown) {
+      if (!this.accepted.has(key)) this.queue.push({ ...fields, action: "ignored" });
+    }
+    this.shown.clear();
+    this.accepted.clear();
+    this.store();
+  }
+
+  schedule(ms) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), ms);
+  }
+
+  async flush() {
+    if (this.sending || !this.queue.length) return true;
+    this.sending = true;
+    const batch = this.queue.slice(0, 500);
+    try {
+      await api(`/api/tasks/${this.taskId}/suggestion-events/`, {
+        method: "POST",
+        body: { events: batch },
+      });
+      this.queue.splice(0, batch.length);
+      this.store();
+      this.sending = false;
+      if (this.queue.length) return this.flush();
+      return true;
+    } catch (error) {
+      this.sending = false;
+      if (error.status === 0 || error.status >= 500) this.schedule(5000);
+      else if (error.status === 400) {
+        this.queue.splice(0, batch.length); // the server refuses them; do not retry forever
+        this.store();
+      }
+      return false;
+    }
+  }
+}

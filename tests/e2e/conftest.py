@@ -1,0 +1,181 @@
+"""Browser tests: Playwright's sync API driving Debian's Chromium against a live server.
+
+Nothing here downloads a browser. Without ``/usr/bin/chromium`` (the ``chromium`` Debian
+package) every test in this folder skips with a message saying how to install it.
+
+The live server serves static files the production way: WhiteNoise (in the middleware) serves
+the collected, hashed files of ``STATIC_ROOT``, which this session collects first.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import World
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+)
+NO_CHROMIUM = "Debian's chromium is not installed: apt-get install chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Run the browser tests last, and skip them with a clear message without Chromium.
+
+    They are transactional: each one ends by flushing the database, which also removes the
+    rows that data migrations made (the role groups). Running them after every other test
+    keeps that from touching the rest of the suite; ``make_world`` recreates those rows.
+    """
+    here = Path(__file__).parent
+    browser_tests = [item for item in items if Path(str(item.fspath)).parent == here]
+    if not browser_tests:
+        return
+    others = [item for item in items if Path(str(item.fspath)).parent != here]
+    items[:] = others + browser_tests
+    if not CHROMIUM:
+        skip = pytest.mark.skip(reason=NO_CHROMIUM)
+        for item in browser_tests:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def _collected_static():
+    """Collect the static files, so the hashed names the templates use exist in STATIC_ROOT."""
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+@pytest.fixture(scope="session")
+def live_server(_collected_static):
+    """pytest-django's live server, but with static files served by WhiteNoise.
+
+    pytest-django wraps the server in Django's ``StaticFilesHandler``, which looks files up
+    with the finders and so cannot serve the hashed names of the manifest storage used with
+    ``DEBUG=0``. Here the request goes through the middleware, as in production.
+    """
+    from pytest_django.live_server_helper import LiveServer
+
+    server = LiveServer("localhost", start=False)
+    server.thread.static_handler = lambda handler: handler
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(django_db_setup):
+    """One headless Chromium per test module (Debian's, never a downloaded one).
+
+    Playwright's sync API keeps an asyncio event loop running in this thread while it lives,
+    and Django refuses ORM calls from a thread with a running loop. The tests' own database
+    calls are synchronous, so, as Django's docs advise for such tools, the guard is lifted with
+    ``DJANGO_ALLOW_ASYNC_UNSAFE`` for as long as the browser runs (module scope, so the other
+    test modules keep the guard). The test database is set up before the loop starts.
+    """
+    if not CHROMIUM:
+        pytest.skip(NO_CHROMIUM)
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser profile (cookies, localStorage) at 1280x800."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx.set_default_timeout(10_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def no_celery(monkeypatch):
+    """Campaign creation queues the suggestion precomputation; the tests run it themselves."""
+    from annotation.campaigns.tasks import campaign_suggestions_compute
+
+    queued = []
+    monkeypatch.setattr(
+        campaign_suggestions_compute, "delay_on_commit", lambda *args: queued.append(args)
+    )
+    return queued
+
+
+@pytest.fixture
+def make_world(live_server, no_celery):
+    """``make_world(...)``: the demo, a FAM campaign on it and tasks for the annotator."""
+
+    def make(
+        *,
+        slug: str = "e2e",
+        documents=("demo-001", "demo-003"),
+        annotators=("annotator",),
+        scorers=(),
+        blind: bool = True,
+        dataset: str = "demo",
+    ) -> World:
+        from django.contrib.auth import get_user_model
+        from django.contrib.auth.models import Group
+
+        from annotation.accounts.roles import ANNOTATOR, ROLES
+        from annotation.accounts.services import user_create
+        from annotation.campaigns.models import Task
+        from annotation.campaigns.services import campaign_create, tasks_assign_manual
+        from annotation.corpus.demo import demo_load
+        from annotation.corpus.models import Dataset
+
+        for role in ROLES:  # made by a data migration, gone after an earlier test's flush
+            Group.objects.get_or_create(name=role)
+        demo_load()
+        for username in annotators:
+            if not get_user_model().objects.filter(username=username).exists():
+                user_create(username=username, password=f"pw-{username}", role=ANNOTATOR)
+        dataset = Dataset.objects.get(slug=dataset)
+        campaign = campaign_create(
+            dataset=dataset,
+            slug=slug,
+            name=f"Campaign {slug}",
+            documents=list(documents),
+            annotators_per_document=len(annotators),
+            scorers=list(scorers),
+            top_k=3,
+            blind=blind,
+        )
+        tasks_assign_manual(
+            campaign=campaign,
+            assignments=[(doc, user) for doc in documents for user in annotators],
+        )
+        tasks = {
+            (t.document.external_id, t.annotator.username): t
+            for t in Task.objects.filter(campaign=campaign).select_related("document", "annotator")
+        }
+        return World(url=live_server.url, campaign=campaign, tasks=tasks)
+
+    return make

@@ -1,0 +1,87 @@
+"""Helpers for the browser tests: log in, open a task, wait for saves, read the server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts"
+PASSWORD = {"annotator": "loupe-annotator", "researcher": "loupe-researcher"}
+
+
+@dataclass
+class World:
+    """What a browser test works on: the live server's URL and a campaign with tasks."""
+
+    url: str
+    campaign: object
+    tasks: dict  # (external_id, username) -> Task
+
+    def task(self, external_id: str = "demo-001", username: str = "annotator"):
+        return self.tasks[(external_id, username)]
+
+    def compute_suggestions(self) -> None:
+        """Run the backend's suggestion computation directly (no Celery) and mark it ready."""
+        from annotation.campaigns.services import (
+            campaign_suggestions_status_set,
+            suggestions_compute_documents,
+        )
+
+        ids = list(self.campaign.documents.values_list("pk", flat=True))
+        suggestions_compute_documents(campaign=self.campaign, document_ids=ids)
+        campaign_suggestions_status_set(campaign=self.campaign, status="ready")
+
+
+def login(page, base_url: str, username: str = "annotator", password: str | None = None):
+    """Log in through the login page."""
+    page.goto(f"{base_url}/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password or PASSWORD.get(username, f"pw-{username}"))
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+
+
+def open_task(page, world: World, task) -> None:
+    """Open a task's workspace and wait until it has drawn the document."""
+    page.goto(f"{world.url}/tasks/{task.pk}/")
+    page.wait_for_selector("#workspace[aria-busy=false] #sentences li")
+
+
+def sentence(page, index: int):
+    """The document sentence with a 0-based index."""
+    return page.locator(f"#sentences li[data-index='{index}']")
+
+
+def wait_saved(page, timeout: float = 10_000) -> None:
+    """Wait until the save indicator says every change is on the server."""
+    page.wait_for_function(
+        "() => { const s = document.getElementById('save-state');"
+        " return s && s.dataset.state === 'saved'; }",
+        timeout=timeout,
+    )
+    page.wait_for_timeout(50)
+
+
+def api_get(page, world: World, path: str):
+    """GET a JSON API path with the page's session (what the server really holds)."""
+    response = page.request.get(f"{world.url}{path}")
+    assert response.ok, response.text()
+    return response.json()
+
+
+def groups(page, world: World, task) -> list[list[list[int]]]:
+    """The server's support groups of a task's FAM, per facet."""
+    return [f["groups"] for f in api_get(page, world, f"/api/tasks/{task.pk}/")["fam"]["facets"]]
+
+
+def eventually(check: Callable[[], bool], timeout: float = 10.0, message: str = "") -> None:
+    """Poll ``check`` until it is true (the page saves asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if check():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(message or "condition not met in time")
+        time.sleep(0.1)

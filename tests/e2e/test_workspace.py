@@ -1,0 +1,218 @@
+"""The annotator workspace end to end: build a FAM by mouse and by keyboard, reload, accept
+suggestions (computed by the backend's service while the page waits), and a screenshot."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import (
+    ARTIFACTS,
+    api_get,
+    eventually,
+    groups,
+    login,
+    open_task,
+    sentence,
+    wait_saved,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+IN_GROUP = re.compile(r"\bin-group\b")
+SUGGESTED = re.compile(r"\bsuggested\b")
+
+
+def test_build_a_fam_with_the_mouse_then_the_keyboard(context, make_world):
+    world = make_world()
+    task, following = world.task("demo-001"), world.task("demo-003")
+    page = context.new_page()
+    login(page, world.url)
+
+    # My tasks: progress and a link to the next unfinished task.
+    page.goto(f"{world.url}/tasks/")
+    expect(page.locator("#tasks tbody tr")).to_have_count(2)
+    expect(page.locator("#progress-text")).to_have_text("0 of 2 done")
+    page.click("#continue")
+    page.wait_for_url(f"{world.url}/tasks/{task.pk}/")
+    page.wait_for_selector("#workspace[aria-busy=false] #sentences li")
+
+    # Mouse: facet 1 gets [0, 2] and an alternative group [1].
+    page.click("#facets li[data-index='0'] .facet-head")
+    sentence(page, 0).click()
+    sentence(page, 2).click()
+    page.click("#facets li[data-index='0'] .gnew")
+    sentence(page, 1).click()
+    wait_saved(page)
+    assert groups(page, world, task)[0] == [[0, 2], [1]]
+    expect(page.locator("#coverage-text")).to_have_text("Coverage 1/3")
+
+    # Keyboard only: facet 2 gets [3, 4] and the alternative [5]. The cursor is still on the
+    # last sentence clicked (index 1).
+    page.keyboard.press("2")
+    for key in ["j", "j", "Space", "j", "Space", "g", "j", "Space"]:
+        page.keyboard.press(key)
+    expect(sentence(page, 5)).to_have_class(IN_GROUP)
+    expect(page.locator("#save-state")).to_have_attribute("data-state", re.compile("saving|saved"))
+    wait_saved(page)
+    assert groups(page, world, task)[:2] == [[[0, 2], [1]], [[3, 4], [5]]]
+    # k moves back; space takes a sentence out of the current group again.
+    for key in ["k", "k", "]", "Space"]:
+        page.keyboard.press(key)
+    wait_saved(page)
+    assert groups(page, world, task)[1] == [[4], [5]]
+    expect(page.locator("#coverage-text")).to_have_text("Coverage 2/3")
+
+    # Facet 3 by keyboard: pick it and mark it "no support (high abstraction)".
+    page.keyboard.press("3")
+    page.keyboard.press("u")
+    expect(page.locator("#label-2-no_support")).to_be_checked()
+    wait_saved(page)
+    fam = api_get(page, world, f"/api/tasks/{task.pk}/")["fam"]
+    assert fam["facets"][2]["label"] == "no_support"
+    expect(page.locator("#category-derived")).to_have_text("Derived: High abstraction")
+
+    # ? opens the help, Esc closes it; n goes to the next task.
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_be_hidden()
+    page.keyboard.press("n")
+    page.wait_for_url(f"{world.url}/tasks/{following.pk}/")
+
+
+def test_the_fam_is_still_there_after_a_reload(context, make_world):
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = context.new_page()
+    login(page, world.url)
+    open_task(page, world, task)
+    sentence(page, 0).click()
+    sentence(page, 4).click()
+    page.click("#facets li[data-index='1'] .facet-head")
+    sentence(page, 5).click()
+    page.click("#facets li[data-index='2'] .facet-head")
+    page.check("#label-2-noise")
+    page.fill("#note-2", "Not in the article <b>at all</b>")
+    page.select_option("#category", "high")
+    wait_saved(page)
+
+    page.reload()
+    page.wait_for_selector("#workspace[aria-busy=false] #sentences li")
+    assert page.evaluate(f"localStorage.getItem('loupe:pending:{task.pk}')") is None
+    expect(sentence(page, 0)).to_have_class(IN_GROUP)
+    expect(sentence(page, 4)).to_have_class(IN_GROUP)
+    expect(sentence(page, 1)).not_to_have_class(IN_GROUP)
+    expect(page.locator("#facets li[data-index='1'] .fstatus")).to_have_text("✓ 1 group")
+    expect(page.locator("#facets li[data-index='2'] .fstatus")).to_have_text("Noise")
+    expect(page.locator("#category")).to_have_value("high")
+    page.click("#facets li[data-index='2'] .facet-head")
+    expect(page.locator("#label-2-noise")).to_be_checked()
+    expect(page.locator("#note-2")).to_have_value("Not in the article <b>at all</b>")
+    # The history lists the saved revisions.
+    page.keyboard.press("h")
+    expect(page.locator("#history-list .revision").first).to_contain_text("Category")
+    assert groups(page, world, task) == [[[0, 4]], [[5]], []]
+
+
+def test_a_suggestion_is_accepted(context, make_world):
+    from annotation.campaigns.models import SuggestionEvent, SuggestionSet
+
+    world = make_world(documents=("demo-001",), scorers=("rougeavg-f", "tfidf"))
+    task = world.task()
+    page = context.new_page()
+    login(page, world.url)
+    open_task(page, world, task)
+
+    # Not computed yet: the page says so, and fills them in when they arrive.
+    facet = page.locator("#facets li[data-index='0']")
+    expect(facet.locator(".suggestions")).to_contain_text("being computed")
+    expect(page.locator("#sugg-status")).to_have_attribute("data-state", "pending")
+    world.compute_suggestions()
+    expect(facet.locator(".srow[data-scorer='rougeavg-f'] .chip")).to_have_count(3, timeout=15_000)
+    expect(facet.locator(".srow[data-scorer='tfidf'] .chip")).to_have_count(3)
+
+    rouge = SuggestionSet.objects.get(campaign=world.campaign, scorer="rougeavg-f")
+    tfidf = SuggestionSet.objects.get(campaign=world.campaign, scorer="tfidf")
+    top = rouge.facets[0][0]["sentence"]
+    expect(sentence(page, top)).to_have_class(SUGGESTED)
+    # Highlighted, never pre-filled.
+    expect(page.locator("#sentences li.in-group")).to_have_count(0)
+    assert groups(page, world, task) == [[], [], []]
+
+    # "a" accepts the top suggestion into the current group.
+    page.keyboard.press("a")
+    expect(sentence(page, top)).to_have_class(IN_GROUP)
+    wait_saved(page)
+    assert groups(page, world, task)[0] == [[top]]
+    # A click on another scorer's chip accepts that one.
+    other = next(s["sentence"] for s in tfidf.facets[0] if s["sentence"] != top)
+    facet.locator(f".srow[data-scorer='tfidf'] .chip[data-sentence='{other}']").click()
+    wait_saved(page)
+    assert groups(page, world, task)[0] == [sorted([top, other])]
+
+    # They can be turned off (and on again).
+    page.keyboard.press("s")
+    expect(page.locator("#sentences li.suggested")).to_have_count(0)
+    page.keyboard.press("s")
+    expect(sentence(page, top)).to_have_class(SUGGESTED)
+
+    def logged(action):
+        return SuggestionEvent.objects.filter(task=task, action=action)
+
+    eventually(lambda: logged("accepted").count() >= 2, message="accepted events not logged")
+    assert logged("shown").filter(facet=0).count() == 6
+    accepted = {(e.scorer, e.sentence, e.scorer_version) for e in logged("accepted")}
+    assert ("rougeavg-f", top, rouge.scorer_version) in accepted
+    assert ("tfidf", other, tfidf.scorer_version) in accepted
+
+    # The screenshot: facet 2 by suggestion and by hand, then back to facet 1.
+    page.keyboard.press("2")
+    page.keyboard.press("a")
+    page.keyboard.press("g")
+    sentence(page, 4).click()
+    page.keyboard.press("1")
+    wait_saved(page)
+    page.mouse.move(1270, 790)
+    expect(page.locator("#flash")).to_be_hidden(timeout=5_000)  # let the last notice fade
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "workspace.png"))
+
+
+def test_submit_marks_the_task_done_and_logs_ignored_suggestions(context, make_world):
+    from annotation.campaigns.models import SuggestionEvent
+
+    world = make_world(documents=("demo-001",), scorers=("tfidf",))
+    world.compute_suggestions()
+    task = world.task()
+    page = context.new_page()
+    login(page, world.url)
+    open_task(page, world, task)
+    expect(page.locator("#facets li[data-index='0'] .chip")).to_have_count(3)
+    page.keyboard.press("a")  # facet 1: the top suggestion
+    page.keyboard.press("2")
+    page.keyboard.press("o")  # facet 2: noise
+    page.click("#submit-btn")
+    expect(page.locator("#flash")).to_contain_text("Facet 3 is not done")
+    expect(page.locator("#facets li[data-index='2']")).to_have_class(re.compile(r"\bselected\b"))
+    page.keyboard.press("u")  # facet 3: no support
+    page.click("#submit-btn")
+    expect(page.locator("#banner")).to_contain_text("Submitted")
+    expect(page.locator("#submit-btn")).to_be_disabled()
+    detail = api_get(page, world, f"/api/tasks/{task.pk}/")
+    assert detail["status"] == "submitted"
+    assert [f["label"] for f in detail["fam"]["facets"]] == ["supported", "noise", "no_support"]
+
+    events = SuggestionEvent.objects.filter(task=task)
+    shown = events.filter(action="shown").count()
+    assert shown == 9  # three facets were on screen, three suggestions each
+    assert events.filter(action="accepted").count() == 1
+    assert events.filter(action="ignored").count() == shown - 1
+
+    # My tasks: done, and it can be reopened.
+    page.goto(f"{world.url}/tasks/")
+    expect(page.locator("#progress-text")).to_contain_text("1 of 1 done")
+    expect(page.locator("#continue")).to_be_hidden()
+    page.click("#tasks button:has-text('Reopen')")
+    page.wait_for_url(f"{world.url}/tasks/{task.pk}/")
+    expect(page.locator("#banner")).to_be_hidden()
+    assert api_get(page, world, f"/api/tasks/{task.pk}/")["status"] == "in_progress"
