@@ -231,3 +231,20 @@ def test_campaign_creation_queues_suggestions_that_a_real_worker_computes(celery
     assert campaign.suggestions_status == "ready", campaign.suggestions_error
     assert SuggestionSet.objects.filter(campaign=campaign).count() == 6
     assert Campaign.objects.count() == 1
+
+
+def test_session_fam_saves_need_the_csrf_token(campaign):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(get_user_model().objects.get(username="annotator"))
+    assert client.get(f"/tasks/{task.pk}/").status_code == 200  # the page sets csrftoken
+    body = {"base_version": 1, "facets": facets_for(task, [[0]])}
+    url = f"/api/tasks/{task.pk}/fam/"
+    refused = client.put(url, body, content_type="application/json")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["message"]
+    token = client.cookies["csrftoken"].value
+    saved = client.put(url, body, content_type="application/json", headers={"X-CSRFToken": token})
+    assert saved.status_code == 200 and saved.json()["version"] == 2

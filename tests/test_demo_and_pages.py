@@ -29,6 +29,11 @@ def test_demo_command_loads_dataset_systems_and_prints_credentials(capsys):
     assert set(System.objects.values_list("kind", flat=True)) == {"extractive", "abstractive"}
     assert SystemOutput.objects.filter(document__dataset=dataset).count() == 18
     assert dataset.annotation_sets.get(slug="gold").fams.count() == 6
+    from annotation.campaigns.models import Task
+
+    assert (
+        Task.objects.filter(campaign__slug="demo-fam", annotator__username="annotator").count() == 6
+    )
     call_command("demo", "--force")  # idempotent
     assert Dataset.objects.count() == 1 and SystemOutput.objects.count() == 18
 

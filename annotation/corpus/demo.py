@@ -29,6 +29,7 @@ from .importers.formats import get_format
 from .models import Dataset
 
 DEMO_SLUG = "demo"
+DEMO_CAMPAIGN = "demo-fam"
 DEMO_DIR = settings.BASE_DIR / "fixtures" / "demo"
 DEMO_USERS = (
     ("annotator", "loupe-annotator", ANNOTATOR),
@@ -71,7 +72,7 @@ def _gold_fams(path: Path, documents) -> AnnotationSetRecord:
 
 
 @transaction.atomic
-def demo_load(*, fixtures_dir: Path = DEMO_DIR) -> DemoResult:
+def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> DemoResult:
     """Load the demo dataset, its gold FAMs and three systems' outputs, and the demo users.
 
     Running it again leaves an existing demo dataset alone and resets the demo users'
@@ -80,6 +81,8 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR) -> DemoResult:
     Args:
         fixtures_dir: the folder holding ``dataset.jsonl``, ``dataset_fams.json``,
             ``systems.json`` and ``outputs/<system>.jsonl``.
+        with_campaign: also create the FAM campaign ``demo-fam`` with every document assigned
+            to the demo annotator (its suggestions are computed by the worker).
 
     Returns:
         A :class:`DemoResult` with the users' credentials.
@@ -126,4 +129,23 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR) -> DemoResult:
             user.set_password(password)
             user.save(update_fields=["password"])
         users.append((username, password, role))
+    if with_campaign:
+        _demo_campaign()
     return DemoResult(dataset_created=created, users=tuple(users), report=tuple(report))
+
+
+def _demo_campaign() -> None:
+    from annotation.campaigns.models import Campaign
+    from annotation.campaigns.services import campaign_create, tasks_assign_round_robin
+
+    if Campaign.objects.filter(slug=DEMO_CAMPAIGN).exists():
+        return
+    campaign = campaign_create(
+        dataset=Dataset.objects.get(slug=DEMO_SLUG),
+        slug=DEMO_CAMPAIGN,
+        name="Demo FAMs",
+        scorers=["rougeavg-f", "tfidf"],
+        top_k=3,
+        blind=True,
+    )
+    tasks_assign_round_robin(campaign=campaign, annotators=["annotator"])

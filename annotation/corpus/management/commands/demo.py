@@ -24,11 +24,12 @@ class Command(BaseCommand):
                 "Use --force on a throw-away instance."
             )
         try:
-            result = demo_load()
+            result = demo_load(with_campaign=True)
         except ImportValidationError as error:
             raise CommandError(f"The demo fixtures are invalid:\n{error}") from error
         state = "loaded" if result.dataset_created else "already present"
         self.stdout.write(self.style.SUCCESS(f"Demo dataset 'demo' {state}."))
+        self.stdout.write("Campaign 'demo-fam': the annotator has 6 tasks at /tasks/.")
         self.stdout.write("Demo users (username / password / role):")
         for username, password, role in result.users:
             self.stdout.write(f"  {username:<11} {password:<18} {role}")
