@@ -106,7 +106,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "loupe.sqlite3",
-            "OPTIONS": {"timeout": 20},
+            # IMMEDIATE: a write transaction takes the write lock at BEGIN, so two concurrent
+            # saves queue up instead of one failing with "database is locked".
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
             # A file, not memory, so a Celery worker process can share the test database.
             "TEST": {"NAME": str(VAR_DIR / "test-loupe.sqlite3")},
         }

@@ -30,6 +30,7 @@ def test_schema_validates_without_warnings_and_lists_every_endpoint():
                 "{campaign}",
                 "{task}",
                 "{submitted_task}",
+                "{complete_task}",
             ):
                 template = template.replace(key, "{id}")
             template = template.replace("/demo/", "/{slug}/").replace("/lead-3/", "/{slug}/")

@@ -153,14 +153,29 @@ def test_blind_campaign_hides_other_annotators_and_open_one_shows_them(campaign,
     assert others[0]["annotator"] == "annotator2" and others[0]["facets"][0]["groups"] == [[2]]
 
 
-def test_submit_and_reopen_until_adjudication(campaign, client):
+def complete_facets(task):
+    """Facet 0 supported by sentence 0; every other facet labelled no-support."""
+    n = task.document.references.get(position=0).facet_count
+    rest = [{"groups": [], "label": "no_support", "note": ""}] * (n - 1)
+    return [{"groups": [[0]], "label": "supported", "note": ""}, *rest]
+
+
+def test_submit_needs_every_facet_done_then_reopen_until_adjudication(campaign, client):
     (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
     api = login(client, "annotator", "loupe-annotator")
+    unfinished = api.post(f"/api/tasks/{task.pk}/submit/")
+    assert unfinished.status_code == 400
+    assert unfinished.json()["extra"]["unfinished_facets"] == [0, 1, 2]
+    api.put(
+        f"/api/tasks/{task.pk}/fam/",
+        {"base_version": 1, "facets": complete_facets(task)},
+        content_type="application/json",
+    )
     assert api.post(f"/api/tasks/{task.pk}/submit/").json()["status"] == "submitted"
     assert api.get("/api/tasks/").json()["done"] == 1
     saved = api.put(
         f"/api/tasks/{task.pk}/fam/",
-        {"base_version": 1, "facets": facets_for(task, [[0]])},
+        {"base_version": 2, "facets": facets_for(task, [[0]])},
         content_type="application/json",
     )
     assert saved.status_code == 400 and "reopen" in saved.json()["message"]
@@ -170,6 +185,81 @@ def test_submit_and_reopen_until_adjudication(campaign, client):
     campaign.save(update_fields=["status"])
     refused = api.post(f"/api/tasks/{task.pk}/reopen/")
     assert refused.status_code == 400 and "adjudication" in refused.json()["message"]
+    late = api.put(
+        f"/api/tasks/{task.pk}/fam/",
+        {"base_version": 2, "facets": facets_for(task, [[1]])},
+        content_type="application/json",
+    )
+    assert late.status_code == 400 and "no longer accepts changes" in late.json()["message"]
+
+
+def test_a_retried_save_whose_response_was_lost_is_not_a_conflict(campaign, client):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    api = login(client, "annotator", "loupe-annotator")
+    body = {"base_version": 1, "facets": facets_for(task, [[0]])}
+    url = f"/api/tasks/{task.pk}/fam/"
+    assert api.put(url, body, content_type="application/json").json()["version"] == 2
+    retry = api.put(url, body, content_type="application/json")  # same base, same content
+    assert retry.status_code == 200 and retry.json()["version"] == 2
+
+
+@pytest.mark.parametrize(
+    "method,suffix",
+    [
+        ("get", ""),
+        ("get", "history/"),
+        ("get", "suggestions/"),
+        ("put", "fam/"),
+        ("post", "submit/"),
+        ("post", "reopen/"),
+        ("post", "suggestion-events/"),
+    ],
+)
+def test_another_annotator_gets_404_on_every_task_endpoint(campaign, client, method, suffix):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    other = login(client, "annotator2", "pw-2")
+    response = getattr(other, method)(
+        f"/api/tasks/{task.pk}/{suffix}", {}, content_type="application/json"
+    )
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_saves_on_one_version_give_one_save_and_one_conflict(demo):
+    """Real threads and connections: the row lock (or SQLite's BEGIN IMMEDIATE) serialises."""
+    import threading
+
+    from django.db import connection
+
+    from annotation.campaigns.services import task_fam_save
+    from config.exceptions import ConflictError
+
+    campaign = campaign_create(
+        dataset=Dataset.objects.get(slug="demo"), slug="race", name="R", scorers=[]
+    )
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    user = task.annotator
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def save(groups):
+        try:
+            barrier.wait()
+            fam = task_fam_save(
+                task=task, user=user, facets=facets_for(task, groups), base_version=1
+            )
+            outcomes.append(("saved", fam.version))
+        except ConflictError as error:
+            outcomes.append(("conflict", error.extra["server"]["version"]))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(g,)) for g in ([[0]], [[1]])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == [("conflict", 2), ("saved", 2)]
 
 
 def test_suggestions_are_pending_then_computed_by_the_worker_tasks(campaign, client):

@@ -8,7 +8,12 @@ from dataclasses import dataclass, field
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from annotation.campaigns.services import campaign_create, task_submit, tasks_assign_manual
+from annotation.campaigns.services import (
+    campaign_create,
+    task_fam_save,
+    task_submit,
+    tasks_assign_manual,
+)
 from annotation.corpus.models import Dataset, Document, Reference
 
 ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
@@ -98,7 +103,7 @@ CASES = {
         OWNER_ONLY,
         body={"base_version": 1, "facets": "{facets}"},
     ),
-    "api:task-submit": Case("post", "/api/tasks/{task}/submit/", OWNER_ONLY),
+    "api:task-submit": Case("post", "/api/tasks/{complete_task}/submit/", OWNER_ONLY),
     "api:task-reopen": Case("post", "/api/tasks/{submitted_task}/reopen/", OWNER_ONLY),
     "api:task-suggestion-events": Case(
         "post",
@@ -150,20 +155,26 @@ def context(demo, users):
         dataset=dataset,
         slug="matrix",
         name="Matrix",
-        documents=["demo-001", "demo-002"],
-        scorers=[],
+        scorers=["tfidf"],
+        documents=["demo-001", "demo-002", "demo-003"],
     )
-    task, submitted = tasks_assign_manual(
+    annotator = users["annotator"]
+    task, submitted, complete = tasks_assign_manual(
         campaign=campaign,
-        assignments=[
-            ("demo-001", users["annotator"].username),
-            ("demo-002", users["annotator"].username),
-        ],
+        assignments=[(doc, annotator.username) for doc in ("demo-001", "demo-002", "demo-003")],
     )
+
+    def facets(for_task, done):
+        n = for_task.document.references.get(position=0).facet_count
+        label = "no_support" if done else "supported"
+        rest = [{"groups": [], "label": label, "note": ""}] * (n - 1)
+        return [{"groups": [[0]], "label": "supported", "note": ""}, *rest]
+
+    for done_task in (submitted, complete):
+        task_fam_save(
+            task=done_task, user=annotator, facets=facets(done_task, True), base_version=1
+        )
     task_submit(task=submitted)
-    facets = [{"groups": [[0]], "label": "supported", "note": ""}] + [
-        {"groups": [], "label": "supported", "note": ""}
-    ] * (len(task.document.references.get().sentences) - 1)
     return {
         "doc": Document.objects.filter(dataset=dataset).exclude(pk=free.pk).first().pk,
         "free_doc": free.pk,
@@ -171,7 +182,8 @@ def context(demo, users):
         "campaign": campaign.pk,
         "task": task.pk,
         "submitted_task": submitted.pk,
-        "facets": facets,
+        "complete_task": complete.pk,
+        "facets": facets(task, False),
     }
 
 

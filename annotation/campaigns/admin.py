@@ -19,12 +19,21 @@ class CampaignAdmin(admin.ModelAdmin):
     list_filter = ("status", "blind", "dataset")
     filter_horizontal = ("documents",)
 
+    def has_add_permission(self, request):
+        # Campaigns are created through the service (POST /api/campaigns/create/), which also
+        # creates the annotation set and queues the suggestions. Here: watch and change status.
+        return False
+
 
 @admin.register(Task)
 class TaskAdmin(admin.ModelAdmin):
     list_display = ("campaign", "document", "annotator", "status", "updated_at")
     list_filter = ("campaign", "status")
     raw_id_fields = ("document",)
+
+    def has_add_permission(self, request):
+        # Tasks come from assignment (POST /api/campaigns/<id>/assign/), which creates the FAM.
+        return False
 
 
 @admin.register(SuggestionSet)

@@ -9,8 +9,6 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsAnyRole
 from annotation.corpus.models import Category, Dataset
-from annotation.fams.services import fam_save
-from config.exceptions import ApplicationError
 
 from . import selectors, services
 from .models import Campaign, SuggestionAction
@@ -87,7 +85,13 @@ class TaskSummarySerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
     def get_campaign(self, task) -> dict:
-        return {"id": task.campaign_id, "name": task.campaign.name, "slug": task.campaign.slug}
+        campaign = task.campaign
+        return {
+            "id": campaign.pk,
+            "name": campaign.name,
+            "slug": campaign.slug,
+            "status": campaign.status,
+        }
 
     def get_document(self, task) -> dict:
         return {"id": task.document_id, "external_id": task.document.external_id}
@@ -142,15 +146,8 @@ class TaskListApi(APIView):
 
     @extend_schema(operation_id="tasks_mine", responses=OutputSerializer)
     def get(self, request):
-        tasks = list(selectors.task_list(user=request.user))
-        following = selectors.task_next(user=request.user)
-        body = {
-            "total": len(tasks),
-            "done": sum(t.status == "submitted" for t in tasks),
-            "next": following.pk if following else None,
-            "results": tasks,
-        }
-        return Response(self.OutputSerializer(body).data)
+        summary = selectors.task_queue_summary(user=request.user)
+        return Response(self.OutputSerializer(summary).data)
 
 
 class FamStateSerializer(serializers.Serializer):
@@ -180,33 +177,7 @@ class TaskDetailApi(APIView):
     @extend_schema(responses=OutputSerializer)
     def get(self, request, pk: int):
         task = selectors.task_get(pk=pk, user=request.user)
-        fam = selectors.task_fam(task=task)
-        following = selectors.task_next(user=task.annotator, after=task)
-        campaign = task.campaign
-        body = {
-            "id": task.pk,
-            "status": task.status,
-            "annotator": task.annotator.username,
-            "campaign": {
-                "id": campaign.pk,
-                "name": campaign.name,
-                "blind": campaign.blind,
-                "top_k": campaign.top_k,
-                "scorers": campaign.scorers,
-                "status": campaign.status,
-            },
-            "document": {
-                "id": task.document_id,
-                "external_id": task.document.external_id,
-                "sentences": task.document.sentences,
-                "category": task.document.category,
-            },
-            "facets_text": fam.reference.sentences,
-            "fam": fam,
-            "others": selectors.task_others(task=task),
-            "next_task": following.pk if following and following.pk != task.pk else None,
-            "editable": task.annotator_id == request.user.pk,
-        }
+        body = selectors.task_workspace(task=task, user=request.user)
         return Response(self.OutputSerializer(body).data)
 
 
@@ -233,16 +204,13 @@ class TaskFamSaveApi(APIView):
         task = _own_task(request, self, pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        if task.status == "submitted":
-            raise ApplicationError("The task is submitted; reopen it to change the FAM.")
-        fam = fam_save(
-            fam=selectors.task_fam(task=task),
+        fam = services.task_fam_save(
+            task=task,
+            user=request.user,
             facets=data.validated_data["facets"],
             base_version=data.validated_data["base_version"],
-            user=request.user,
-            category_override=data.validated_data.get("category"),
+            category=data.validated_data.get("category"),
         )
-        services.task_mark_started(task=task)
         return Response(FamStateSerializer(fam).data)
 
 

@@ -34,7 +34,7 @@ def task_list(*, user) -> QuerySet[Task]:
     """
     return (
         Task.objects.filter(annotator=user)
-        .select_related("campaign", "document")
+        .select_related("campaign", "document", "annotator")
         .order_by("campaign__created_at", "campaign_id", "position", "id")
     )
 
@@ -88,8 +88,8 @@ def task_fam(*, task: Task) -> Fam:
     Returns:
         The FAM.
     """
-    return Fam.objects.get(
-        annotation_set=task.campaign.annotation_set,
+    return Fam.objects.select_related("reference").get(
+        annotation_set_id=task.campaign.annotation_set_id,
         reference__document=task.document,
         reference__position=task.campaign.reference_position,
         annotator=task.annotator,
@@ -145,3 +145,64 @@ def fam_history(*, fam: Fam) -> QuerySet[FamRevision]:
         Revisions with their authors.
     """
     return fam.revisions.select_related("author").order_by("-version")
+
+
+def task_queue_summary(*, user) -> dict:
+    """The "My tasks" view: progress, the next unfinished task and the list, in one query.
+
+    Args:
+        user: the annotator.
+
+    Returns:
+        ``{"total", "done", "next" (task id or None), "results" (tasks)}``.
+    """
+    tasks = list(task_list(user=user))
+    unfinished = [t for t in tasks if t.status != TaskStatus.SUBMITTED]
+    return {
+        "total": len(tasks),
+        "done": len(tasks) - len(unfinished),
+        "next": unfinished[0].pk if unfinished else None,
+        "results": tasks,
+    }
+
+
+def task_workspace(*, task: Task, user) -> dict:
+    """Everything the workspace page needs for one task.
+
+    The dataset's own category label is left out on purpose: it could bias the annotator.
+    Other annotators' FAMs appear only in campaigns that are not blind.
+
+    Args:
+        task: the task (visible to ``user``).
+        user: who asks.
+
+    Returns:
+        A JSON-ready dict: task, campaign options, document sentences, facet texts, the FAM,
+        others' FAMs (non-blind only), the next task and whether the user may edit.
+    """
+    fam = task_fam(task=task)
+    following = task_next(user=task.annotator, after=task)
+    campaign = task.campaign
+    return {
+        "id": task.pk,
+        "status": task.status,
+        "annotator": task.annotator.username,
+        "campaign": {
+            "id": campaign.pk,
+            "name": campaign.name,
+            "blind": campaign.blind,
+            "top_k": campaign.top_k,
+            "scorers": campaign.scorers,
+            "status": campaign.status,
+        },
+        "document": {
+            "id": task.document_id,
+            "external_id": task.document.external_id,
+            "sentences": task.document.sentences,
+        },
+        "facets_text": fam.reference.sentences,
+        "fam": fam,
+        "others": task_others(task=task),
+        "next_task": following.pk if following and following.pk != task.pk else None,
+        "editable": task.annotator_id == user.pk,
+    }

@@ -95,13 +95,21 @@ def fam_save(
         ApplicationError: the FAM belongs to a read-only annotation set.
         django.core.exceptions.ValidationError: invalid facets (named facet and group).
     """
+    # Lock only the FAM row (of="self"): joined rows would serialise a whole campaign's saves.
     fam = (
-        Fam.objects.select_for_update()
+        Fam.objects.select_for_update(of=("self",))
         .select_related("annotation_set", "document", "reference")
         .get(pk=fam.pk)
     )
     if fam.annotation_set.read_only:
         raise ApplicationError("This annotation set is read-only.")
+    new_facets = _normalized(facets)
+    new_category = fam.category_override if category_override is None else category_override
+    if base_version != fam.version and (
+        new_facets == _normalized(fam.facets) and new_category == fam.category_override
+    ):
+        # A retry of a save whose response was lost: the server already holds this state.
+        return fam
     if base_version != fam.version:
         latest = fam.revisions.select_related("author").first()
         raise ConflictError(
@@ -117,8 +125,6 @@ def fam_save(
                 }
             },
         )
-    new_facets = _normalized(facets)
-    new_category = fam.category_override if category_override is None else category_override
     changes = (
         fam_changes(_normalized(fam.facets), new_facets, fam.category_override, new_category)
         if len(fam.facets) == len(new_facets)

@@ -1,11 +1,12 @@
 """Campaign services (writes), split by sub-domain; import them from here."""
 
 from .assignments import (
-    task_mark_started,
+    task_fam_save,
     task_reopen,
     task_submit,
     tasks_assign_manual,
     tasks_assign_round_robin,
+    unfinished_facets,
 )
 from .campaigns import DEFAULT_SCORERS, campaign_create, campaign_suggestions_status_set
 from .suggestions import suggestion_events_log, suggestions_compute_documents
@@ -16,9 +17,10 @@ __all__ = [
     "campaign_suggestions_status_set",
     "suggestion_events_log",
     "suggestions_compute_documents",
-    "task_mark_started",
+    "task_fam_save",
     "task_reopen",
     "task_submit",
     "tasks_assign_manual",
     "tasks_assign_round_robin",
+    "unfinished_facets",
 ]

@@ -11,7 +11,7 @@ from django.utils import timezone
 from annotation.accounts.roles import ANNOTATOR, has_role
 from annotation.corpus.models import Document
 from annotation.fams.models import Fam
-from annotation.fams.services import empty_facets
+from annotation.fams.services import empty_facets, fam_save
 from config.exceptions import ApplicationError
 
 from ..assignment import AssignmentError, round_robin
@@ -102,25 +102,82 @@ def tasks_assign_manual(
     return created
 
 
+def _locked(task: Task) -> Task:
+    # Lock the task row only: saves, submit and reopen of one task run one at a time.
+    return Task.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=task.pk)
+
+
+def _check_open(task: Task) -> None:
+    if task.campaign.status != CampaignStatus.OPEN:
+        raise ApplicationError(
+            f"The campaign is in {task.campaign.status}: it no longer accepts changes."
+        )
+
+
 @transaction.atomic
-def task_mark_started(*, task: Task) -> Task:
-    """Move a task from to-do to in progress (on its first save).
+def task_fam_save(
+    *, task: Task, user, facets: list[dict], base_version: int, category: str | None = None
+) -> Fam:
+    """Save the task's FAM (see :func:`annotation.fams.services.fam_save` for the 409 rule).
+
+    The task row is locked, so a save and a submit of the same task never interleave.
 
     Args:
         task: the task.
+        user: its annotator.
+        facets: the new facets.
+        base_version: the version the edit started from.
+        category: the annotator's category override (``None``: unchanged).
 
     Returns:
-        The task.
+        The saved FAM.
+
+    Raises:
+        ApplicationError: not the task's annotator, the campaign is not open, or the task is
+            submitted.
+        ConflictError: ``base_version`` is stale (HTTP 409, with the server's state).
     """
+    from annotation.campaigns.selectors import task_fam
+
+    task = _locked(task)
+    if task.annotator_id != user.pk:
+        raise ApplicationError("Only the task's annotator may change it.", status_code=403)
+    _check_open(task)
+    if task.status == TaskStatus.SUBMITTED:
+        raise ApplicationError("The task is submitted; reopen it to change the FAM.")
+    fam = fam_save(
+        fam=task_fam(task=task),
+        facets=facets,
+        base_version=base_version,
+        user=user,
+        category_override=category,
+    )
     if task.status == TaskStatus.TODO:
         task.status = TaskStatus.IN_PROGRESS
+        task.full_clean(validate_constraints=False)
         task.save(update_fields=["status", "updated_at"])
-    return task
+    return fam
+
+
+def unfinished_facets(fam: Fam) -> list[int]:
+    """Facets that have neither a support group nor a no-support/noise label.
+
+    Args:
+        fam: the FAM.
+
+    Returns:
+        Their indices (empty when the FAM is complete).
+    """
+    return [
+        index
+        for index, facet in enumerate(fam.facets)
+        if not facet["groups"] and facet.get("label", "supported") == "supported"
+    ]
 
 
 @transaction.atomic
 def task_submit(*, task: Task) -> Task:
-    """Mark a task done.
+    """Mark a task done once every facet has a group or a label (submitting twice is a no-op).
 
     Args:
         task: the task.
@@ -129,12 +186,24 @@ def task_submit(*, task: Task) -> Task:
         The submitted task.
 
     Raises:
-        ApplicationError: the campaign no longer accepts work.
+        ApplicationError: the campaign is not open, or a facet is unfinished.
     """
-    if task.campaign.status != CampaignStatus.OPEN:
-        raise ApplicationError("The campaign is closed for annotation.")
+    from annotation.campaigns.selectors import task_fam
+
+    task = _locked(task)
+    _check_open(task)
+    if task.status == TaskStatus.SUBMITTED:
+        return task
+    missing = unfinished_facets(task_fam(task=task))
+    if missing:
+        raise ApplicationError(
+            f"Facet(s) {[i + 1 for i in missing]} have no support group and no "
+            "no-support/noise label yet.",
+            extra={"unfinished_facets": missing},
+        )
     task.status = TaskStatus.SUBMITTED
     task.submitted_at = timezone.now()
+    task.full_clean(validate_constraints=False)
     task.save(update_fields=["status", "submitted_at", "updated_at"])
     return task
 
@@ -150,13 +219,17 @@ def task_reopen(*, task: Task) -> Task:
         The task, in progress again.
 
     Raises:
-        ApplicationError: the campaign is in adjudication or closed.
+        ApplicationError: the task is not submitted, or the campaign is in adjudication.
     """
+    task = _locked(task)
     if task.campaign.status != CampaignStatus.OPEN:
         raise ApplicationError(
             "Submitted tasks can no longer be reopened: the campaign is in adjudication."
         )
+    if task.status != TaskStatus.SUBMITTED:
+        raise ApplicationError("Only a submitted task can be reopened.")
     task.status = TaskStatus.IN_PROGRESS
     task.submitted_at = None
+    task.full_clean(validate_constraints=False)
     task.save(update_fields=["status", "submitted_at", "updated_at"])
     return task

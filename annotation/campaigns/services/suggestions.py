@@ -35,6 +35,8 @@ def suggestion_events_log(*, task: Task, events: Sequence[dict]) -> int:
     reference = task.document.references.get(position=task.campaign.reference_position)
     objects = []
     for event in events:
+        if event["scorer"] not in task.campaign.scorers:
+            raise ApplicationError(f"Scorer {event['scorer']!r} is not shown in this campaign.")
         if event["action"] not in SuggestionAction.values:
             raise ApplicationError(f"Unknown suggestion action {event['action']!r}.")
         if (
