@@ -61,7 +61,18 @@ def wait_saved(page, timeout: float = 10_000) -> None:
         " return s && s.dataset.state === 'saved'; }",
         timeout=timeout,
     )
-    page.wait_for_timeout(50)
+
+
+def pending_copies(page, task) -> list[dict]:
+    """Every unconfirmed copy of a task kept in the page's localStorage (one key per tab:
+    ``loupe:pending:<task>:<tab>``)."""
+    return page.evaluate(
+        """(prefix) => Object.keys(localStorage)
+            .filter((key) => key === prefix || key.startsWith(prefix + ':'))
+            .sort()
+            .map((key) => ({ key, ...JSON.parse(localStorage.getItem(key)) }))""",
+        f"loupe:pending:{task.pk}",
+    )
 
 
 def api_get(page, world: World, path: str):

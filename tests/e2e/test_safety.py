@@ -2,11 +2,12 @@
 text is rendered as text, nothing in it runs, and the CSP forbids inline script."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import api_get, login, open_task, sentence
+from tests.e2e.helpers import api_get, login, open_task, sentence, wait_saved
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,7 +93,8 @@ def test_document_text_is_rendered_as_text_and_nothing_runs(context, make_world,
     expect(page.locator("#facets li[data-index='0'] .ftext")).to_have_text(FACET)
     expect(page.locator("#workspace img, #workspace script, #workspace b")).to_have_count(0)
     sentence(page, 2).click()  # selecting and re-rendering it does not run it either
-    page.wait_for_timeout(300)
+    expect(sentence(page, 2)).to_have_class(re.compile(r"\bin-group\b"))
+    wait_saved(page)
     assert page.evaluate("window.__xss") is None
 
     # The CSP forbids inline script: even one added to the DOM does not run.

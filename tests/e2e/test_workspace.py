@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     groups,
     login,
     open_task,
+    pending_copies,
     sentence,
     wait_saved,
 )
@@ -52,9 +53,10 @@ def test_build_a_fam_with_the_mouse_then_the_keyboard(context, make_world):
     for key in ["j", "j", "Space", "j", "Space", "g", "j", "Space"]:
         page.keyboard.press(key)
     expect(sentence(page, 5)).to_have_class(IN_GROUP)
-    expect(page.locator("#save-state")).to_have_attribute("data-state", re.compile("saving|saved"))
     wait_saved(page)
+    expect(page.locator("#save-state")).to_have_text("Saved")
     assert groups(page, world, task)[:2] == [[[0, 2], [1]], [[3, 4], [5]]]
+    assert pending_copies(page, task) == []  # confirmed: no copy left in the browser
     # k moves back; space takes a sentence out of the current group again.
     for key in ["k", "k", "]", "Space"]:
         page.keyboard.press(key)
@@ -216,3 +218,15 @@ def test_submit_marks_the_task_done_and_logs_ignored_suggestions(context, make_w
     page.wait_for_url(f"{world.url}/tasks/{task.pk}/")
     expect(page.locator("#banner")).to_be_hidden()
     assert api_get(page, world, f"/api/tasks/{task.pk}/")["status"] == "in_progress"
+
+    # Once the campaign is in adjudication, a submitted task can no longer be reopened.
+    from annotation.campaigns.models import Campaign
+
+    page.wait_for_selector("#workspace[aria-busy=false] #sentences li")
+    page.click("#submit-btn")
+    expect(page.locator("#banner")).to_contain_text("Submitted")
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="adjudication")
+    page.goto(f"{world.url}/tasks/")
+    row = page.locator(f"#tasks tr[data-task='{task.pk}']")
+    expect(row.locator("a.button")).to_have_text("View")
+    expect(row.locator("button:has-text('Reopen')")).to_have_count(0)

@@ -1,18 +1,79 @@
 // Autosave with no lost work: debounced saves, a copy of every unconfirmed change in
 // localStorage, retries with backoff (and at once when the browser is back online), and a
 // conflict callback on 409 instead of ever overwriting someone else's save.
+//
+// Keys (one browser profile may have several tabs on one task):
+//   loupe:tab:<tabId>              this tab is alive (a heartbeat timestamp; removed on pagehide)
+//   loupe:pending:<task>:<tabId>   the unconfirmed state of <task> in tab <tabId>
+// A pending copy whose tab is no longer alive is "left over" and is replayed by the next page
+// that loads the task (or by My tasks).
 import { payload } from "./fam.js";
 
 const MAX_BACKOFF = 30000;
+const ALIVE_MS = 6000; // a tab that has not beaten for this long is gone
+const BEAT_MS = 2000;
 
-export function pendingKey(taskId) {
-  return `loupe:pending:${taskId}`;
+export const TAB = globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+
+const tabKey = (tab) => `loupe:tab:${tab}`;
+
+function storageKeys() {
+  const keys = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) keys.push(localStorage.key(i));
+  } catch {
+    // Storage disabled.
+  }
+  return keys;
 }
 
-// The unconfirmed state of a task kept in this browser, or null.
-export function readPending(taskId) {
+function beat() {
   try {
-    const raw = localStorage.getItem(pendingKey(taskId));
+    localStorage.setItem(tabKey(TAB), String(Date.now()));
+  } catch {
+    // Storage disabled: nothing to announce.
+  }
+}
+
+// Announce this tab as alive while it is shown (so its pending copies are not taken over).
+let beating = null;
+export function startHeartbeat() {
+  if (beating) return;
+  beat();
+  beating = setInterval(beat, BEAT_MS);
+  window.addEventListener("pagehide", () => {
+    try {
+      localStorage.removeItem(tabKey(TAB));
+    } catch {
+      // Nothing to remove.
+    }
+  });
+  window.addEventListener("pageshow", beat);
+  // Forget heartbeats of tabs that crashed long ago.
+  for (const key of storageKeys()) {
+    if (!key || !key.startsWith("loupe:tab:")) continue;
+    const at = Number(localStorage.getItem(key));
+    if (!at || Date.now() - at > 60000) localStorage.removeItem(key);
+  }
+}
+
+export function tabAlive(tab) {
+  if (!tab) return false;
+  if (tab === TAB) return true;
+  try {
+    const at = Number(localStorage.getItem(tabKey(tab)));
+    return Boolean(at) && Date.now() - at < ALIVE_MS;
+  } catch {
+    return false;
+  }
+}
+
+export function pendingKey(taskId, tab = TAB) {
+  return `loupe:pending:${taskId}:${tab}`;
+}
+
+function parsePending(raw) {
+  try {
     const value = raw ? JSON.parse(raw) : null;
     return value && Array.isArray(value.facets) ? value : null;
   } catch {
@@ -20,23 +81,68 @@ export function readPending(taskId) {
   }
 }
 
-export function dropPending(taskId) {
+// This tab's unconfirmed state of a task, or null.
+export function readPending(taskId, tab = TAB) {
   try {
-    localStorage.removeItem(pendingKey(taskId));
+    return parsePending(localStorage.getItem(pendingKey(taskId, tab)));
+  } catch {
+    return null;
+  }
+}
+
+// Every pending copy in this browser: [{key, taskId, tab, alive, ...copy}], oldest first.
+// `taskId` limits them to one task; the old per-task key (no tab) counts as left over.
+export function allPending(taskId = null) {
+  const out = [];
+  for (const key of storageKeys()) {
+    const match = /^loupe:pending:(\d+)(?::(.+))?$/.exec(key || "");
+    if (!match || (taskId !== null && Number(match[1]) !== Number(taskId))) continue;
+    const copy = parsePending(localStorage.getItem(key));
+    if (!copy) continue;
+    const tab = match[2] || null;
+    out.push({ ...copy, key, taskId: Number(match[1]), tab, alive: tabAlive(tab) });
+  }
+  return out.sort((a, b) => String(a.at || "").localeCompare(String(b.at || "")));
+}
+
+// Copies of a task left over by tabs that are gone (to be replayed by this one).
+export function leftovers(taskId) {
+  return allPending(taskId).filter((copy) => !copy.alive);
+}
+
+export function dropKey(key) {
+  try {
+    localStorage.removeItem(key);
   } catch {
     // Storage may be disabled; nothing to remove then.
   }
 }
 
-const tabId = () =>
-  globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+export function dropPending(taskId, tab = TAB) {
+  dropKey(pendingKey(taskId, tab));
+}
+
+// Take a left-over copy over: it becomes this tab's (so no other page replays it too).
+export function claim(copy) {
+  if (copy.key === pendingKey(copy.taskId)) return copy;
+  const { key, taskId, tab, alive, ...stored } = copy;
+  try {
+    localStorage.setItem(pendingKey(taskId), JSON.stringify({ ...stored, tab: TAB, from: tab }));
+  } catch {
+    // Storage full: the copy stays under its old key and is still replayed from memory.
+    return copy;
+  }
+  dropKey(key);
+  return { ...copy, key: pendingKey(taskId), tab: TAB, alive: true };
+}
 
 export class Saver {
   // send(body) -> Promise of the server's {version, ...}; onState(state, detail);
   // onConflict(serverState) when the server holds a newer version; onSaved(response).
   constructor({ taskId, version, send, onState, onConflict, onSaved, delay = 600 }) {
     Object.assign(this, { taskId, version, send, onState, onConflict, onSaved, delay });
-    this.tab = tabId();
+    this.tab = TAB;
+    startHeartbeat();
     this.latest = null; // {facets, category} to be saved
     this.seq = 0; // bumps on every change
     this.dirty = false;
@@ -47,6 +153,10 @@ export class Saver {
     this.state = "saved";
     this.waiters = [];
     window.addEventListener("online", () => this.retryNow());
+    // After a new login (perhaps in another tab) the session is back: try again at once.
+    window.addEventListener("focus", () => {
+      if (this.state === "auth") this.retryNow();
+    });
     window.addEventListener("offline", () => {
       if (this.dirty && !this.conflict) this.setState("offline");
     });
@@ -63,7 +173,7 @@ export class Saver {
   persist() {
     try {
       localStorage.setItem(
-        pendingKey(this.taskId),
+        pendingKey(this.taskId, this.tab),
         JSON.stringify({
           tab: this.tab,
           base_version: this.version,
@@ -77,10 +187,19 @@ export class Saver {
     }
   }
 
+  // Drop this tab's copy (other tabs keep theirs under their own keys).
   forget() {
-    const stored = readPending(this.taskId);
-    // Another tab may have stored its own unconfirmed work meanwhile: leave that alone.
-    if (!stored || !stored.tab || stored.tab === this.tab) dropPending(this.taskId);
+    dropPending(this.taskId, this.tab);
+  }
+
+  // Changes not confirmed by the server yet (a failed save, a pending one, an open conflict).
+  get unsaved() {
+    return this.dirty || this.conflict || Boolean(this.inflight);
+  }
+
+  // Whether a save failed (offline, refused, logged out) or a conflict waits for a choice.
+  get stuck() {
+    return this.conflict || (this.dirty && ["offline", "error", "auth"].includes(this.state));
   }
 
   // Record a new state to save (after `delay` ms without further changes).
@@ -151,7 +270,14 @@ export class Saver {
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF);
       return;
     }
-    // 400/403/404: retrying the same body will not help; keep it and say why.
+    if (error.status === 401 || error.status === 403) {
+      // Logged out (or the session expired): keep the copy and retry once logged in again.
+      this.setState("auth", error.message);
+      this.schedule(this.backoff);
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF);
+      return;
+    }
+    // 400/404: retrying the same body will not help; keep it and say why.
     this.setState("error", error.message);
   }
 
@@ -185,4 +311,66 @@ export class Saver {
       setTimeout(() => resolve(!this.dirty), timeout);
     });
   }
+}
+
+// Replay every left-over copy of the given tasks (My tasks page): tasks is [{id, status,
+// campaign: {status}}]; send(taskId, body) -> Promise; onNote(taskId, kind, message) tells the
+// annotator what happened ("saved", "conflict", "waiting", "auth", "error"). Failed sends are
+// retried with backoff until the server confirms them.
+export function replayLeftovers(tasks, send, onNote) {
+  startHeartbeat();
+  const byId = new Map(tasks.map((task) => [Number(task.id), task]));
+  const queues = new Map();
+  for (const copy of allPending()) {
+    if (copy.alive || !byId.has(copy.taskId)) continue;
+    if (!queues.has(copy.taskId)) queues.set(copy.taskId, []);
+    queues.get(copy.taskId).push(claim(copy));
+  }
+  for (const [taskId, copies] of queues) {
+    const task = byId.get(taskId);
+    if (task.status === "submitted") {
+      onNote(taskId, "waiting", "This browser holds unsaved changes: reopen the task to save them.");
+      continue;
+    }
+    if (task.campaign && task.campaign.status && task.campaign.status !== "open") {
+      onNote(taskId, "error", "This browser holds unsaved changes, but the campaign is closed.");
+      continue;
+    }
+    let backoff = 1000;
+    const next = async () => {
+      const copy = copies[0];
+      if (!copy) return;
+      try {
+        await send(taskId, {
+          base_version: copy.base_version,
+          facets: payload(copy.facets),
+          category: copy.category || "",
+        });
+      } catch (error) {
+        if (error.status === 409) {
+          onNote(taskId, "conflict", "Changes kept in this browser conflict with a newer save: open the task to choose.");
+          return; // the workspace shows both states when the task is opened
+        }
+        if (error.status === 0 || error.status >= 500 || error.status === 429 || error.status === 401 || error.status === 403) {
+          const auth = error.status === 401 || error.status === 403;
+          onNote(taskId, auth ? "auth" : "waiting", auth ? "Log in again to save the changes kept in this browser." : "Changes kept in this browser: retrying…");
+          setTimeout(next, backoff);
+          backoff = Math.min(backoff * 2, MAX_BACKOFF);
+          return;
+        }
+        onNote(taskId, "error", `Changes kept in this browser were refused: ${error.message}`);
+        return;
+      }
+      dropKey(copy.key);
+      copies.shift();
+      backoff = 1000;
+      if (copies.length) next();
+      else onNote(taskId, "saved", "Changes kept in this browser are saved.");
+    };
+    next();
+    window.addEventListener("online", () => {
+      backoff = 1000;
+    });
+  }
+  return queues.size;
 }

@@ -1,6 +1,7 @@
 // Suggestions: load them (polling while the worker computes them) and log what the annotator
 // did with them (shown, accepted, ignored), with the scorer's version.
 import { api } from "./api.js";
+import { startHeartbeat, TAB, tabAlive } from "./saver.js";
 
 const ROUGE = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougel: "ROUGE-L", rougeavg: "ROUGE-AVG" };
 
@@ -33,25 +34,39 @@ export function scorerLetters(names) {
   return letters;
 }
 
-// Poll GET suggestions until they are ready or failed; onUpdate gets every answer.
+// Poll GET suggestions until they are ready or failed; onUpdate gets every answer. A failed
+// request is retried with backoff (and at once when the browser is back online).
 export function pollSuggestions(taskId, onUpdate) {
   let delay = 1500;
+  let failures = 0;
   let stopped = false;
+  let timer = null;
   const tick = async () => {
+    clearTimeout(timer);
     if (stopped) return;
     try {
       const data = await api(`/api/tasks/${taskId}/suggestions/`);
+      failures = 0;
       onUpdate(data);
-      if (data.status !== "pending") return;
+      if (data.status !== "pending") {
+        stopped = true;
+        return;
+      }
+      delay = Math.min(delay * 1.3, 10000);
     } catch (error) {
+      failures += 1;
+      delay = Math.min(2000 * 2 ** (failures - 1), 30000);
       onUpdate(null, error);
     }
-    delay = Math.min(delay * 1.3, 10000);
-    setTimeout(tick, delay);
+    if (!stopped) timer = setTimeout(tick, delay);
   };
+  window.addEventListener("online", () => {
+    if (!stopped && failures) tick();
+  });
   tick();
   return () => {
     stopped = true;
+    clearTimeout(timer);
   };
 }
 
@@ -59,23 +74,51 @@ export function pollSuggestions(taskId, onUpdate) {
 export class SuggestionLog {
   constructor(taskId) {
     this.taskId = taskId;
-    this.key = `loupe:suggestions:${taskId}`;
+    // One queue per tab (loupe:suggestions:<task>:<tabId>), so two tabs never send the same
+    // events; queues left by closed tabs are taken over (and their keys removed) here.
+    this.key = `loupe:suggestions:${taskId}:${TAB}`;
+    startHeartbeat();
     const stored = this.load();
     this.queue = stored.queue || [];
     this.shown = new Map(stored.shown || []); // "facet:sentence:scorer" -> event fields
     this.accepted = new Set(stored.accepted || []);
+    this.adoptLeftovers();
     this.timer = null;
     this.sending = false;
     window.addEventListener("online", () => this.schedule(0));
     if (this.queue.length) this.schedule(0);
   }
 
-  load() {
+  load(key = this.key) {
     try {
-      return JSON.parse(localStorage.getItem(this.key) || "{}");
+      return JSON.parse(localStorage.getItem(key) || "{}");
     } catch {
       return {};
     }
+  }
+
+  adoptLeftovers() {
+    const prefix = `loupe:suggestions:${this.taskId}`;
+    const keys = [];
+    try {
+      for (let i = 0; i < localStorage.length; i += 1) keys.push(localStorage.key(i));
+    } catch {
+      return;
+    }
+    const adopted = [];
+    for (const key of keys) {
+      if (!key || key === this.key || !(key === prefix || key.startsWith(`${prefix}:`))) continue;
+      const tab = key.slice(prefix.length + 1) || null;
+      if (tabAlive(tab)) continue;
+      const stored = this.load(key);
+      this.queue.push(...(stored.queue || []));
+      for (const [k, fields] of stored.shown || []) if (!this.shown.has(k)) this.shown.set(k, fields);
+      for (const k of stored.accepted || []) this.accepted.add(k);
+      adopted.push(key);
+    }
+    if (!adopted.length) return;
+    this.store(); // ours first, then drop theirs: a crash in between sends twice, never loses
+    for (const key of adopted) localStorage.removeItem(key);
   }
 
   store() {

@@ -1,6 +1,7 @@
 // My tasks: progress (done / total), a link to the next unfinished task, the list with
 // open and reopen buttons. Everything comes from GET /api/tasks/.
 import { api, el, when } from "./api.js";
+import { replayLeftovers } from "./saver.js";
 
 const STATUS = { todo: "To do", in_progress: "In progress", submitted: "Submitted" };
 
@@ -14,7 +15,9 @@ function actions(task) {
   });
   open.setAttribute("aria-label", `${open.textContent} ${task.document.external_id}`);
   box.append(open);
-  if (task.status === "submitted") {
+  // Reopening makes sense only while the campaign is open (before adjudication).
+  const campaignOpen = !task.campaign.status || task.campaign.status === "open";
+  if (task.status === "submitted" && campaignOpen) {
     const reopen = el("button", "Reopen", {
       type: "button",
       class: "secondary",
@@ -32,7 +35,17 @@ function actions(task) {
     });
     box.append(reopen);
   }
+  box.append(el("span", "", { class: "replay muted", "data-replay": String(task.id), hidden: "" }));
   return cell;
+}
+
+// Changes this browser still holds for a task (left by a closed tab): say what became of them.
+function note(taskId, kind, message) {
+  const node = document.querySelector(`[data-replay="${taskId}"]`);
+  if (!node) return;
+  node.textContent = message;
+  node.dataset.state = kind;
+  node.hidden = false;
 }
 
 function showError(message) {
@@ -72,6 +85,7 @@ async function main() {
       body.append(row);
     });
     document.getElementById("empty").hidden = data.results.length > 0;
+    replayLeftovers(data.results, (id, body) => api(`/api/tasks/${id}/fam/`, { method: "PUT", body }), note);
   } catch (error) {
     text.textContent = "";
     showError(`Could not load your tasks: ${error.message}`);

@@ -1,0 +1,165 @@
+// Workspace actions: cursor and facet moves, group edits, labels, next task, submit, reopen.
+import { api } from "./api.js";
+import * as fam from "./fam.js";
+import { leftovers, readPending } from "./saver.js";
+import { $, taskId, S, flash, currentGroup, state, ctx, ui } from "./state.js";
+
+// Apply a change to the FAM, then save (debounced) and redraw.
+export function edit(change, { redraw = true } = {}) {
+  if (S.readOnly) {
+    flash(S.task.editable ? "The task is submitted: reopen it to make changes." : "Read-only.");
+    return false;
+  }
+  change();
+  ctx.saver.change(state());
+  if (redraw) ui.render();
+  else ui.renderSummary();
+  return true;
+}
+
+export function setCursor(i, { focus = true } = {}) {
+  const n = S.sentences.length;
+  if (!n) return;
+  S.cursor = Math.max(0, Math.min(i, n - 1));
+  S.sentences.forEach((li, j) => {
+    li.tabIndex = j === S.cursor ? 0 : -1;
+    li.classList.toggle("cursor", j === S.cursor);
+  });
+  if (focus) {
+    S.sentences[S.cursor].focus({ preventScroll: true });
+    S.sentences[S.cursor].scrollIntoView({ block: "nearest" });
+  }
+}
+
+export function move(delta) {
+  setCursor(S.cursor < 0 ? 0 : S.cursor + delta);
+}
+
+export function toggle(sentence) {
+  const f = S.facet;
+  edit(() => {
+    S.group[f] = fam.toggleSentence(S.facets, f, currentGroup(f), sentence);
+  });
+}
+
+export function selectFacet(f, { fromKeyboard = false } = {}) {
+  if (f < 0 || f >= S.facets.length) return;
+  S.facet = f;
+  ui.render();
+  if (fromKeyboard) {
+    if (S.cursor >= 0) setCursor(S.cursor);
+    else if (document.activeElement && document.activeElement !== document.body) {
+      document.activeElement.blur();
+    }
+  }
+  S.cards[f].li.scrollIntoView({ block: "nearest" });
+}
+
+export function newGroup() {
+  if (S.readOnly) return edit(() => {});
+  const f = S.facet;
+  const facet = S.facets[f];
+  const empty = facet.groups.findIndex((group) => !group.length);
+  if (empty >= 0) {
+    S.group[f] = empty; // reuse the empty group instead of stacking empty ones
+  } else {
+    facet.groups.push([]);
+    S.group[f] = facet.groups.length - 1;
+  }
+  ui.render(); // nothing to save until a sentence goes into it
+  flash(`Group ${S.group[f] + 1} of facet ${f + 1}: add its sentences.`);
+}
+
+export function cycleGroup(delta) {
+  const groups = S.facets[S.facet].groups;
+  if (!groups.length) return;
+  S.group[S.facet] = (currentGroup() + delta + groups.length) % groups.length;
+  ui.render();
+}
+
+export function deleteGroup(g) {
+  const f = S.facet;
+  if (g < 0 || g >= S.facets[f].groups.length) return;
+  edit(() => {
+    S.facets[f].groups.splice(g, 1);
+    S.group[f] = Math.max(0, Math.min(g, S.facets[f].groups.length - 1));
+  });
+}
+
+export function setLabel(f, label) {
+  const hadGroups = S.facets[f].groups.some((group) => group.length);
+  if (edit(() => fam.setLabel(S.facets, f, label)) && hadGroups && label !== "supported") {
+    flash(`Facet ${f + 1}: its groups were removed (they stay in the history).`);
+  }
+}
+
+// Keyboard: mark the current facet no support / noise, or back to supported.
+export function toggleLabel(label) {
+  setLabel(S.facet, S.facets[S.facet].label === label ? "supported" : label);
+}
+
+export function notSavedMessage() {
+  if (ctx.saver.conflict) return "Choose which state to keep first.";
+  if (ctx.saver.state === "auth") return "Your session has ended: ctx.log in again (your changes are kept here), then press n.";
+  return "Your changes are not on the server yet: they are kept here and retried. Press n again once Saved.";
+}
+
+export async function nextTask() {
+  // Never move on with changes the server has not confirmed.
+  if (ctx.saver.stuck || ctx.replayQueue.length) {
+    flash(notSavedMessage());
+    return;
+  }
+  if (!(await ctx.saver.flush(3000)) || ctx.saver.stuck) {
+    flash(notSavedMessage());
+    return;
+  }
+  const next = S.task.next_task;
+  window.location.assign(next ? `/tasks/${next}/` : "/tasks/");
+}
+
+export async function submit() {
+  const open = S.facets.map((f, i) => (fam.isResolved(f) ? -1 : i)).filter((i) => i >= 0);
+  if (open.length) {
+    const list = open.map((i) => i + 1).join(", ");
+    flash(`Facet ${list} ${open.length > 1 ? "are" : "is"} not done: add a group or mark it no support or noise.`);
+    selectFacet(open[0]);
+    return;
+  }
+  const button = $("submit-btn");
+  button.disabled = true;
+  if (!(await ctx.saver.flush())) {
+    flash("Your changes are not on the server yet: submit once the indicator says Saved.");
+    button.disabled = false;
+    return;
+  }
+  ctx.log.markIgnored();
+  await ctx.log.flush();
+  try {
+    const task = await api(`/api/tasks/${taskId}/submit/`, { method: "POST" });
+    S.task.status = task.status;
+    ui.applyStatus();
+    ui.render();
+    flash("Submitted. Press n for the next task.");
+  } catch (error) {
+    flash(`Could not submit: ${error.message}`);
+  } finally {
+    button.disabled = S.readOnly;
+  }
+}
+
+export async function reopen() {
+  try {
+    const task = await api(`/api/tasks/${taskId}/reopen/`, { method: "POST" });
+    S.task.status = task.status;
+    if (readPending(taskId) || leftovers(taskId).length) {
+      window.location.reload(); // resume the changes this browser still holds
+      return;
+    }
+    ui.applyStatus();
+    ui.render();
+    flash("Reopened: your changes save again.");
+  } catch (error) {
+    flash(`Could not reopen: ${error.message}`);
+  }
+}
