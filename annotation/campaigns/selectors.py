@@ -35,6 +35,8 @@ def task_list(*, user) -> QuerySet[Task]:
     return (
         Task.objects.filter(annotator=user)
         .select_related("campaign", "document", "annotator")
+        # A queue needs ids and names, not every document's text (about 10 KB each).
+        .defer("document__sentences", "document__meta")
         .order_by("campaign__created_at", "campaign_id", "position", "id")
     )
 
