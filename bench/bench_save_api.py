@@ -16,7 +16,7 @@ loopback (connect, request, whole response) and by gunicorn (access log ``%(D)s`
 wait in the listen queue). Afterwards every FAM is checked: its version must equal its first
 version plus the saves that got 200, and its history must hold one revision per version. The
 set-up (fresh database, migrate, data through the services, gunicorn with 2 sync workers) is
-``bench_workspace.py``'s harness. Run from the repository root:
+the harness in ``_server.py``, shared with ``bench_workspace.py``. Run from the repository root:
 
     .venv/bin/python bench/bench_save_api.py               # about 5 min
     .venv/bin/python bench/bench_save_api.py --seconds 6   # smoke test
@@ -35,28 +35,25 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_workspace import (
+from _client import obtain_token, request, token_headers
+from _data import (
     N_FACETS,
     N_SENTENCES,
+    count_queries,
+    django_setup,
+    synthetic_document,
+    write_jsonl,
+)
+from _server import (
     Gunicorn,
     bench_database,
     bench_env,
-    count_queries,
-    django_setup,
-    load_average,
-    machine,
     manage,
-    obtain_token,
     postgres_missing,
-    request,
-    revision,
     run_loader,
     sigterm_as_exit,
-    summary,
-    synthetic_document,
-    token_headers,
-    write_jsonl,
 )
+from _stats import load_average, machine, revision, summary
 
 SEED = 20261121
 CONCURRENCY = (20, 50)
