@@ -92,9 +92,10 @@ def task_fam(*, task: Task) -> Fam:
     """
     return Fam.objects.select_related("reference").get(
         annotation_set_id=task.campaign.annotation_set_id,
-        reference__document=task.document,
+        # Ids, not task.document / task.annotator: those would load the rows just to filter.
+        document_id=task.document_id,
         reference__position=task.campaign.reference_position,
-        annotator=task.annotator,
+        annotator_id=task.annotator_id,
     )
 
 

@@ -49,6 +49,14 @@ def open_task(page, world: World, task) -> None:
     page.wait_for_selector("#workspace[aria-busy=false] #sentences li")
 
 
+def workspace_page(context, world: World, task, username: str = "annotator"):
+    """A new page, logged in as ``username``, showing the task's workspace."""
+    page = context.new_page()
+    login(page, world.url, username)
+    open_task(page, world, task)
+    return page
+
+
 def sentence(page, index: int):
     """The document sentence with a 0-based index."""
     return page.locator(f"#sentences li[data-index='{index}']")

@@ -10,11 +10,11 @@ from tests.e2e.helpers import (
     api_get,
     eventually,
     groups,
-    login,
     open_task,
     pending_copies,
     sentence,
     wait_saved,
+    workspace_page,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,9 +34,7 @@ def _failed_save(text: str = ""):
 def test_two_tabs_conflict_and_the_annotator_chooses(context, make_world):
     world = make_world(documents=("demo-001",))
     task = world.task()
-    first = context.new_page()
-    login(first, world.url)
-    open_task(first, world, task)
+    first = workspace_page(context, world, task)
     second = context.new_page()  # same browser profile: same session, same localStorage
     open_task(second, world, task)
 
@@ -87,9 +85,7 @@ def test_offline_edits_reach_the_server_when_the_connection_returns(context, mak
 
     world = make_world(documents=("demo-001",))
     task = world.task()
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
     sentence(page, 0).click()
     wait_saved(page)
 
@@ -132,9 +128,7 @@ def test_unsaved_changes_survive_closing_the_tab(context, make_world):
     """Changes made offline and never confirmed are saved when the task is opened again."""
     world = make_world(documents=("demo-001",))
     task = world.task()
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
     context.set_offline(True)
     sentence(page, 3).click()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "offline")
@@ -157,9 +151,7 @@ def test_a_conflict_found_only_after_coming_back_online(context, make_world):
     """Tab A edits offline, tab B saves meanwhile, A reconnects: the 409 opens the choice."""
     world = make_world(documents=("demo-001",))
     task = world.task()
-    first = context.new_page()
-    login(first, world.url)
-    open_task(first, world, task)
+    first = workspace_page(context, world, task)
     second = context.new_page()  # same profile: same session, same localStorage
     open_task(second, world, task)
 
@@ -203,9 +195,7 @@ def test_two_offline_tabs_and_one_closes(context, make_world):
     """Two tabs edit offline, one is closed: its copy is replayed later, nothing is lost."""
     world = make_world(documents=("demo-001",))
     task = world.task()
-    first = context.new_page()
-    login(first, world.url)
-    open_task(first, world, task)
+    first = workspace_page(context, world, task)
     second = context.new_page()
     open_task(second, world, task)
 
@@ -252,9 +242,7 @@ def test_a_logged_out_save_is_kept_and_sent_after_logging_in_again(context, make
     """401/403 on save is not a dead end: the copy stays, the page says log in, it retries."""
     world = make_world(documents=("demo-001",))
     task = world.task()
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
     page.route(
         "**/api/tasks/*/fam/",
         lambda route: route.fulfill(

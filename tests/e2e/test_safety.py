@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import api_get, login, open_task, sentence, wait_saved
+from tests.e2e.helpers import api_get, login, open_task, sentence, wait_saved, workspace_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,9 +30,7 @@ def test_a_blind_campaign_hides_the_other_annotators_groups(context, make_world)
     world = make_world(documents=("demo-001",), annotators=("annotator", "bob"), blind=True)
     _bob_saves_his_fam(world)
     task, bobs = world.task("demo-001", "annotator"), world.task("demo-001", "bob")
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
 
     expect(page.locator("#campaign-line")).to_contain_text("blind")
     expect(page.locator("#sentences .mark.others")).to_have_count(0)

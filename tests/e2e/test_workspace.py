@@ -12,10 +12,10 @@ from tests.e2e.helpers import (
     eventually,
     groups,
     login,
-    open_task,
     pending_copies,
     sentence,
     wait_saved,
+    workspace_page,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,9 +85,7 @@ def test_build_a_fam_with_the_mouse_then_the_keyboard(context, make_world):
 def test_the_fam_is_still_there_after_a_reload(context, make_world):
     world = make_world(documents=("demo-001",))
     task = world.task()
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
     sentence(page, 0).click()
     sentence(page, 4).click()
     page.click("#facets li[data-index='1'] .facet-head")
@@ -121,9 +119,7 @@ def test_a_suggestion_is_accepted(context, make_world):
 
     world = make_world(documents=("demo-001",), scorers=("rougeavg-f", "tfidf"))
     task = world.task()
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
 
     # Not computed yet: the page says so, and fills them in when they arrive.
     facet = page.locator("#facets li[data-index='0']")
@@ -186,9 +182,7 @@ def test_submit_marks_the_task_done_and_logs_ignored_suggestions(context, make_w
     world = make_world(documents=("demo-001",), scorers=("tfidf",))
     world.compute_suggestions()
     task = world.task()
-    page = context.new_page()
-    login(page, world.url)
-    open_task(page, world, task)
+    page = workspace_page(context, world, task)
     expect(page.locator("#facets li[data-index='0'] .chip")).to_have_count(3)
     page.keyboard.press("a")  # facet 1: the top suggestion
     page.keyboard.press("2")

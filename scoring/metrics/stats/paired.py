@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from .bootstrap import (
+    _BLOCK_INDICES,
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -110,6 +111,43 @@ def _p_value(null: np.ndarray, observed: float, alternative: str, *, exact: bool
     return float((hits + 1) / (null.size + 1))
 
 
+def permutation_null(
+    n: int,
+    resamples: int,
+    seed: int,
+    null_of: Callable[[np.ndarray], np.ndarray],
+    *,
+    from_bits: Callable[[np.ndarray], np.ndarray],
+    draw: Callable[[np.random.Generator, tuple[int, int]], np.ndarray],
+) -> tuple[np.ndarray, bool]:
+    """The null distribution of a paired permutation test, exact when small enough.
+
+    When ``n <= MAX_EXACT_N`` and ``2 ** n <= resamples`` every pattern is enumerated (as
+    0/1 bits, turned into the caller's patterns by ``from_bits``); otherwise ``resamples``
+    random patterns are drawn by ``draw`` from ``numpy.random.default_rng(seed)``, in blocks
+    of about a million entries so memory stays small.
+
+    Args:
+        n: number of paired units.
+        resamples: random patterns when not exact.
+        seed: seed of the random generator.
+        null_of: patterns ``(rows, n)`` -> the statistic for each row.
+        from_bits: 0/1 bit patterns -> the caller's patterns (e.g. signs ``1 - 2 * bits``).
+        draw: ``(rng, shape)`` -> random patterns in the caller's encoding.
+
+    Returns:
+        ``(null statistics, exact)``.
+    """
+    if n <= MAX_EXACT_N and 2**n <= resamples:
+        return null_of(from_bits((np.arange(2**n)[:, None] >> np.arange(n)) & 1)), True
+    rng = np.random.default_rng(seed)
+    rows = max(1, _BLOCK_INDICES // n)
+    blocks = [
+        null_of(draw(rng, (min(rows, resamples - start), n))) for start in range(0, resamples, rows)
+    ]
+    return np.concatenate(blocks), False
+
+
 def _check_alternative(alternative: str) -> None:
     if alternative not in ALTERNATIVES:
         raise StatsError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
@@ -153,18 +191,14 @@ def paired_permutation_test(
     _, diffs = paired_differences(a, b)
     n = diffs.size
     observed = float(diffs.mean())
-    exact = n <= MAX_EXACT_N and 2**n <= resamples
-    if exact:
-        bits = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
-        null = ((1 - 2 * bits) * diffs).mean(axis=1)
-    else:
-        rng = np.random.default_rng(seed)
-        rows = max(1, (1 << 20) // n)
-        blocks = []
-        for start in range(0, resamples, rows):
-            signs = rng.choice(np.array([-1.0, 1.0]), size=(min(rows, resamples - start), n))
-            blocks.append((signs * diffs).mean(axis=1))
-        null = np.concatenate(blocks)
+    null, exact = permutation_null(
+        n,
+        resamples,
+        seed,
+        lambda signs: (signs * diffs).mean(axis=1),
+        from_bits=lambda bits: 1 - 2 * bits,
+        draw=lambda rng, shape: rng.choice(np.array([-1.0, 1.0]), size=shape),
+    )
     return PairedTestResult(
         test=TEST_PERMUTATION,
         statistic=observed,

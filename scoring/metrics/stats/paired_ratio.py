@@ -25,14 +25,11 @@ from .errors import (
     TooFewPointsError,
     canonical_key,
 )
-from .paired import MAX_EXACT_N, _check_alternative, _p_value
+from .paired import _check_alternative, _p_value, permutation_null
 from .ratio import _constant_ratio, _pooled, _positive, _quantiles
 
 TEST_RATIO_PERMUTATION = "paired permutation of pooled ratios (unit swap)"
 TEST_RATIO_BOOTSTRAP = "paired bootstrap of pooled ratios (shifted)"
-
-# Index rows per block of random swap patterns, as for the other resampling loops.
-_BLOCK_INDICES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -206,17 +203,14 @@ def paired_ratio_permutation_test(
         swapped_b = (total_num_b - moved_num) / (total_den_b - moved_den)
         return swapped_a - swapped_b
 
-    exact = n <= MAX_EXACT_N and 2**n <= resamples
-    if exact:
-        null = null_of(((np.arange(2**n)[:, None] >> np.arange(n)) & 1).astype(float))
-    else:
-        rng = np.random.default_rng(seed)
-        rows = max(1, _BLOCK_INDICES // n)
-        blocks = []
-        for start in range(0, resamples, rows):
-            swaps = rng.integers(0, 2, size=(min(rows, resamples - start), n))
-            blocks.append(null_of(swaps.astype(float)))
-        null = np.concatenate(blocks)
+    null, exact = permutation_null(
+        n,
+        resamples,
+        seed,
+        null_of,
+        from_bits=lambda bits: bits.astype(float),
+        draw=lambda rng, shape: rng.integers(0, 2, size=shape).astype(float),
+    )
     return PairedRatioTestResult(
         test=TEST_RATIO_PERMUTATION,
         statistic=observed,
