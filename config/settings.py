@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "annotation.fams",
     "annotation.campaigns",
     "scoring.systems",
+    "scoring.scores",
+    "scoring.leaderboards",
     "frontend",
 ]
 
@@ -212,7 +214,13 @@ if CELERY_EMBEDDED_BROKER:
         VAR_DIR / "celery" / "results",
     ]
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # A task a killed worker never acknowledged goes back to the queue after this many seconds.
+    # Workers sweep for such tasks every CELERY_RESTORE_INTERVAL seconds.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+        "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+        "unacked_restore_throttle": 1,
+    }
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
     CELERY_EMBEDDED_DIRS = []
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "loupe")
@@ -233,6 +241,9 @@ HEALTH_WORKER_TIMEOUT = float(os.environ.get("HEALTH_WORKER_TIMEOUT", "5"))
 HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "10"))
 
 # --- Imports ----------------------------------------------------------------------------------
+# Outputs per scoring task, and bootstrap/permutation resamples behind leaderboard CIs and tests.
+LOUPE_SCORING_CHUNK = env_int("LOUPE_SCORING_CHUNK", 250)
+LOUPE_LEADERBOARD_RESAMPLES = env_int("LOUPE_LEADERBOARD_RESAMPLES", 1000)
 LOUPE_UPLOAD_MAX_BYTES = env_int("LOUPE_UPLOAD_MAX_BYTES", 50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = LOUPE_UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

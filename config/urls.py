@@ -12,6 +12,8 @@ api_patterns = [
     path("", include("annotation.fams.urls")),
     path("", include("annotation.campaigns.urls")),
     path("", include("scoring.systems.urls")),
+    path("", include("scoring.scores.urls")),
+    path("", include("scoring.leaderboards.urls")),
 ]
 
 urlpatterns = [

@@ -80,6 +80,70 @@ def _test_database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def start_worker(*, queue: str, database_url: str, log, env: dict | None = None):
+    """Start a real Celery worker process (solo pool) on ``queue`` against ``database_url``.
+
+    Args:
+        queue: the only queue it consumes.
+        database_url: the database it uses (the test database).
+        log: a binary file for its output.
+        env: extra environment variables (e.g. a short visibility timeout).
+
+    Returns:
+        The ``subprocess.Popen`` of the worker.
+    """
+    env = {**os.environ, "CELERY_QUEUE": queue, "DATABASE_URL": database_url, **(env or {})}
+    return subprocess.Popen(  # noqa: S603 - fixed argv
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "-Q",
+            queue,
+            "--hostname",
+            f"{queue}-{uuid.uuid4().hex[:4]}@%h",
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def wait_for_worker(worker, *, queue: str, log, timeout: float = 60) -> None:
+    """Wait until ``worker`` answers a ping task on ``queue``.
+
+    Args:
+        worker: the worker's ``Popen``.
+        queue: its queue.
+        log: its log file (named in the error).
+        timeout: seconds to wait.
+
+    Raises:
+        RuntimeError: the worker exited.
+        Exception: no answer within ``timeout`` (the last error).
+    """
+    from config.celery import health_ping
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if worker.poll() is not None:
+            raise RuntimeError(f"worker exited with {worker.returncode}; see {log.name}")
+        try:
+            health_ping.apply_async(args=[time.time()], queue=queue).get(timeout=5)
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(tmp_path_factory, django_db_setup, django_db_blocker):
     """A real Celery worker subprocess on the configured broker and the test database.
@@ -95,43 +159,10 @@ def celery_worker_process(tmp_path_factory, django_db_setup, django_db_blocker):
     app.conf.task_default_queue = queue
     with django_db_blocker.unblock():
         database_url = _test_database_url()
-    env = {**os.environ, "CELERY_QUEUE": queue, "DATABASE_URL": database_url}
     log = open(tmp_path_factory.mktemp("worker") / "worker.log", "wb")  # noqa: SIM115
-    worker = subprocess.Popen(  # noqa: S603 - fixed argv
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "-Q",
-            queue,
-            "--hostname",
-            f"{queue}@%h",
-            "--without-mingle",
-            "--without-gossip",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    worker = start_worker(queue=queue, database_url=database_url, log=log)
     try:
-        deadline = time.monotonic() + 60
-        from config.celery import health_ping
-
-        while True:
-            if worker.poll() is not None:
-                raise RuntimeError(f"worker exited with {worker.returncode}; see {log.name}")
-            try:
-                health_ping.apply_async(args=[time.time()], queue=queue).get(timeout=5)
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
+        wait_for_worker(worker, queue=queue, log=log)
         yield {"process": worker, "queue": queue}
     finally:
         worker.terminate()
@@ -178,3 +209,29 @@ def pytest_report_header(config):
         f"loupe broker: {settings.CELERY_BROKER_URL}",
         f"loupe shared data: {'present' if SHARED_DATA.is_dir() else 'absent'} ({SHARED_DATA})",
     ]
+
+
+@pytest.fixture
+def worker_factory(tmp_path, django_db_blocker):
+    """``start(queue, env=None)``: start a real worker on the test database; all are stopped
+    at the end (a test may SIGKILL one first)."""
+    with django_db_blocker.unblock():
+        database_url = _test_database_url()
+    started = []
+
+    def start(queue: str, env: dict | None = None):
+        log = open(tmp_path / f"worker-{len(started)}.log", "wb")  # noqa: SIM115
+        worker = start_worker(queue=queue, database_url=database_url, log=log, env=env)
+        started.append((worker, log))
+        wait_for_worker(worker, queue=queue, log=log)
+        return worker
+
+    yield start
+    for worker, log in started:
+        if worker.poll() is None:
+            worker.terminate()
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+        log.close()

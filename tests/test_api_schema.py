@@ -1,5 +1,6 @@
 """The OpenAPI schema builds without warnings and documents every API endpoint."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,18 +21,15 @@ def test_schema_validates_without_warnings_and_lists_every_endpoint():
     )
     assert result.returncode == 0, result.stderr[-2000:]
     paths = set(yaml.safe_load(result.stdout)["paths"])
+    # Every endpoint of the matrix is documented: its URL (placeholders filled) matches a path.
+    patterns = [
+        re.compile(
+            re.sub(r"\{[^}]+\}", "[^/]+", re.escape(p).replace(r"\{", "{").replace(r"\}", "}"))
+            + "$"
+        )
+        for p in paths
+    ]
     for name, case in CASES.items():
         if name.startswith("api:"):
-            template = case.url.split("?")[0]
-            for key in (
-                "{doc}",
-                "{free_doc}",
-                "{gold}",
-                "{campaign}",
-                "{task}",
-                "{submitted_task}",
-                "{complete_task}",
-            ):
-                template = template.replace(key, "{id}")
-            template = template.replace("/demo/", "/{slug}/").replace("/lead-3/", "/{slug}/")
-            assert template in paths, (name, template)
+            url = re.sub(r"\{[^}]+\}", "1", case.url.split("?")[0])
+            assert any(p.match(url) for p in patterns), (name, url)

@@ -321,6 +321,12 @@ def test_campaign_creation_queues_suggestions_that_a_real_worker_computes(celery
     assert campaign.suggestions_status == "ready", campaign.suggestions_error
     assert SuggestionSet.objects.filter(campaign=campaign).count() == 6
     assert Campaign.objects.count() == 1
+    # The demo also queued a scoring job; let the worker finish it before the tables are flushed.
+    from scoring.scores.models import ScoringJob
+
+    while time.monotonic() < deadline + 60 and not ScoringJob.objects.get().finished:
+        time.sleep(0.5)
+    assert ScoringJob.objects.get().status == "succeeded"
 
 
 def test_session_fam_saves_need_the_csrf_token(campaign):

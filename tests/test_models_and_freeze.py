@@ -9,7 +9,7 @@ from annotation.corpus.selectors import document_is_frozen
 from annotation.corpus.services import document_update_sentences
 from annotation.fams.models import AnnotationSet, Fam
 from config.exceptions import ApplicationError
-from scoring.systems.models import System, SystemOutput
+from scoring.systems.models import OutputVersion, System, SystemOutput
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +31,10 @@ def test_external_id_is_unique_per_dataset_in_the_database(doc):
     Document.objects.create(dataset=other, external_id="x", sentences=["Z."])
 
 
+def _version(system, doc):
+    return OutputVersion.objects.create(system=system, dataset=doc.dataset, number=1)
+
+
 def test_category_is_checked_by_the_database(doc):
     with pytest.raises(IntegrityError), transaction.atomic():
         Document.objects.filter(pk=doc.pk).update(category="medium")
@@ -40,14 +44,23 @@ def test_output_method_requires_indices_in_the_database(doc):
     system = System.objects.create(slug="s", name="S", kind="abstractive")
     with pytest.raises(IntegrityError), transaction.atomic():
         SystemOutput.objects.create(
-            system=system, document=doc, sentences=["A."], extraction_method="exact"
+            system=system,
+            version=_version(system, doc),
+            document=doc,
+            sentences=["A."],
+            extraction_method="exact",
         )
 
 
 def test_output_clean_rejects_out_of_range_indices(doc):
     system = System.objects.create(slug="s", name="S", kind="extractive")
     output = SystemOutput(
-        system=system, document=doc, sentences=["A."], extracted=[0, 3], extraction_method="given"
+        system=system,
+        version=_version(system, doc),
+        document=doc,
+        sentences=["A."],
+        extracted=[0, 3],
+        extraction_method="given",
     )
     with pytest.raises(
         ValidationError, match=r"Indices \[3\] are out of range: document x has 3 sentences"
@@ -81,7 +94,9 @@ def test_sentences_can_change_until_an_output_refers_to_the_document(doc):
     doc.refresh_from_db()
     assert doc.sentences == ["A.", "B.", "C.", "D."]
     system = System.objects.create(slug="s", name="S", kind="abstractive")
-    SystemOutput.objects.create(system=system, document=doc, sentences=["Summary."])
+    SystemOutput.objects.create(
+        system=system, version=_version(system, doc), document=doc, sentences=["Summary."]
+    )
     assert document_is_frozen(document=doc)
     with pytest.raises(ApplicationError, match="Document 'x' is frozen"):
         document_update_sentences(document=doc, sentences=["Changed."])
@@ -113,9 +128,8 @@ def test_admin_shows_frozen_sentences_read_only(doc, client_for, users, client):
     client.force_login(users["admin"])
     editable = client.get(f"/admin/corpus/document/{doc.pk}/change/").content.decode()
     assert 'name="sentences"' in editable
-    System.objects.create(slug="s", name="S", kind="abstractive").outputs.create(
-        document=doc, sentences=["S."]
-    )
+    system = System.objects.create(slug="s", name="S", kind="abstractive")
+    system.outputs.create(version=_version(system, doc), document=doc, sentences=["S."])
     frozen = client.get(f"/admin/corpus/document/{doc.pk}/change/").content.decode()
     assert 'name="sentences"' not in frozen
 
@@ -125,9 +139,8 @@ def test_reference_admin_is_read_only_once_the_document_is_frozen(doc, client, u
     reference = doc.references.get()
     url = f"/admin/corpus/reference/{reference.pk}/change/"
     assert 'name="sentences"' in client.get(url).content.decode()
-    System.objects.create(slug="s", name="S", kind="abstractive").outputs.create(
-        document=doc, sentences=["S."]
-    )
+    system = System.objects.create(slug="s", name="S", kind="abstractive")
+    system.outputs.create(version=_version(system, doc), document=doc, sentences=["S."])
     assert 'name="sentences"' not in client.get(url).content.decode()
 
 

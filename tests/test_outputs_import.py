@@ -6,7 +6,7 @@ import pytest
 
 from annotation.corpus.importers.bundle import ImportValidationError, SystemRecord
 from annotation.corpus.models import Dataset
-from scoring.systems.models import System, SystemOutput
+from scoring.systems.models import OutputVersion, System, SystemOutput
 from scoring.systems.services import system_output_import
 
 pytestmark = pytest.mark.django_db
@@ -93,17 +93,37 @@ def test_extractive_text_is_mapped_to_indices_exactly_or_by_tfidf(demo, tmp_path
     assert summary.outputs == 1
 
 
-def test_a_second_upload_for_the_same_system_and_document_is_refused(demo, tmp_path):
+def test_a_second_upload_for_the_same_system_becomes_its_next_version(demo, tmp_path):
     dataset = Dataset.objects.get(slug="demo")
-    path = lines(tmp_path / "lead.jsonl", {"doc_id": "demo-001", "extracted": [0, 1, 2]})
-    with pytest.raises(
-        ImportValidationError, match="already has an output for document 'demo-001'"
-    ):
-        system_output_import(
-            dataset=dataset,
-            system=SystemRecord(slug="lead-3", name="Lead-3", kind="extractive"),
-            source=path,
+    before = list(
+        SystemOutput.objects.filter(system__slug="lead-3", version__number=1)
+        .order_by("document__position")
+        .values_list("document__external_id", "extracted")
+    )
+    path = lines(tmp_path / "lead.jsonl", {"doc_id": "demo-001", "extracted": [1, 0]})
+    summary = system_output_import(
+        dataset=dataset,
+        system=SystemRecord(slug="lead-3", name="Lead-3", kind="extractive"),
+        source=path,
+    )
+    assert summary.versions == (("lead-3", 2),)
+    versions = OutputVersion.objects.filter(system__slug="lead-3", dataset=dataset)
+    assert list(versions.order_by("number").values_list("number", flat=True)) == [1, 2]
+    latest = versions.get(number=2)
+    assert latest.source == "lead.jsonl"
+    assert list(latest.outputs.values_list("document__external_id", "extracted")) == [
+        ("demo-001", [1, 0])
+    ]
+    # Version 1 is untouched and still readable.
+    assert (
+        list(
+            SystemOutput.objects.filter(system__slug="lead-3", version__number=1)
+            .order_by("document__position")
+            .values_list("document__external_id", "extracted")
         )
+        == before
+    )
+    assert len(before) == 6
 
 
 def test_a_system_slug_with_another_kind_is_refused(demo, tmp_path):

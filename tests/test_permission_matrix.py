@@ -15,6 +15,7 @@ from annotation.campaigns.services import (
     tasks_assign_manual,
 )
 from annotation.corpus.models import Dataset, Document, Reference
+from scoring.leaderboards.judgments import human_judgments_import
 
 ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
 ANYONE = dict.fromkeys(ROLES, 200)
@@ -40,6 +41,18 @@ def _jsonl_upload():
     upload = io.BytesIO(data)
     upload.name = "matrix.jsonl"
     return {"file": upload, "slug": "matrix-upload"}
+
+
+def _outputs_upload():
+    upload = io.BytesIO(b'{"doc_id": "demo-001", "summary": "A short summary."}\n')
+    upload.name = "matrix-outputs.jsonl"
+    return {"file": upload, "system": "matrix-abs", "kind": "abstractive"}
+
+
+def _judgments_upload():
+    upload = io.BytesIO(b"system,score\nlead-3,1\ndemo-extsum,2\ndemo-abs,3\n")
+    upload.name = "matrix.csv"
+    return {"file": upload, "name": "matrix-upload"}
 
 
 CASES = {
@@ -70,6 +83,14 @@ CASES = {
     ),
     "api:system-detail": Case("get", "/api/systems/lead-3/", RESEARCH),
     "api:system-output-list": Case("get", "/api/systems/lead-3/outputs/?dataset=demo", RESEARCH),
+    "api:system-output-upload": Case(
+        "post",
+        "/api/datasets/demo/outputs/",
+        RESEARCH,
+        body=_outputs_upload,
+        fmt="multipart",
+        success=201,
+    ),
     "api:annotation-set-list": Case("get", "/api/datasets/demo/annotation-sets/", RESEARCH),
     "api:fam-list": Case("get", "/api/annotation-sets/{gold}/fams/", RESEARCH),
     "api:campaign-list": Case("get", "/api/campaigns/", ADMIN_ONLY),
@@ -122,6 +143,37 @@ CASES = {
             ]
         },
     ),
+    # A key may add " <method>" after the route name when one route serves several methods.
+    "api:judgment-list": Case("get", "/api/datasets/demo/judgments/", RESEARCH),
+    "api:judgment-list post": Case(
+        "post",
+        "/api/datasets/demo/judgments/",
+        RESEARCH,
+        body=_judgments_upload,
+        fmt="multipart",
+        success=201,
+    ),
+    "api:judgment-detail": Case(
+        "delete", "/api/datasets/demo/judgments/{study}/", RESEARCH, success=204
+    ),
+    # Leaderboards, their downloads and plots, and the scores behind them: researchers, admins.
+    "api:leaderboard": Case("get", "/api/datasets/demo/leaderboard/?category=low", RESEARCH),
+    "api:leaderboard-export": Case(
+        "get", "/api/datasets/demo/leaderboard/export/?file=csv", RESEARCH
+    ),
+    "api:leaderboard-plot": Case(
+        "get", "/api/datasets/demo/leaderboard/plots/far-sar.svg", RESEARCH
+    ),
+    "api:system-version-list": Case("get", "/api/datasets/demo/systems/lead-3/versions/", RESEARCH),
+    "api:system-scores": Case("get", "/api/datasets/demo/systems/lead-3/scores/", RESEARCH),
+    "api:output-document": Case(
+        "get", "/api/datasets/demo/systems/lead-3/documents/demo-001/", RESEARCH
+    ),
+    "api:scoring-job-list": Case("get", "/api/datasets/demo/scoring-jobs/", RESEARCH),
+    "api:scoring-job-start": Case(
+        "post", "/api/datasets/demo/scoring-jobs/start/", RESEARCH, body={"ks": [3]}, success=202
+    ),
+    "api:scoring-job-detail": Case("get", "/api/scoring-jobs/{job}/", RESEARCH),
     "schema": Case("get", "/api/schema/", ANYONE),
     "api-docs": Case("get", "/api/docs/", ANYONE),
 }
@@ -143,7 +195,13 @@ def _api_route_names() -> set[str]:
 
 
 def test_the_matrix_covers_every_api_endpoint():
-    assert _api_route_names() == set(CASES)
+    assert _api_route_names() == {name.partition(" ")[0] for name in CASES}
+
+
+def _judgment_study(dataset) -> str:
+    upload = io.BytesIO(b"system,rank\nlead-3,3\ndemo-extsum,1\ndemo-abs,2\n")
+    human_judgments_import(dataset=dataset, name="matrix", source=upload, filename="m.csv")
+    return "matrix"
 
 
 @pytest.fixture
@@ -183,6 +241,8 @@ def context(demo, users):
         "task": task.pk,
         "submitted_task": submitted.pk,
         "complete_task": complete.pk,
+        "study": _judgment_study(dataset),
+        "job": dataset.scoring_jobs.get().pk,
         "facets": facets(task, False),
     }
 

@@ -119,6 +119,10 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> 
                 source=fixtures_dir / "outputs" / f"{system.slug}.jsonl",
             )
             report.extend(str(line) for line in summary.report)
+        from scoring.scores.services import scoring_job_create
+
+        # The running worker scores the demo systems, so the leaderboard has figures at once.
+        scoring_job_create(dataset=dataset, trigger="upload")
     users = []
     user_model = get_user_model()
     for username, password, role in DEMO_USERS:

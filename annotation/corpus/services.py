@@ -13,7 +13,7 @@ from .importers.bundle import ImportBundle, ImportValidationError, Issue, Locati
 from .importers.formats import get_format
 from .importers.validators import validate_bundle
 from .importers.writer import ImportSummary, preflight, summarize, write_bundle
-from .models import Category, Document
+from .models import Category, Dataset, Document
 from .selectors import document_is_frozen
 
 
@@ -41,18 +41,37 @@ def dataset_import(
 
     Returns:
         An :class:`ImportSummary` with counts and the report (e.g. low-confidence mappings).
+        When the release brings system outputs, a scoring job for them is queued on commit.
 
     Raises:
         ImportValidationError: every problem found, each naming file, line and field; nothing
             is written.
     """
     bundle = get_format(format_name).parse(source, slug, name)
-    return bundle_import(bundle=bundle, slug=slug, user=user, dry_run=dry_run)
+    summary = bundle_import(bundle=bundle, slug=slug, user=user, dry_run=dry_run)
+    if summary.versions and not dry_run:
+        from scoring.scores.models import JobTrigger
+        from scoring.scores.services import scoring_job_create
+        from scoring.systems.models import OutputVersion
+
+        scoring_job_create(
+            dataset=Dataset.objects.get(slug=summary.dataset),
+            trigger=JobTrigger.UPLOAD,
+            versions=list(OutputVersion.objects.filter(dataset__slug=summary.dataset)),
+            user=user,
+        )
+    return summary
 
 
 @transaction.atomic
 def bundle_import(
-    *, bundle: ImportBundle, slug: str, user=None, dry_run: bool = False, dataset=None
+    *,
+    bundle: ImportBundle,
+    slug: str,
+    user=None,
+    dry_run: bool = False,
+    dataset=None,
+    source: str = "",
 ) -> ImportSummary:
     """Validate and write an already-parsed bundle (see :func:`dataset_import`).
 
@@ -62,6 +81,7 @@ def bundle_import(
         user: the importing user.
         dry_run: validate only.
         dataset: an existing dataset to add systems, outputs and FAMs to, instead of creating one.
+        source: the file or release the outputs came from, recorded on their output versions.
 
     Returns:
         The :class:`ImportSummary`.
@@ -85,7 +105,7 @@ def bundle_import(
         return summarize(bundle, slug=slug, existing_systems=set(systems), dry_run=True)
     try:
         with transaction.atomic():
-            return write_bundle(bundle, slug=slug, dataset=dataset, user=user)
+            return write_bundle(bundle, slug=slug, dataset=dataset, user=user, source=source)
     except IntegrityError as error:
         # Another import wrote the same dataset, system or output between our checks and writes.
         raise ImportValidationError(

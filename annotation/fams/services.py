@@ -6,7 +6,7 @@ from django.db import transaction
 
 from config.exceptions import ApplicationError, ConflictError
 
-from .models import Fam, FamRevision
+from .models import AnnotationSetKind, Fam, FamRevision
 
 
 def empty_facets(n_facets: int) -> list[dict]:
@@ -151,4 +151,9 @@ def fam_save(
     )
     revision.full_clean(exclude=["fam", "author"], validate_constraints=False)
     revision.save()
+    if fam.annotation_set.kind == AnnotationSetKind.GOLD and fam.annotator_id is None:
+        # FAR is scored against gold FAMs: queue a rescoring (one waiting job covers a burst).
+        from scoring.scores.services import scoring_job_request_for_fams
+
+        scoring_job_request_for_fams(dataset=fam.document.dataset, user=user)
     return fam

@@ -1,10 +1,10 @@
-"""System models: a summarization System and its SystemOutput per document."""
+"""System models: a summarization System, its OutputVersions per dataset and their SystemOutputs."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from annotation.corpus.models import Document, validate_sentence_list
+from annotation.corpus.models import Dataset, Document, validate_sentence_list
 
 
 class SystemKind(models.TextChoices):
@@ -45,8 +45,41 @@ class System(models.Model):
         return self.name
 
 
+class OutputVersion(models.Model):
+    """One upload of a system's outputs for a dataset; numbered 1, 2, ... per system and dataset.
+
+    A new upload never replaces an earlier one: it becomes the next version, and the leaderboard
+    reads the latest one while earlier versions (and their scores) stay readable.
+    """
+
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="versions")
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="output_versions")
+    number = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    source = models.CharField(max_length=500, blank=True, help_text="File or release it came from.")
+    report = models.JSONField(default=list, blank=True, help_text="The upload report's lines.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["system", "dataset", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["system", "dataset", "number"], name="output_version_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="output_version_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system} v{self.number} on {self.dataset}"
+
+
 class SystemOutput(models.Model):
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="outputs")
+    version = models.ForeignKey(OutputVersion, on_delete=models.CASCADE, related_name="outputs")
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="outputs")
     sentences = models.JSONField(validators=[validate_sentence_list])
     extracted = models.JSONField(
@@ -62,7 +95,7 @@ class SystemOutput(models.Model):
         ordering = ["system", "document"]
         constraints = [
             models.UniqueConstraint(
-                fields=["system", "document"], name="system_output_unique_per_document"
+                fields=["version", "document"], name="system_output_unique_per_version"
             ),
             models.CheckConstraint(
                 condition=models.Q(extraction_method__in=["", *ExtractionMethod.values]),
@@ -87,6 +120,14 @@ class SystemOutput(models.Model):
     def clean(self) -> None:
         """Check indices against the document and the fields against the system's kind."""
         errors: dict[str, str] = {}
+        if self.version_id and self.system_id and self.version.system_id != self.system_id:
+            errors["version"] = "The version belongs to another system."
+        if (
+            self.version_id
+            and self.document_id
+            and self.version.dataset_id != self.document.dataset_id
+        ):
+            errors["document"] = "The document belongs to another dataset than the version."
         if self.system_id and self.system.kind == SystemKind.EXTRACTIVE and self.extracted is None:
             errors["extracted"] = "An extractive system's output needs extracted indices."
         if self.system_id and self.system.kind == SystemKind.ABSTRACTIVE and self.extracted:

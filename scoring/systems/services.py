@@ -1,17 +1,57 @@
-"""System services (writes): register a system, import its outputs."""
+"""System services (writes): register a system, import and upload its outputs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
+from rest_framework import status
 
-from .models import System
+from annotation.corpus.importers.bundle import (
+    DatasetRecord,
+    ImportBundle,
+    ImportValidationError,
+    Issue,
+    Location,
+    OutputRecord,
+    ReportLine,
+    SystemRecord,
+)
+from annotation.corpus.importers.writer import ImportSummary
+from config.exceptions import ApplicationError
 
-if TYPE_CHECKING:
-    from annotation.corpus.importers.bundle import SystemRecord
-    from annotation.corpus.importers.writer import ImportSummary
+from .models import OutputVersion, System
+
+# Upload formats, chosen by the file name (a directory is always "dir").
+FORMAT_JSONL, FORMAT_ZIP, FORMAT_DIR = "jsonl", "zip", "dir"
+JSONL_SUFFIXES = (".jsonl", ".json", ".ndjson")
+
+# (documents by external id, report) -> the parsed outputs
+OutputsParser = Callable[[Mapping[str, tuple[str, ...]], list[ReportLine]], list[OutputRecord]]
+
+
+class UploadTooLargeError(ApplicationError):
+    """An upload over ``settings.LOUPE_UPLOAD_MAX_BYTES`` (HTTP 413)."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
+@dataclass(frozen=True)
+class OutputUpload:
+    """What an upload did: the import summary, the version it made and the scoring job queued.
+
+    For a dry run ``version`` is the number the upload would get and ``job_id`` is None.
+    """
+
+    summary: ImportSummary
+    system: str
+    version: int
+    job_id: int | None
 
 
 @transaction.atomic
@@ -42,6 +82,46 @@ def system_create(
     return system
 
 
+def _outputs_import(
+    *, dataset, system: SystemRecord, label: str, parse: OutputsParser, user, dry_run: bool
+) -> ImportSummary:
+    """Parse with ``parse``, then validate and write through the shared pipeline."""
+    from annotation.corpus.services import bundle_import
+
+    documents = {d.external_id: tuple(d.sentences) for d in dataset.documents.all()}
+    bundle = ImportBundle(
+        dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
+    )
+    bundle.outputs = parse(documents, bundle.report)
+    return bundle_import(
+        bundle=bundle, slug=dataset.slug, dataset=dataset, user=user, dry_run=dry_run, source=label
+    )
+
+
+def _parser(fmt: str, source, label: str, system: SystemRecord) -> OutputsParser:
+    """The parse step for one upload format."""
+    from annotation.corpus.importers.parsers import outputs_files
+    from annotation.corpus.importers.parsers.outputs_jsonl import parse_outputs_jsonl
+    from annotation.corpus.importers.readers import read_lines
+
+    if fmt == FORMAT_JSONL:
+        return lambda documents, report: parse_outputs_jsonl(
+            read_lines(source, name=label),
+            file=label,
+            system=system,
+            documents=documents,
+            report=report,
+        )
+    return lambda documents, report: outputs_files.parse_outputs_files(
+        source,
+        file=label,
+        max_bytes=settings.LOUPE_UPLOAD_MAX_BYTES,
+        system=system,
+        documents=documents,
+        report=report,
+    )
+
+
 @transaction.atomic
 def system_output_import(
     *,
@@ -56,7 +136,8 @@ def system_output_import(
 
     The file is parsed, every line validated against the dataset's documents (unknown ids,
     duplicates, out-of-range indices, empty summaries), and only then written in one
-    transaction. The system is created if it does not exist yet.
+    transaction. The system is created if it does not exist yet. No scoring job is queued
+    (see :func:`system_outputs_upload` for that).
 
     Args:
         dataset: the dataset whose documents the outputs summarize.
@@ -72,23 +153,172 @@ def system_output_import(
     Raises:
         ImportValidationError: any problem, naming file, line and field; nothing is written.
     """
-    from annotation.corpus.importers.bundle import DatasetRecord, ImportBundle
-    from annotation.corpus.importers.parsers.outputs_jsonl import parse_outputs_jsonl
-    from annotation.corpus.importers.readers import read_lines
-    from annotation.corpus.services import bundle_import
-
     label = file_label or (source.name if isinstance(source, Path) else "upload")
-    documents = {d.external_id: tuple(d.sentences) for d in dataset.documents.all()}
-    bundle = ImportBundle(
-        dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
-    )
-    bundle.outputs = parse_outputs_jsonl(
-        read_lines(source, name=label),
-        file=label,
+    return _outputs_import(
+        dataset=dataset,
         system=system,
-        documents=documents,
-        report=bundle.report,
+        label=label,
+        parse=_parser(FORMAT_JSONL, source, label, system),
+        user=user,
+        dry_run=dry_run,
     )
-    return bundle_import(
-        bundle=bundle, slug=dataset.slug, dataset=dataset, user=user, dry_run=dry_run
+
+
+def output_upload_format(*, source: Path | BinaryIO, filename: str) -> str:
+    """Which upload format a source is: ``dir`` for a directory, else by the file name.
+
+    Args:
+        source: the path or uploaded file.
+        filename: its name (``outputs.jsonl``, ``outputs.zip``, ...).
+
+    Returns:
+        ``jsonl`` (``.jsonl``, ``.json`` or ``.ndjson``), ``zip`` or ``dir``.
+
+    Raises:
+        ImportValidationError: any other name, or a path that does not exist.
+    """
+    if isinstance(source, Path):
+        if source.is_dir():
+            return FORMAT_DIR
+        if not source.is_file():
+            raise ImportValidationError([Issue(Location(filename), "file not found")])
+    name = filename.lower()
+    if name.endswith(JSONL_SUFFIXES):
+        return FORMAT_JSONL
+    if name.endswith(".zip"):
+        return FORMAT_ZIP
+    raise ImportValidationError(
+        [
+            Issue(
+                Location(filename),
+                "unknown file type: upload a .jsonl file (one JSON object per line), a .zip of "
+                "<doc_id>.txt files, or a directory of them",
+            )
+        ]
     )
+
+
+def _check_size(source: Path | BinaryIO, filename: str) -> None:
+    from annotation.corpus.importers.parsers.outputs_files import human_size
+
+    if isinstance(source, Path):
+        size = source.stat().st_size
+    else:
+        size = getattr(source, "size", None)
+        if size is None:
+            position = source.tell()
+            size = source.seek(0, 2) - position
+            source.seek(position)
+    limit = settings.LOUPE_UPLOAD_MAX_BYTES
+    if size > limit:
+        raise UploadTooLargeError(
+            f"{filename} is {human_size(size)}; the limit is {human_size(limit)} "
+            "(LOUPE_UPLOAD_MAX_BYTES)",
+            extra={"size": size, "limit": limit},
+        )
+
+
+def system_record_for_upload(
+    *, slug: str, name: str = "", kind: str = "", description: str = ""
+) -> SystemRecord:
+    """The system record an upload names: the existing system, or a new one.
+
+    Args:
+        slug: the system's slug.
+        name: display name of a new system (default: the slug); ignored for an existing one.
+        kind: ``extractive`` or ``abstractive``; required for a new system. Given for an
+            existing system it must match (the import refuses another kind).
+        description: free text for a new system.
+
+    Returns:
+        A :class:`SystemRecord` for :func:`system_outputs_upload`.
+
+    Raises:
+        ApplicationError: a new system without a kind.
+    """
+    existing = System.objects.filter(slug=slug).first()
+    if existing is not None:
+        return SystemRecord(
+            slug=existing.slug,
+            name=existing.name,
+            kind=kind or existing.kind,
+            description=existing.description,
+            trained_on=existing.trained_on,
+        )
+    if not kind:
+        raise ApplicationError(
+            f"System {slug!r} is new: say whether it is extractive or abstractive (kind).",
+            extra={"field": "kind"},
+        )
+    return SystemRecord(slug=slug, name=name or slug, kind=kind, description=description)
+
+
+@transaction.atomic
+def system_outputs_upload(
+    *,
+    dataset,
+    system: SystemRecord,
+    source: Path | BinaryIO,
+    filename: str,
+    user=None,
+    dry_run: bool = False,
+) -> OutputUpload:
+    """Upload a system's outputs (JSONL, zip or directory) and queue their scoring.
+
+    The size is checked first, then the file is parsed and validated, and only then written in
+    one transaction as the system's next output version; a subset of the dataset's documents
+    is fine. Once the transaction commits, a scoring job (trigger ``upload``) for the new
+    version goes to the workers.
+
+    Args:
+        dataset: the dataset whose documents the outputs summarize.
+        system: the system's record (see :func:`system_record_for_upload`).
+        source: an uploaded file or a path (a ``.jsonl`` or ``.zip`` file, or a directory of
+            ``<doc_id>.txt`` files).
+        filename: the file's name: it picks the format and names the file in messages.
+        user: the uploader (owner of a new system, creator of the version and the job).
+        dry_run: validate only; nothing is written and no job is queued.
+
+    Returns:
+        An :class:`OutputUpload` with the summary, the version number and the job's id.
+
+    Raises:
+        UploadTooLargeError: the file is over ``settings.LOUPE_UPLOAD_MAX_BYTES``.
+        ImportValidationError: an unknown file type or any invalid record (a zip that unpacks
+            to more than the limit included), each issue naming the file (the member inside
+            an archive), the line and the field; nothing is written.
+    """
+    fmt = output_upload_format(source=source, filename=filename)
+    if fmt != FORMAT_DIR:
+        _check_size(source, filename)
+    parse = _parser(fmt, source, filename, system)
+
+    def parse_some(documents, report) -> list[OutputRecord]:
+        outputs = parse(documents, report)
+        if not outputs:
+            raise ImportValidationError([Issue(Location(filename), "no outputs in the file")])
+        return outputs
+
+    summary = _outputs_import(
+        dataset=dataset,
+        system=system,
+        label=filename,
+        parse=parse_some,
+        user=user,
+        dry_run=dry_run,
+    )
+    if dry_run:
+        versions = OutputVersion.objects.filter(system__slug=system.slug, dataset=dataset)
+        latest = versions.aggregate(latest=Max("number"))["latest"] or 0
+        return OutputUpload(summary, system.slug, latest + 1, None)
+    from scoring.scores.models import JobTrigger
+    from scoring.scores.services import scoring_job_create
+
+    versions = [
+        OutputVersion.objects.get(system__slug=slug, dataset=dataset, number=number)
+        for slug, number in summary.versions
+    ]
+    job = scoring_job_create(
+        dataset=dataset, trigger=JobTrigger.UPLOAD, versions=versions, user=user
+    )
+    return OutputUpload(summary, system.slug, summary.versions[0][1], job.pk)

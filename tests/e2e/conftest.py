@@ -118,13 +118,14 @@ def context(browser):
 
 @pytest.fixture
 def no_celery(monkeypatch):
-    """Campaign creation queues the suggestion precomputation; the tests run it themselves."""
+    """Campaign creation queues the suggestion precomputation and the demo a scoring job; the
+    tests run what they need themselves, so nothing is left on the broker for a later worker."""
     from annotation.campaigns.tasks import campaign_suggestions_compute
+    from scoring.scores.tasks import scoring_job_run
 
     queued = []
-    monkeypatch.setattr(
-        campaign_suggestions_compute, "delay_on_commit", lambda *args: queued.append(args)
-    )
+    for task in (campaign_suggestions_compute, scoring_job_run):
+        monkeypatch.setattr(task, "delay_on_commit", lambda *args: queued.append(args))
     return queued
 
 

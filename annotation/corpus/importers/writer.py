@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
-from scoring.systems.models import System, SystemOutput
+from scoring.systems.models import OutputVersion, System, SystemOutput
 
 from .bundle import ImportBundle, ImportValidationError, Issue, Location, ReportLine
 
@@ -27,6 +27,7 @@ class ImportSummary:
     fams: int
     report: tuple[ReportLine, ...]
     dry_run: bool = False
+    versions: tuple[tuple[str, int], ...] = ()
 
     def as_dict(self) -> dict:
         """A JSON-friendly form for the API and the command line."""
@@ -40,6 +41,7 @@ class ImportSummary:
             "annotation_sets": self.annotation_sets,
             "fams": self.fams,
             "dry_run": self.dry_run,
+            "versions": [{"system": slug, "version": number} for slug, number in self.versions],
             "report": [str(line) for line in self.report],
         }
 
@@ -99,8 +101,9 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> di
         The systems that already exist, by slug.
 
     Raises:
-        ImportValidationError: the dataset already exists (re-imports are refused), a system
-            exists with another kind, or an output already exists.
+        ImportValidationError: the dataset already exists (re-imports are refused) or a system
+            exists with another kind. Outputs for a system that already has some become its
+            next version, so nothing is overwritten.
     """
     issues: list[Issue] = []
     if dataset is None and Dataset.objects.filter(slug=slug).exists():
@@ -113,22 +116,6 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> di
             )
         )
     systems = _preflight_systems(bundle, issues)
-    if dataset is not None:
-        taken = set(
-            SystemOutput.objects.filter(
-                document__dataset=dataset, system__slug__in=[r.slug for r in bundle.systems]
-            ).values_list("system__slug", "document__external_id")
-        )
-        for output in bundle.outputs:
-            if (output.system_slug, output.document_id) in taken:
-                loc = output.location or Location(f"output {output.system_slug}")
-                issues.append(
-                    Issue(
-                        Location(loc.file, loc.line, "doc_id"),
-                        f"system {output.system_slug!r} already has an output for document "
-                        f"{output.document_id!r} in {dataset.slug!r}",
-                    )
-                )
     if issues:
         raise ImportValidationError(issues)
     return systems
@@ -140,9 +127,43 @@ def _clean_all(objects) -> None:
         obj.full_clean(validate_unique=False, validate_constraints=False)
 
 
+def _new_versions(bundle, systems, dataset, user, source) -> dict[str, OutputVersion]:
+    """Number one new version per system with outputs: 1 past the latest (under a lock)."""
+    slugs = sorted({o.system_slug for o in bundle.outputs})
+    # Lock the systems so two concurrent uploads cannot take the same number.
+    list(System.objects.select_for_update().filter(slug__in=slugs).order_by("pk"))
+    versions = {}
+    for slug in slugs:
+        latest = (
+            OutputVersion.objects.filter(system=systems[slug], dataset=dataset)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+        )
+        # A release's report covers several systems; keep each system's own lines.
+        marker = "" if len(slugs) == 1 else f" for {slug} on "
+        version = OutputVersion(
+            system=systems[slug],
+            dataset=dataset,
+            number=(latest or 0) + 1,
+            uploaded_by=user,
+            source=source[:500],
+            report=[str(line) for line in bundle.report if marker in line.message][:1000],
+        )
+        version.full_clean(validate_unique=False, validate_constraints=False)
+        version.save()
+        versions[slug] = version
+    return versions
+
+
 @transaction.atomic
 def write_bundle(
-    bundle: ImportBundle, *, slug: str, dataset: Dataset | None = None, user=None
+    bundle: ImportBundle,
+    *,
+    slug: str,
+    dataset: Dataset | None = None,
+    user=None,
+    source: str = "",
 ) -> ImportSummary:
     """Write a validated bundle in one transaction (all or nothing).
 
@@ -151,9 +172,10 @@ def write_bundle(
         slug: the dataset slug to create (ignored when ``dataset`` is given).
         dataset: an existing dataset to add systems, outputs and FAMs to.
         user: recorded as the dataset's creator and the new systems' owner.
+        source: the file or release the outputs came from, recorded on their versions.
 
     Returns:
-        The :class:`ImportSummary`.
+        The :class:`ImportSummary`, with the output version created for each system.
 
     Raises:
         ImportValidationError: from :func:`preflight`.
@@ -218,9 +240,11 @@ def write_bundle(
             system.full_clean()
             system.save()
             systems[record.slug] = system
+    versions = _new_versions(bundle, systems, dataset, user, source or dataset.source)
     outputs = [
         SystemOutput(
             system=systems[o.system_slug],
+            version=versions[o.system_slug],
             document=documents[o.document_id],
             sentences=list(o.sentences),
             extracted=list(o.extracted) if o.extracted is not None else None,
@@ -232,7 +256,8 @@ def write_bundle(
     _clean_all(outputs)
     SystemOutput.objects.bulk_create(outputs, batch_size=500)
     _write_annotation_sets(bundle, dataset, documents, references)
-    return summarize(bundle, slug=dataset.slug, existing_systems=existing_slugs)
+    summary = summarize(bundle, slug=dataset.slug, existing_systems=existing_slugs)
+    return replace(summary, versions=tuple((s, v.number) for s, v in versions.items()))
 
 
 def _write_annotation_sets(bundle, dataset, documents, references) -> None:

@@ -6,6 +6,7 @@ use :func:`bootstrap_ratio_ci` (:mod:`.ratio`) and the paired tests of :mod:`.pa
 """
 
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, ConfidenceInterval, bootstrap_ci
+from .columns import bootstrap_ci_columns
 from .correlation import (
     LEVEL_PAIRS,
     LEVEL_SUMMARY,
@@ -66,6 +67,7 @@ __all__ = [
     "StatsError",
     "TooFewPointsError",
     "bootstrap_ci",
+    "bootstrap_ci_columns",
     "bootstrap_ratio_ci",
     "correlate",
     "paired_bootstrap_test",

@@ -45,9 +45,7 @@ def parse_outputs_jsonl(
 
     Schema of a line: ``{"doc_id": str|int}`` plus exactly one of ``"summary": str`` (split into
     sentences), ``"sentences": [str, ...]`` or ``"extracted": [int, ...]`` (document-sentence
-    indices in extraction order; extractive systems only). Text given for an extractive system is
-    mapped to document sentences: exact match first, else the nearest by TF-IDF cosine; mappings
-    below the threshold are added to ``report``.
+    indices in extraction order; extractive systems only). See :func:`parse_output_records`.
 
     Args:
         lines: ``(line_number, text)`` pairs from a reader.
@@ -64,9 +62,47 @@ def parse_outputs_jsonl(
         ImportValidationError: malformed lines, each issue naming file, line and field.
     """
     issues: list[Issue] = []
+    located = ((Location(file, number), record) for number, record in records(lines, file, issues))
+    return parse_output_records(
+        located, system=system, documents=documents, report=report, issues=issues
+    )
+
+
+def parse_output_records(
+    located: Iterable[tuple[Location, dict]],
+    *,
+    system: SystemRecord,
+    documents: Mapping[str, tuple[str, ...]],
+    report: list[ReportLine] | None = None,
+    issues: list[Issue] | None = None,
+) -> list[OutputRecord]:
+    """Turn output records (one per document, wherever they came from) into OutputRecords.
+
+    A record is ``{"doc_id": str|int}`` plus exactly one of ``"summary"``, ``"sentences"`` or
+    ``"extracted"``. Text given for an extractive system is mapped to document sentences:
+    exact match first, else the nearest by TF-IDF cosine; mappings below the threshold are
+    added to ``report``. The JSONL parser and the per-document files parser both use it.
+
+    Args:
+        located: ``(location, record)`` pairs; each location names the file (and line).
+        system: the system these outputs belong to.
+        documents: sentences of every known document, by external id.
+        report: where low-confidence mappings are listed (optional).
+        issues: problems found earlier (e.g. by the reader), raised together with these; the
+            list is appended to while ``located`` is consumed, so issues stay in file order.
+
+    Returns:
+        One :class:`OutputRecord` per record.
+
+    Raises:
+        ImportValidationError: malformed records (and any earlier ``issues``), each issue
+            naming file, line and field.
+    """
+    issues = [] if issues is None else issues
     outputs: list[OutputRecord] = []
     extractive = system.kind == KIND_EXTRACTIVE
-    for number, record in records(lines, file, issues):
+    for where, record in located:
+        file, number = where.file, where.line
         unknown = sorted(set(record) - OUTPUT_KEYS)
         if unknown:
             issues.append(

@@ -1,0 +1,1 @@
+"""Leaderboards: per-dataset tables, plots, downloads and human-judgment correlations."""

@@ -1,0 +1,264 @@
+"""Leaderboard APIs: the table, its CSV/JSON downloads, SVG plots and one system's documents."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation.accounts.roles import IsResearcherOrAdmin
+from annotation.corpus.models import Dataset
+from scoring.systems.models import System
+
+from .outputs import (
+    output_document_view,
+    output_score_table,
+    output_version_get,
+    output_version_list,
+)
+from .selectors import CATEGORIES, leaderboard_get, leaderboard_per_document
+
+CATEGORY_CHOICES = [*CATEGORIES]
+PLOTS = ("far-rouge1r", "far-sar", "categories", "far-distribution")
+
+
+class LeaderboardParams(serializers.Serializer):
+    category = serializers.ChoiceField(choices=CATEGORY_CHOICES, required=False, allow_blank=True)
+    k = serializers.IntegerField(min_value=1, max_value=50, default=3)
+    sort = serializers.CharField(required=False, allow_blank=True, max_length=24)
+    common = serializers.BooleanField(default=False)
+
+
+def _params(request) -> dict:
+    serializer = LeaderboardParams(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    return {
+        "category": data.get("category") or None,
+        "k": data["k"],
+        "sort": data.get("sort") or None,
+        "common_only": data["common"],
+    }
+
+
+PARAMETERS = [
+    OpenApiParameter("category", str, enum=CATEGORY_CHOICES, required=False),
+    OpenApiParameter("k", int, required=False),
+    OpenApiParameter("sort", str, required=False),
+    OpenApiParameter("common", bool, required=False),
+]
+
+
+class LeaderboardApi(APIView):
+    """A dataset's leaderboard: means with bootstrap 95% CIs, coverage and paired tests."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(parameters=PARAMETERS, responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        return Response(leaderboard_get(dataset=dataset, **_params(request)))
+
+
+def leaderboard_csv(envelope: dict) -> str:
+    """The leaderboard as CSV: one row per system, four columns per metric.
+
+    Args:
+        envelope: :func:`leaderboard_get`'s result.
+
+    Returns:
+        CSV text with the header ``system,name,kind,version,n_documents,<m>,<m>_ci_low,...``.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header = ["system", "name", "kind", "version", "n_documents"]
+    for metric in envelope["metrics"]:
+        header += [metric, f"{metric}_ci_low", f"{metric}_ci_high", f"{metric}_n"]
+    header += ["vs_next_p_value", "vs_next_significant"]
+    writer.writerow(header)
+    for row in envelope["systems"]:
+        line = [row[h] for h in header[:5]]
+        for metric in envelope["metrics"]:
+            cell = row.get(metric)
+            line += [cell["mean"], cell["ci_low"], cell["ci_high"], cell["n"]] if cell else [""] * 4
+        test = row.get("vs_next") or {}
+        line += [test.get("p_value", ""), test.get("significant", "")]
+        writer.writerow(line)
+    return buffer.getvalue()
+
+
+def leaderboard_json(envelope: dict) -> str:
+    """The leaderboard as a JSON list with one object per system.
+
+    Args:
+        envelope: :func:`leaderboard_get`'s result.
+
+    Returns:
+        JSON text.
+    """
+    return json.dumps(envelope["systems"], indent=2)
+
+
+class LeaderboardExportApi(APIView):
+    """Download the leaderboard as CSV or JSON (values are fractions in [0, 1])."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    class InputSerializer(LeaderboardParams):
+        file = serializers.ChoiceField(choices=["csv", "json"], default="csv")
+
+    @extend_schema(
+        parameters=[*PARAMETERS, OpenApiParameter("file", str, enum=["csv", "json"])],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
+    def get(self, request, slug: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        serializer = self.InputSerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        kind = serializer.validated_data["file"]
+        envelope = leaderboard_get(dataset=dataset, **_params(request))
+        suffix = (envelope["category"] or "all").replace("+", "-")
+        if kind == "csv":
+            body, content_type = leaderboard_csv(envelope), "text/csv; charset=utf-8"
+        else:
+            body, content_type = leaderboard_json(envelope), "application/json"
+        response = HttpResponse(body, content_type=content_type)
+        name = f"{dataset.slug}-leaderboard-{suffix}-k{envelope['k']}.{kind}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+
+def _plot(name: str, dataset: Dataset, params: dict) -> str:
+    from . import plots
+
+    if name == "far-distribution":
+        values, names = leaderboard_per_document(
+            dataset=dataset, metric="far", category=params["category"], k=params["k"]
+        )
+        return plots.distribution_svg(values, metric="far", title="Per-document FAR", names=names)
+    if name == "categories":
+        envelopes = {
+            category: leaderboard_get(dataset=dataset, **{**params, "category": category})
+            for category in CATEGORIES
+        }
+        return plots.category_bars_svg(envelopes, metric="far", title="FAR by facet category")
+    envelope = leaderboard_get(dataset=dataset, **params)
+    x, title = {
+        "far-rouge1r": ("rouge1_r", "FAR against ROUGE-1 recall"),
+        "far-sar": ("sar", "FAR against SAR"),
+    }[name]
+    return plots.scatter_svg(envelope, x=x, y="far", title=title)
+
+
+class LeaderboardPlotApi(APIView):
+    """A leaderboard plot rendered as SVG on the server."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(parameters=PARAMETERS, responses={(200, "image/svg+xml"): OpenApiTypes.STR})
+    def get(self, request, slug: str, name: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        if name not in PLOTS:
+            return Response({"message": f"unknown plot {name!r}; plots: {', '.join(PLOTS)}",
+                             "extra": {}}, status=404)  # fmt: skip
+        params = _params(request)
+        params["sort"] = None
+        response = HttpResponse(_plot(name, dataset, params), content_type="image/svg+xml")
+        response["Cache-Control"] = "private, max-age=0"
+        return response
+
+
+class SystemVersionListApi(APIView):
+    """Every upload (version) of a system's outputs for a dataset, newest first."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug: str, system: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        system = get_object_or_404(System, slug=system)
+        return Response(output_version_list(dataset=dataset, system=system))
+
+
+class SystemScoresApi(APIView):
+    """Per-document scores of a system's output version (the latest unless ``version``)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(min_value=1, required=False)
+        k = serializers.IntegerField(min_value=1, max_value=50, default=3)
+        category = serializers.ChoiceField(
+            choices=CATEGORY_CHOICES, required=False, allow_blank=True
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("version", int, required=False),
+            OpenApiParameter("k", int, required=False),
+            OpenApiParameter("category", str, enum=CATEGORY_CHOICES, required=False),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request, slug: str, system: str):
+        serializer = self.InputSerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        dataset = get_object_or_404(Dataset, slug=slug)
+        system = get_object_or_404(System, slug=system)
+        version = output_version_get(dataset=dataset, system=system, number=data.get("version"))
+        table = output_score_table(
+            version=version, k=data["k"], category=data.get("category") or None
+        )
+        return Response(
+            {
+                "dataset": dataset.slug,
+                "system": system.slug,
+                "name": system.name,
+                "kind": system.kind,
+                "version": version.number,
+                "k": data["k"],
+                "category": data.get("category") or None,
+                "versions": output_version_list(dataset=dataset, system=system),
+                **table,
+            }
+        )
+
+
+class OutputDocumentApi(APIView):
+    """One output on one document: extracted sentences against the support groups (Fig. 1)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(min_value=1, required=False)
+        k = serializers.IntegerField(min_value=1, max_value=50, default=3)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("version", int, required=False),
+            OpenApiParameter("k", int, required=False),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request, slug: str, system: str, external_id: str):
+        serializer = self.InputSerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        dataset = get_object_or_404(Dataset, slug=slug)
+        system = get_object_or_404(System, slug=system)
+        version = output_version_get(
+            dataset=dataset, system=system, number=serializer.validated_data.get("version")
+        )
+        return Response(
+            output_document_view(
+                version=version, external_id=external_id, k=serializer.validated_data["k"]
+            )
+        )

@@ -1,0 +1,77 @@
+"""Human-judgment selectors (reads): the studies of a dataset and their values for correlations."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Max
+
+from annotation.corpus.models import Dataset
+
+from .models import HumanJudgment
+
+
+def human_judgment_study_list(*, dataset: Dataset) -> list[dict]:
+    """The human judgment studies of a dataset, by name.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        One dict per study: ``name``, ``kind`` (``score`` or ``rank``), ``per_document``,
+        ``n_systems``, ``n_documents`` (0 for a per-system study), ``n_rows`` and
+        ``uploaded_at`` (when its latest row was written).
+    """
+    studies = (
+        HumanJudgment.objects.filter(dataset=dataset)
+        .values("name", "kind")
+        .annotate(
+            n_rows=Count("id"),
+            n_systems=Count("system", distinct=True),
+            n_documents=Count("document", distinct=True),
+            uploaded_at=Max("created_at"),
+        )
+        .order_by("name", "kind")
+    )
+    return [{**study, "per_document": study["n_documents"] > 0} for study in studies]
+
+
+def human_judgments_for(*, dataset: Dataset) -> dict[str, tuple[str, dict[str, dict]]]:
+    """Every study of a dataset in the shape :func:`correlate_with_human` takes.
+
+    See :func:`scoring.metrics.leaderboard.correlations.correlate_with_human`.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        Study name -> ``(kind, {system slug: {document id: value}})``, where the document id
+        is the :class:`~annotation.corpus.models.Document` primary key (an int) in a
+        per-document study and ``None`` in a per-system study; ``kind`` is ``score`` (higher is
+        better) or ``rank`` (1 is best). Studies come in name order.
+    """
+    studies: dict[str, tuple[str, dict[str, dict]]] = {}
+    rows = (
+        HumanJudgment.objects.filter(dataset=dataset)
+        .order_by("name", "system__slug", "document_id")
+        .values_list("name", "kind", "system__slug", "document_id", "value")
+    )
+    for name, kind, system, document, value in rows:
+        _, systems = studies.setdefault(name, (kind, {}))
+        systems.setdefault(system, {})[document] = value
+    return studies
+
+
+def human_judgment_stamp(*, dataset: Dataset) -> str:
+    """A short string that changes whenever the dataset's judgments change (for caches).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``"<rows>:<largest id>:<latest write>"``; ``"0:-:-"`` when there is none. An upload,
+        a replacement and a deletion each change it.
+    """
+    stats = HumanJudgment.objects.filter(dataset=dataset).aggregate(
+        rows=Count("id"), last_id=Max("id"), last_at=Max("created_at")
+    )
+    last_at = stats["last_at"].isoformat() if stats["last_at"] else "-"
+    return f"{stats['rows']}:{stats['last_id'] or '-'}:{last_at}"

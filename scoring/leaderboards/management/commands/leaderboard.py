@@ -1,0 +1,98 @@
+"""``manage.py leaderboard``: print a dataset's leaderboard as a table, JSON or CSV."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.corpus.models import Dataset
+from config.exceptions import ApplicationError
+from scoring.leaderboards.apis import leaderboard_csv, leaderboard_json
+from scoring.leaderboards.selectors import CATEGORIES, leaderboard_get
+from scoring.scores.services import scoring_pending_run_inline
+
+TABLE_METRICS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_r")
+
+
+def _cell(cell: dict | None) -> str:
+    if cell is None:
+        return "-"
+    return f"{100 * cell['mean']:.1f} [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]"
+
+
+def leaderboard_table(envelope: dict) -> str:
+    """A plain-text table (values x100 with 95% CIs), notes and jobs underneath.
+
+    Args:
+        envelope: :func:`leaderboard_get`'s result.
+
+    Returns:
+        The table text.
+    """
+    metrics = [m for m in TABLE_METRICS if m in envelope["metrics"]]
+    header = ["system", "n", *metrics, f"vs next ({envelope['sort']})"]
+    rows = []
+    for row in envelope["systems"]:
+        test = row["vs_next"]
+        mark = "-"
+        if test and test["p_value"] is not None:
+            mark = f"p={test['p_value']:.3f}{' *' if test['significant'] else ''}"
+        rows.append(
+            [row["system"], str(row["n_documents"]), *(_cell(row[m]) for m in metrics), mark]
+        )
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        f"{envelope['dataset']}: category {envelope['category'] or 'all'}, k = {envelope['k']}, "
+        f"{envelope['n_documents']} documents; scores x100 with "
+        f"{int(envelope['ci']['level'] * 100)}% bootstrap CIs",
+        "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)),
+    ]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    lines.append(
+        f"* p < {envelope['significance']['alpha']} against the next system "
+        f"({envelope['significance']['test']}, two-sided, on shared documents)"
+    )
+    lines += [f"note: {note}" for note in envelope["notes"]]
+    if envelope["jobs"]["pending"]:
+        lines.append(
+            f"note: {envelope['jobs']['pending']} scoring job(s) still running; "
+            "use --sync for final figures"
+        )
+    return "\n".join(lines)
+
+
+class Command(BaseCommand):
+    help = "Print a dataset's leaderboard as the API serves it (table, JSON or CSV)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--dataset", required=True, help="the dataset's slug")
+        parser.add_argument("--category", choices=list(CATEGORIES), default=None)
+        parser.add_argument("--k", type=int, default=3, help="FAR cut-off (default 3)")
+        parser.add_argument("--sort", default=None, help="metric to sort by (default far)")
+        parser.add_argument("--common", action="store_true", help="common documents only")
+        parser.add_argument("--format", choices=["table", "json", "csv"], default="table")
+        parser.add_argument(
+            "--sync",
+            action="store_true",
+            help="first run any pending scoring in this process and wait for it",
+        )
+
+    def handle(self, *args, **options):
+        dataset = Dataset.objects.filter(slug=options["dataset"]).first()
+        if dataset is None:
+            known = ", ".join(Dataset.objects.values_list("slug", flat=True)) or "none"
+            raise CommandError(f"no dataset {options['dataset']!r}; datasets: {known}")
+        if options["sync"]:
+            ran = scoring_pending_run_inline(dataset=dataset, ks=[options["k"]])
+            self.stderr.write(f"ran {ran} scoring job(s) in this process")
+        try:
+            envelope = leaderboard_get(
+                dataset=dataset,
+                category=options["category"],
+                k=options["k"],
+                sort=options["sort"],
+                common_only=options["common"],
+            )
+        except ApplicationError as error:
+            raise CommandError(error.message) from error
+        render = {"table": leaderboard_table, "json": leaderboard_json, "csv": leaderboard_csv}
+        self.stdout.write(render[options["format"]](envelope).rstrip("\n"))

@@ -1,0 +1,191 @@
+"""Selectors for one system on one dataset: its versions, per-document scores and Fig. 1 view."""
+
+from __future__ import annotations
+
+from annotation.corpus.models import Dataset
+from scoring.metrics.far import DEFAULT_K, considered_sentences
+from scoring.metrics.leaderboard import FAR_MEASURES, far_key
+from scoring.scores.models import DocumentScore
+from scoring.scores.selectors import scoring_fam_map
+from scoring.systems.models import OutputVersion, System, SystemOutput
+
+from .selectors import METRICS, LeaderboardParamsError, leaderboard_documents
+
+
+def output_version_list(*, dataset: Dataset, system: System) -> list[dict]:
+    """Every upload of a system's outputs for a dataset, newest first.
+
+    Args:
+        dataset: the dataset.
+        system: the system.
+
+    Returns:
+        One dict per version: number, source, uploader, time, output count and report.
+    """
+    versions = (
+        OutputVersion.objects.filter(dataset=dataset, system=system)
+        .select_related("uploaded_by")
+        .order_by("-number")
+    )
+    return [
+        {
+            "number": v.number,
+            "source": v.source,
+            "uploaded_by": v.uploaded_by.username if v.uploaded_by else None,
+            "created_at": v.created_at.isoformat(),
+            "outputs": v.outputs.count(),
+            "report": v.report,
+        }
+        for v in versions
+    ]
+
+
+def output_version_get(*, dataset: Dataset, system: System, number: int | None) -> OutputVersion:
+    """A version by number, or the latest.
+
+    Args:
+        dataset: the dataset.
+        system: the system.
+        number: the version number, or None for the latest.
+
+    Returns:
+        The version.
+
+    Raises:
+        OutputVersion.DoesNotExist: no such version.
+    """
+    versions = OutputVersion.objects.filter(dataset=dataset, system=system).select_related("system")
+    if number is None:
+        version = versions.order_by("-number").first()
+        if version is None:
+            raise OutputVersion.DoesNotExist(f"{system.slug} has no outputs for {dataset.slug}")
+        return version
+    return versions.get(number=number)
+
+
+def _stored_names(k: int) -> dict[str, str]:
+    return {far_key(m, k) if m in FAR_MEASURES else m: m for m in METRICS}
+
+
+def output_score_table(
+    *, version: OutputVersion, k: int = DEFAULT_K, category: str | None = None
+) -> dict:
+    """Per-document scores of one output version, in document order.
+
+    Args:
+        version: the output version.
+        k: the FAR cut-off.
+        category: the facet-category filter.
+
+    Returns:
+        ``{"metrics": [...], "documents": [{"document_id", "external_id", "category",
+        <metric>: value or None, ...}]}``.
+
+    Raises:
+        LeaderboardParamsError: a bad category.
+    """
+    if category and category not in ("noise", "low", "high", "low+high"):
+        raise LeaderboardParamsError(f"unknown category {category!r}")
+    in_scope = leaderboard_documents(dataset=version.dataset, category=category)
+    names = _stored_names(k)
+    values: dict[int, dict[str, float]] = {}
+    for document_id, metric, value in DocumentScore.objects.filter(
+        version=version, metric__in=list(names)
+    ).values_list("document_id", "metric", "value"):
+        values.setdefault(document_id, {})[names[metric]] = value
+    outputs = (
+        SystemOutput.objects.filter(version=version, document_id__in=list(in_scope))
+        .order_by("document__position", "document_id")
+        .values_list("document_id", "document__external_id", "document__category")
+    )
+    present = [m for m in METRICS if any(m in row for row in values.values())]
+    documents = [
+        {
+            "document_id": document_id,
+            "external_id": external_id,
+            "category": doc_category or None,
+            **{m: values.get(document_id, {}).get(m) for m in present},
+        }
+        for document_id, external_id, doc_category in outputs
+    ]
+    return {"metrics": present, "documents": documents}
+
+
+def output_document_view(*, version: OutputVersion, external_id: str, k: int = DEFAULT_K) -> dict:
+    """One output against the document's support groups, as in Mao et al. (2020), Fig. 1.
+
+    Args:
+        version: the output version.
+        external_id: the document's id in the dataset.
+        k: the FAR cut-off (the first k extracted sentences are considered).
+
+    Returns:
+        The document's sentences, the output (summary, extracted indices, the considered set),
+        the reference facets with their support groups marked covered or not, the FAM's
+        source and the stored scores.
+
+    Raises:
+        SystemOutput.DoesNotExist: the version has no output for this document.
+    """
+    output = SystemOutput.objects.select_related("document").get(
+        version=version, document__external_id=external_id
+    )
+    document = output.document
+    references = list(document.references.order_by("position"))
+    fam = scoring_fam_map(dataset=version.dataset, document_ids=[document.pk]).get(document.pk)
+    considered = (
+        sorted(considered_sentences(output.extracted, k)) if output.extracted is not None else []
+    )
+    chosen = set(considered)
+    facets = []
+    if fam is not None:
+        for position, sentence in enumerate(fam.reference.sentences):
+            facet = fam.facets[position]
+            groups = [
+                {"sentences": sorted(group), "covered": bool(group) and set(group) <= chosen}
+                for group in facet["groups"]
+            ]
+            facets.append(
+                {
+                    "index": position,
+                    "text": sentence,
+                    "label": facet.get("label", "supported"),
+                    "groups": groups,
+                    "covered": any(g["covered"] for g in groups),
+                }
+            )
+    names = _stored_names(k)
+    scores = dict(
+        DocumentScore.objects.filter(
+            version=version, document=document, metric__in=list(names)
+        ).values_list("metric", "value")
+    )
+    return {
+        "dataset": version.dataset.slug,
+        "system": version.system.slug,
+        "name": version.system.name,
+        "kind": version.system.kind,
+        "version": version.number,
+        "k": k,
+        "document": {
+            "external_id": document.external_id,
+            "category": document.category or None,
+            "sentences": document.sentences,
+        },
+        "summary": output.sentences,
+        "extracted": output.extracted,
+        "extraction_method": output.extraction_method or None,
+        "match_confidence": output.match_confidence,
+        "considered": considered,
+        "reference": references[0].sentences if references else [],
+        "fam": (
+            {
+                "source": fam.annotation_set.kind,
+                "annotation_set": fam.annotation_set.slug,
+                "facets": facets,
+            }
+            if fam is not None
+            else None
+        ),
+        "scores": {names[m]: v for m, v in scores.items()},
+    }

@@ -1,0 +1,18 @@
+"""Server-side SVG plots of leaderboards; every mark's data-* values are repr() of Python floats."""
+
+from .bars import CATEGORY_ORDER, category_bars_svg
+from .distribution import box_statistics, distribution_svg
+from .scatter import scatter_svg
+from .svg import METRIC_LABELS, PlotDataError, metric_label, no_data
+
+__all__ = [
+    "CATEGORY_ORDER",
+    "METRIC_LABELS",
+    "PlotDataError",
+    "box_statistics",
+    "category_bars_svg",
+    "distribution_svg",
+    "metric_label",
+    "no_data",
+    "scatter_svg",
+]

@@ -1,0 +1,288 @@
+"""Leaderboard selectors (reads): rows to plain data, the core's table, and the API envelope."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+
+from annotation.corpus.models import Category, Dataset, Document
+from config.exceptions import ApplicationError
+from scoring.metrics.far import DEFAULT_K
+from scoring.metrics.leaderboard import (
+    FAR_MEASURES,
+    ROUGE_KEYS,
+    build_leaderboard,
+    correlate_with_human,
+    far_key,
+)
+from scoring.metrics.stats import TEST_PERMUTATION
+from scoring.scores.models import JobStatus, ScoringJob
+from scoring.scores.selectors import (
+    document_score_rows,
+    output_version_current_list,
+    scoring_jobs_summary,
+)
+from scoring.systems.models import OutputVersion, SystemOutput
+
+from .judgment_selectors import human_judgment_stamp, human_judgments_for
+from .models import LeaderboardSnapshot
+
+CATEGORIES = {
+    "noise": (Category.NOISE,),
+    "low": (Category.LOW,),
+    "high": (Category.HIGH,),
+    "low+high": (Category.LOW, Category.HIGH),
+}
+METRICS = (*FAR_MEASURES, *ROUGE_KEYS)
+ALPHA = 0.05
+LEVEL = 0.95
+
+
+class LeaderboardParamsError(ApplicationError):
+    """A leaderboard parameter is not one the dataset can answer (bad category, k or sort)."""
+
+
+def _check(category: str | None, k: int) -> None:
+    if category not in (None, "", *CATEGORIES):
+        raise LeaderboardParamsError(
+            f"unknown category {category!r}; use one of {', '.join(CATEGORIES)} or none"
+        )
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 50:
+        raise LeaderboardParamsError(f"k must be an integer from 1 to 50, got {k!r}")
+
+
+def leaderboard_documents(*, dataset: Dataset, category: str | None) -> dict[int, str]:
+    """The dataset's documents in a facet category.
+
+    Args:
+        dataset: the dataset.
+        category: ``noise``, ``low``, ``high``, ``low+high`` or None for all.
+
+    Returns:
+        document id -> external id, in dataset order.
+    """
+    documents = Document.objects.filter(dataset=dataset)
+    if category:
+        documents = documents.filter(category__in=CATEGORIES[category])
+    return dict(documents.order_by("position", "id").values_list("id", "external_id"))
+
+
+def leaderboard_scores(
+    *, versions: list[OutputVersion], k: int, documents, metrics=METRICS
+) -> dict[int, dict[str, dict[int, float]]]:
+    """Per-document scores of some versions under leaderboard names (``far`` for ``far@k``).
+
+    Args:
+        versions: output versions.
+        k: the FAR cut-off to read.
+        documents: only these document ids.
+        metrics: leaderboard metric names to read.
+
+    Returns:
+        version id -> metric -> document id -> value.
+    """
+    stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
+    scores: dict[int, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    for version_id, document_id, metric, value in document_score_rows(
+        versions=versions, metrics=stored
+    ):
+        if document_id in documents:
+            scores[version_id][stored[metric]][document_id] = value
+    return scores
+
+
+def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
+    last_job = (
+        ScoringJob.objects.filter(
+            dataset=dataset, status__in=[JobStatus.SUCCEEDED, JobStatus.FAILED]
+        )
+        .order_by("-finished_at", "-id")
+        .values_list("id", "finished_at")
+        .first()
+    )
+    # Category edits move documents between filters; the per-category counts notice them.
+    categories = (
+        Document.objects.filter(dataset=dataset)
+        .values_list("category")
+        .annotate(n=Count("id"))
+        .order_by("category")
+    )
+    return "|".join(
+        [
+            ",".join(str(v.pk) for v in versions),
+            f"{last_job[0]}@{last_job[1].timestamp():.6f}" if last_job else "-",
+            human_judgment_stamp(dataset=dataset),
+            ",".join(f"{category}:{n}" for category, n in categories),
+        ]
+    )[:200]
+
+
+def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
+    documents = leaderboard_documents(dataset=dataset, category=category)
+    by_version = leaderboard_scores(versions=versions, k=k, documents=documents)
+    covered: dict[int, set[int]] = defaultdict(set)
+    for version_id, document_id in SystemOutput.objects.filter(
+        version__in=versions, document_id__in=list(documents)
+    ).values_list("version_id", "document_id"):
+        covered[version_id].add(document_id)
+    slugs = {v.pk: v.system.slug for v in versions}
+    scores = {slugs[v]: metrics for v, metrics in by_version.items()}
+    metrics = [m for m in METRICS if any(m in s for s in scores.values())]
+    if not metrics:
+        metrics = ["rouge1_f"]
+    sort = sort or ("far" if "far" in metrics else "rouge1_f")
+    if sort not in metrics:
+        raise LeaderboardParamsError(f"cannot sort by {sort!r}; columns: {', '.join(metrics)}")
+    resamples = settings.LOUPE_LEADERBOARD_RESAMPLES
+    board = build_leaderboard(
+        scores,
+        documents=documents,
+        covered={slugs[v.pk]: covered.get(v.pk, set()) for v in versions},
+        metrics=metrics,
+        sort=sort,
+        common_only=common_only,
+        alpha=ALPHA,
+        level=LEVEL,
+        resamples=resamples,
+        names={v.system.slug: v.system.name for v in versions},
+    )
+    info = {v.system.slug: v for v in versions}
+    systems = []
+    for row in board.rows:
+        version = info[row.system]
+        entry = {
+            "system": row.system,
+            "name": version.system.name,
+            "kind": version.system.kind,
+            "version": version.number,
+            "n_documents": row.n_documents,
+        }
+        entry.update({m: (c.as_dict() if c else None) for m, c in row.cells.items()})
+        entry["vs_next"] = row.comparison.as_dict() if row.comparison else None
+        systems.append(entry)
+    return {
+        "dataset": dataset.slug,
+        "dataset_name": dataset.name,
+        "category": category or None,
+        "k": k,
+        "sort": sort,
+        "common_only": common_only,
+        "metrics": list(board.metrics),
+        "n_documents": board.n_documents,
+        "common_documents": board.common_documents,
+        "comparable": board.comparable,
+        "notes": list(board.notes),
+        "ci": {"method": "percentile bootstrap", "level": LEVEL, "resamples": resamples,
+               "seed": board.seed},
+        "significance": {"test": TEST_PERMUTATION, "alternative": "two-sided", "alpha": ALPHA,
+                         "metric": sort, "resamples": resamples},
+        "systems": systems,
+        "correlations": _correlations(dataset, scores, documents, metrics),
+    }  # fmt: skip
+
+
+def _correlations(dataset, scores, documents, metrics) -> list[dict]:
+    """Every human study against every metric, on the documents in the filter."""
+    metric_scores = {
+        metric: {system: s[metric] for system, s in scores.items() if s.get(metric)}
+        for metric in metrics
+    }
+    results = []
+    for name, (kind, human) in human_judgments_for(dataset=dataset).items():
+        human = {
+            system: kept
+            for system, values in human.items()
+            if (kept := {d: v for d, v in values.items() if d is None or d in documents})
+        }
+        if not human:
+            continue
+        for correlation in correlate_with_human(metric_scores, human, kind=kind, name=name):
+            results.append(correlation.as_dict())
+    return results
+
+
+def leaderboard_get(
+    *,
+    dataset: Dataset,
+    category: str | None = None,
+    k: int = DEFAULT_K,
+    sort: str | None = None,
+    common_only: bool = False,
+) -> dict:
+    """The dataset's leaderboard as the API serves it (see README, "Leaderboards").
+
+    Computed from the stored per-document scores of every system's latest output version and
+    reused while nothing it depends on changed (versions, finished jobs, judgments).
+
+    Args:
+        dataset: the dataset.
+        category: ``noise``, ``low``, ``high``, ``low+high`` or None for all documents.
+        k: the FAR cut-off.
+        sort: the metric to sort and test by (default ``far``, else ``rouge1_f``).
+        common_only: restrict every system to the documents all of them cover.
+
+    Returns:
+        The envelope: dataset, filters, metrics, coverage, notes, CI and test settings,
+        ``systems`` (one dict per system) and ``correlations``; plus live ``jobs``.
+
+    Raises:
+        LeaderboardParamsError: an unknown category, a bad k or a sort metric without data.
+    """
+    _check(category, k)
+    category = category or None
+    versions = output_version_current_list(dataset=dataset)
+    params = f"c={category}|k={k}|s={sort}|common={int(common_only)}|"
+    params += f"r={settings.LOUPE_LEADERBOARD_RESAMPLES}"
+    stamp = _stamp(dataset, versions)
+    snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
+    if snapshot is not None and snapshot.stamp == stamp:
+        payload = snapshot.payload
+    else:
+        payload = _compute(
+            dataset, versions, category=category, k=k, sort=sort, common_only=common_only
+        )
+        try:
+            with transaction.atomic():
+                LeaderboardSnapshot.objects.update_or_create(
+                    dataset=dataset, params=params, defaults={"stamp": stamp, "payload": payload}
+                )
+        except IntegrityError:
+            pass  # a concurrent request stored the same snapshot first
+
+    return {**payload, "jobs": scoring_jobs_summary(dataset=dataset)}
+
+
+def leaderboard_per_document(
+    *, dataset: Dataset, metric: str = "far", category: str | None = None, k: int = DEFAULT_K
+) -> tuple[dict[str, list[float]], dict[str, str]]:
+    """Every system's per-document values of one metric (for the distribution plot).
+
+    Args:
+        dataset: the dataset.
+        metric: a leaderboard metric name.
+        category: the facet-category filter.
+        k: the FAR cut-off.
+
+    Returns:
+        ``(system slug -> values in document order, system slug -> name)``.
+
+    Raises:
+        LeaderboardParamsError: a bad category, k or metric.
+    """
+    _check(category, k)
+    if metric not in METRICS:
+        raise LeaderboardParamsError(f"unknown metric {metric!r}")
+    versions = output_version_current_list(dataset=dataset)
+    documents = leaderboard_documents(dataset=dataset, category=category)
+    scores = leaderboard_scores(versions=versions, k=k, documents=documents, metrics=[metric])
+    order = {d: i for i, d in enumerate(documents)}
+    values, names = {}, {}
+    for version in versions:
+        per_doc = scores.get(version.pk, {}).get(metric, {})
+        if per_doc:
+            values[version.system.slug] = [per_doc[d] for d in sorted(per_doc, key=order.get)]
+            names[version.system.slug] = version.system.name
+    return values, names

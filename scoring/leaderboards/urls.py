@@ -1,0 +1,49 @@
+"""URLs of the leaderboards API: tables, downloads, plots, per-document views and judgments."""
+
+from django.urls import path
+
+from .apis import (
+    LeaderboardApi,
+    LeaderboardExportApi,
+    LeaderboardPlotApi,
+    OutputDocumentApi,
+    SystemScoresApi,
+    SystemVersionListApi,
+)
+from .judgment_apis import JudgmentDetailApi, JudgmentListApi
+
+urlpatterns: list = [
+    path("datasets/<slug:slug>/leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
+    path(
+        "datasets/<slug:slug>/leaderboard/export/",
+        LeaderboardExportApi.as_view(),
+        name="leaderboard-export",
+    ),
+    path(
+        "datasets/<slug:slug>/leaderboard/plots/<slug:name>.svg",
+        LeaderboardPlotApi.as_view(),
+        name="leaderboard-plot",
+    ),
+    path(
+        "datasets/<slug:slug>/systems/<slug:system>/versions/",
+        SystemVersionListApi.as_view(),
+        name="system-version-list",
+    ),
+    path(
+        "datasets/<slug:slug>/systems/<slug:system>/scores/",
+        SystemScoresApi.as_view(),
+        name="system-scores",
+    ),
+    path(
+        "datasets/<slug:slug>/systems/<slug:system>/documents/<str:external_id>/",
+        OutputDocumentApi.as_view(),
+        name="output-document",
+    ),
+    # Human judgments (see judgment_apis.py).
+    path("datasets/<slug:slug>/judgments/", JudgmentListApi.as_view(), name="judgment-list"),
+    path(
+        "datasets/<slug:slug>/judgments/<slug:study>/",
+        JudgmentDetailApi.as_view(),
+        name="judgment-detail",
+    ),
+]

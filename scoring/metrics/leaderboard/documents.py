@@ -1,0 +1,120 @@
+"""Per-output scores: ROUGE-1/2/L (P, R, F) against the reference and the FAR family at each k."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import MetricsError
+from ..fam import Fam
+from ..far import NoSupportError, check_k, score_document
+from ..rouge import score_pair
+
+FAR_MEASURES = ("far", "sar", "sap", "saf1")
+_ROUGE_PARTS = (("p", "precision"), ("r", "recall"), ("f", "fmeasure"))
+ROUGE_KEYS = tuple(
+    f"{rouge}_{short}" for rouge in ("rouge1", "rouge2", "rougeL") for short, _ in _ROUGE_PARTS
+)
+
+
+def far_key(measure: str, k: int) -> str:
+    """The stored name of a FAR-family measure at cut-off ``k``.
+
+    Args:
+        measure: one of :data:`FAR_MEASURES`.
+        k: the cut-off (a positive integer).
+
+    Returns:
+        ``"<measure>@<k>"``, e.g. ``"far@3"``.
+
+    Raises:
+        MetricsError: an unknown measure or a bad ``k``.
+    """
+    if measure not in FAR_MEASURES:
+        raise MetricsError(f"unknown FAR-family measure {measure!r}; known: {FAR_MEASURES}")
+    if check_k(k) is None:
+        raise MetricsError("a stored FAR-family score needs a numeric k")
+    return f"{measure}@{k}"
+
+
+def parse_far_key(key: str) -> tuple[str, int] | None:
+    """Split ``"far@3"`` into ``("far", 3)``; None for any other metric name.
+
+    Args:
+        key: a stored metric name.
+
+    Returns:
+        ``(measure, k)`` or None.
+    """
+    measure, at, k = key.partition("@")
+    if not at or measure not in FAR_MEASURES or not re.fullmatch(r"[1-9][0-9]*", k):
+        return None
+    return measure, int(k)
+
+
+@dataclass(frozen=True)
+class OutputScores:
+    """The scores of one system output on one document.
+
+    Attributes:
+        values: metric name -> value in [0, 1] (:data:`ROUGE_KEYS` and ``far_key(m, k)``).
+        notes: why a metric family was left out (e.g. ``"FAR: the FAM has no support"``).
+    """
+
+    values: Mapping[str, float]
+    notes: tuple[str, ...] = field(default=())
+
+
+def score_output(
+    *,
+    summary: Sequence[str],
+    reference: Sequence[str] | None,
+    extracted: Sequence[int] | None = None,
+    fam: Fam | None = None,
+    ks: Sequence[int] = (3,),
+    document: object = None,
+) -> OutputScores:
+    """Score one output: ROUGE against the reference, FAR/SAR/SAP/SAF1 against the FAM.
+
+    ROUGE compares the summary's sentences joined by spaces with the reference's, exactly as
+    ``RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True).score(reference, summary)``
+    (see :func:`scoring.metrics.rouge.score_pair`). The FAR family needs extracted indices and a
+    FAM; a FAM without any support group (a noise document) leaves it out, with a note.
+
+    Args:
+        summary: the output's sentences.
+        reference: the reference's sentences, or None when the document has none (no ROUGE).
+        extracted: document-sentence indices in extraction order (extractive outputs only).
+        fam: the document's validated FAM, or None (no FAR).
+        ks: the cut-offs at which to compute the FAR family.
+        document: the document's id, carried into error messages.
+
+    Returns:
+        The :class:`OutputScores`.
+
+    Raises:
+        MetricsError: a bad extracted index or ``k`` (see :func:`..far.score_document`).
+    """
+    values: dict[str, float] = {}
+    notes: list[str] = []
+    if reference:
+        pair = score_pair(" ".join(reference), " ".join(summary))
+        for rouge in ("rouge1", "rouge2", "rougeL"):
+            prf = getattr(pair, rouge)
+            for short, attribute in _ROUGE_PARTS:
+                values[f"{rouge}_{short}"] = getattr(prf, attribute)
+    else:
+        notes.append("ROUGE: the document has no reference")
+    if extracted is not None and fam is not None:
+        for k in ks:
+            try:
+                score = score_document(fam, extracted, k, document=document)
+            except NoSupportError:
+                notes.append("FAR: the FAM has no support group")
+                break
+            for measure in FAR_MEASURES:
+                values[far_key(measure, k)] = getattr(score, measure)
+    elif extracted is not None:
+        notes.append("FAR: the document has no gold or released FAM")
+    return OutputScores(values=values, notes=tuple(notes))

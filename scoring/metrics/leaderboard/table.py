@@ -1,0 +1,238 @@
+"""The leaderboard table: per-system means with bootstrap CIs, coverage and paired tests."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import MetricsError
+from ..stats import (
+    DEFAULT_SEED,
+    TEST_PERMUTATION,
+    bootstrap_ci_columns,
+    paired_permutation_test,
+)
+from ..stats.errors import canonical_key
+
+Scores = Mapping[Hashable, Mapping[str, Mapping[Hashable, float]]]  # system -> metric -> doc
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One metric of one system: the mean over ``n`` documents and its bootstrap interval."""
+
+    mean: float
+    ci_low: float
+    ci_high: float
+    n: int
+
+    def as_dict(self) -> dict:
+        """``{"mean", "ci_low", "ci_high", "n"}``."""
+        return {"mean": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high, "n": self.n}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A paired test of a system against the one ranked just below it, on shared documents."""
+
+    versus: Hashable
+    metric: str
+    test: str
+    p_value: float | None
+    significant: bool
+    n: int
+    difference: float | None
+    reason: str | None = None
+
+    def as_dict(self) -> dict:
+        """The JSON form used by the API."""
+        return {
+            "system": self.versus,
+            "metric": self.metric,
+            "test": self.test,
+            "p_value": self.p_value,
+            "significant": self.significant,
+            "n": self.n,
+            "difference": self.difference,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system's line: its documents in scope and a cell per metric (None: no scores)."""
+
+    system: Hashable
+    n_documents: int
+    cells: Mapping[str, Cell | None]
+    comparison: Comparison | None
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A sorted leaderboard with what it covers and what a reader must know to compare rows."""
+
+    metrics: tuple[str, ...]
+    rows: tuple[Row, ...]
+    sort: str
+    n_documents: int
+    common_documents: int
+    comparable: bool
+    notes: tuple[str, ...]
+    level: float
+    resamples: int
+    seed: int
+    alpha: float
+
+
+def _cells(scores, systems, metrics, documents, level, resamples, seed):
+    """Every (system, metric) cell; columns over the same documents share one bootstrap."""
+    groups: dict[tuple, list[tuple]] = defaultdict(list)
+    for system in systems:
+        for metric in metrics:
+            values = {d: v for d, v in scores.get(system, {}).get(metric, {}).items()}
+            docs = tuple(sorted((d for d in values if d in documents), key=canonical_key))
+            if docs:
+                groups[docs].append((system, metric, values))
+    cells: dict[tuple, Cell] = {}
+    for docs, columns in groups.items():
+        matrix = np.array([[values[d] for _, _, values in columns] for d in docs], dtype=float)
+        if len(docs) == 1:
+            for (system, metric, _), value in zip(columns, matrix[0], strict=True):
+                cells[(system, metric)] = Cell(float(value), float(value), float(value), 1)
+            continue
+        intervals = bootstrap_ci_columns(matrix, level=level, resamples=resamples, seed=seed)
+        for (system, metric, _), ci in zip(columns, intervals, strict=True):
+            cells[(system, metric)] = Cell(ci.mean, ci.low, ci.high, ci.n)
+    return cells
+
+
+def _compare(upper, lower, metric, scores, documents, alpha, resamples, seed) -> Comparison:
+    a = {d: v for d, v in scores.get(upper, {}).get(metric, {}).items() if d in documents}
+    b = {d: v for d, v in scores.get(lower, {}).get(metric, {}).items() if d in documents}
+    shared = a.keys() & b.keys()
+    if len(shared) < 2:
+        return Comparison(
+            lower, metric, TEST_PERMUTATION, None, False, len(shared), None,
+            reason=f"{len(shared)} shared documents; a paired test needs at least 2",
+        )  # fmt: skip
+    result = paired_permutation_test(
+        {d: a[d] for d in shared}, {d: b[d] for d in shared}, resamples=resamples, seed=seed
+    )
+    return Comparison(
+        lower, metric, result.test, result.p_value, result.p_value < alpha, result.n,
+        result.statistic,
+    )  # fmt: skip
+
+
+def _coverage_notes(systems, covered, documents, names) -> list[str]:
+    notes = []
+    for system in systems:
+        count = len(covered.get(system, ()))
+        if count < len(documents):
+            notes.append(
+                f"{names.get(system, system)} has outputs for {count} of {len(documents)} "
+                "documents."
+            )
+    return notes
+
+
+def build_leaderboard(
+    scores: Scores,
+    *,
+    documents: Collection[Hashable],
+    covered: Mapping[Hashable, Collection[Hashable]],
+    metrics: Sequence[str],
+    sort: str,
+    common_only: bool = False,
+    alpha: float = 0.05,
+    level: float = 0.95,
+    resamples: int = 1000,
+    seed: int = DEFAULT_SEED,
+    names: Mapping[Hashable, str] | None = None,
+) -> Leaderboard:
+    """Build a leaderboard from per-document scores.
+
+    Each cell is the mean over the documents (in ``documents``) that have a score, with a
+    percentile-bootstrap interval. Rows are sorted by ``sort``, best first; each row is tested
+    against the row below with a two-sided paired permutation test on the documents both have
+    a score for. When systems cover different documents the leaderboard says so in ``notes``;
+    with ``common_only`` every cell is restricted to the documents all systems have outputs for.
+
+    Args:
+        scores: system -> metric -> document -> value.
+        documents: the documents in scope (e.g. one facet category).
+        covered: system -> the documents it has an output for (every listed system is a row).
+        metrics: the metric columns, in order.
+        sort: the metric to sort and test by (must be in ``metrics``).
+        common_only: restrict to the documents every system covers.
+        alpha: significance level of the paired tests.
+        level: confidence level of the intervals.
+        resamples: bootstrap resamples and permutation-test samples.
+        seed: seed of both.
+        names: display names for the notes (system keys by default).
+
+    Returns:
+        The :class:`Leaderboard`.
+
+    Raises:
+        MetricsError: ``sort`` is not one of ``metrics``, or ``alpha`` is outside (0, 1).
+    """
+    if sort not in metrics:
+        raise MetricsError(f"cannot sort by {sort!r}; metrics: {list(metrics)}")
+    if not 0.0 < alpha < 1.0:
+        raise MetricsError(f"alpha must be in (0, 1), got {alpha!r}")
+    names = names or {}
+    documents = set(documents)
+    systems = sorted(covered, key=canonical_key)
+    in_scope = {s: set(covered[s]) & documents for s in systems}
+    common = set.intersection(*in_scope.values()) if systems else set()
+    comparable = all(in_scope[s] == in_scope[systems[0]] for s in systems)
+    notes = _coverage_notes(systems, in_scope, documents, names)
+    used = common if common_only else documents
+    if not comparable:
+        notes.append(
+            f"Only the {len(common)} documents every system covers are used (common only)."
+            if common_only
+            else f"Systems cover different documents, so their means are not over the same "
+            f"{len(documents)} documents; {len(common)} documents are common to all. "
+            "Use 'common documents only' to compare on those; the paired tests always use "
+            "the documents both systems share."
+        )
+    cells = _cells(scores, systems, metrics, used, level, resamples, seed)
+
+    def order(system):
+        cell = cells.get((system, sort))
+        return (cell is None, -(cell.mean if cell else 0.0), canonical_key(system))
+
+    ranked = sorted(systems, key=order)
+    rows = []
+    for position, system in enumerate(ranked):
+        below = ranked[position + 1] if position + 1 < len(ranked) else None
+        comparison = None
+        if below is not None and (system, sort) in cells and (below, sort) in cells:
+            comparison = _compare(system, below, sort, scores, used, alpha, resamples, seed)
+        rows.append(
+            Row(
+                system=system,
+                n_documents=len(in_scope[system] & used),
+                cells={m: cells.get((system, m)) for m in metrics},
+                comparison=comparison,
+            )
+        )
+    return Leaderboard(
+        metrics=tuple(metrics),
+        rows=tuple(rows),
+        sort=sort,
+        n_documents=len(documents),
+        common_documents=len(common),
+        comparable=comparable,
+        notes=tuple(notes),
+        level=level,
+        resamples=resamples,
+        seed=seed,
+        alpha=alpha,
+    )

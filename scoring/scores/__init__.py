@@ -1,0 +1,1 @@
+"""Scores: scoring jobs run by Celery workers and the per-document scores they store."""

@@ -1,0 +1,173 @@
+"""Score selectors (reads): current output versions, the FAMs scoring uses, jobs and scores."""
+
+from __future__ import annotations
+
+from django.db.models import Max, QuerySet
+
+from annotation.corpus.models import Dataset
+from annotation.fams.models import AnnotationSetKind, Fam
+from scoring.systems.models import OutputVersion
+
+from .models import DocumentScore, JobStatus, ScoringJob
+
+# The FAMs FAR is computed against, best first: adjudicated gold, then a release's own.
+FAM_SOURCES = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
+
+
+def output_version_current_list(*, dataset: Dataset) -> list[OutputVersion]:
+    """The latest output version of every system that has outputs for ``dataset``.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        One version per system (the highest number), with its system loaded, by system slug.
+    """
+    latest = (
+        OutputVersion.objects.filter(dataset=dataset)
+        .values("system_id")
+        .annotate(number=Max("number"))
+        .order_by()
+    )
+    wanted = {(row["system_id"], row["number"]) for row in latest}
+    versions = OutputVersion.objects.filter(dataset=dataset).select_related("system")
+    return sorted(
+        (v for v in versions if (v.system_id, v.number) in wanted), key=lambda v: v.system.slug
+    )
+
+
+def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
+    """The FAM each document's FAR is computed against: gold if there is one, else released.
+
+    Only FAMs without an annotator (adjudicated or released) count; among several of the same
+    kind, the one of the first reference, then the most recently updated, is used.
+
+    Args:
+        dataset: the dataset.
+        document_ids: only these documents (all when None).
+
+    Returns:
+        document id -> :class:`Fam`, with reference and document loaded.
+    """
+    fams = Fam.objects.filter(
+        annotation_set__dataset=dataset,
+        annotation_set__kind__in=FAM_SOURCES,
+        annotator__isnull=True,
+    ).select_related("annotation_set", "reference", "document")
+    if document_ids is not None:
+        fams = fams.filter(document_id__in=list(document_ids))
+    rank = {kind: position for position, kind in enumerate(FAM_SOURCES)}
+    chosen: dict[int, Fam] = {}
+    for fam in fams.order_by("reference__position", "-updated_at", "-id"):
+        current = chosen.get(fam.document_id)
+        if current is None or rank[fam.annotation_set.kind] < rank[current.annotation_set.kind]:
+            chosen[fam.document_id] = fam
+    return chosen
+
+
+def scoring_job_list(*, dataset: Dataset) -> QuerySet[ScoringJob]:
+    """A dataset's scoring jobs, newest first.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The jobs.
+    """
+    return ScoringJob.objects.filter(dataset=dataset).order_by("-created_at", "-id")
+
+
+def scoring_job_get(*, job_id: int) -> ScoringJob:
+    """One scoring job.
+
+    Args:
+        job_id: its primary key.
+
+    Returns:
+        The job, with its dataset loaded.
+
+    Raises:
+        ScoringJob.DoesNotExist: no such job.
+    """
+    return ScoringJob.objects.select_related("dataset").get(pk=job_id)
+
+
+def scoring_job_pending_list(*, dataset: Dataset) -> QuerySet[ScoringJob]:
+    """The dataset's jobs that are queued or running, oldest first.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The unfinished jobs.
+    """
+    return ScoringJob.objects.filter(
+        dataset=dataset, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).order_by("created_at", "id")
+
+
+def document_score_rows(*, versions, metrics=None) -> list[tuple[int, int, str, float]]:
+    """Stored scores of some output versions as plain rows.
+
+    Args:
+        versions: output versions (or their ids).
+        metrics: only these metric names (all when None).
+
+    Returns:
+        ``(version_id, document_id, metric, value)`` tuples.
+    """
+    ids = [getattr(v, "pk", v) for v in versions]
+    scores = DocumentScore.objects.filter(version_id__in=ids)
+    if metrics is not None:
+        scores = scores.filter(metric__in=list(metrics))
+    return list(scores.values_list("version_id", "document_id", "metric", "value").order_by())
+
+
+def job_as_dict(job: ScoringJob | None) -> dict | None:
+    """A scoring job's JSON form (status, progress, counts, timings, error).
+
+    Args:
+        job: the job, or None.
+
+    Returns:
+        The dict, or None.
+    """
+    if job is None:
+        return None
+    seconds = None
+    if job.started_at:
+        end = job.finished_at or job.started_at
+        seconds = round((end - job.started_at).total_seconds(), 3)
+    return {
+        "id": job.pk,
+        "dataset": job.dataset.slug,
+        "trigger": job.trigger,
+        "status": job.status,
+        "progress": round(job.progress, 4),
+        "ks": job.ks,
+        "chunks_total": job.chunks_total,
+        "chunks_done": job.chunks_done,
+        "outputs_total": job.outputs_total,
+        "scores_written": job.scores_written,
+        "error": job.error,
+        "created_at": job.created_at.isoformat(),
+        "started_at": job.started_at.isoformat() if job.started_at else None,
+        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
+        "seconds": seconds,
+    }
+
+
+def scoring_jobs_summary(*, dataset: Dataset) -> dict:
+    """What the pages show about scoring: unfinished jobs and the latest one.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``{"pending": int, "latest": job dict or None}``.
+    """
+    latest = ScoringJob.objects.filter(dataset=dataset).select_related("dataset").first()
+    return {
+        "pending": scoring_job_pending_list(dataset=dataset).count(),
+        "latest": job_as_dict(latest),
+    }

@@ -1,0 +1,22 @@
+"""Score services (writes): scoring jobs and the chunks they fan out to the workers."""
+
+from .chunks import scoring_chunk_compute, scoring_job_plan
+from .jobs import (
+    scoring_job_create,
+    scoring_job_fail,
+    scoring_job_finish,
+    scoring_job_request_for_fams,
+    scoring_job_run_inline,
+    scoring_pending_run_inline,
+)
+
+__all__ = [
+    "scoring_chunk_compute",
+    "scoring_job_create",
+    "scoring_job_fail",
+    "scoring_job_finish",
+    "scoring_job_plan",
+    "scoring_job_request_for_fams",
+    "scoring_job_run_inline",
+    "scoring_pending_run_inline",
+]

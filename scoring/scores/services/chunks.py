@@ -1,0 +1,136 @@
+"""Scoring chunks: split a job's outputs, then score a chunk and upsert its rows."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from annotation.fams.models import AnnotationSetKind
+from scoring.metrics.fam import validate_fam
+from scoring.metrics.leaderboard import FAR_MEASURES, ROUGE_KEYS, far_key, score_output
+from scoring.systems.models import SystemOutput
+
+from ..models import DocumentScore, JobStatus, ScoringChunk, ScoringJob
+from ..selectors import scoring_fam_map
+
+
+@transaction.atomic
+def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[ScoringChunk]:
+    """Split the job's outputs into chunks (once) and mark it running; return unfinished chunks.
+
+    Calling it again (a redelivered task) reuses the chunks already planned.
+
+    Args:
+        job: the job.
+        chunk_size: outputs per chunk (default ``settings.LOUPE_SCORING_CHUNK``).
+
+    Returns:
+        The chunks not done yet, in order.
+    """
+    job = ScoringJob.objects.select_for_update().get(pk=job.pk)
+    if not job.chunks.exists():
+        size = chunk_size or settings.LOUPE_SCORING_CHUNK
+        ids = list(
+            SystemOutput.objects.filter(version__in=job.versions.all())
+            .order_by("version_id", "document__position", "document_id")
+            .values_list("pk", flat=True)
+        )
+        ScoringChunk.objects.bulk_create(
+            ScoringChunk(job=job, index=n, output_ids=ids[start : start + size])
+            for n, start in enumerate(range(0, len(ids), size))
+        )
+        job.outputs_total = len(ids)
+        job.chunks_total = (len(ids) + size - 1) // size
+    if job.status == JobStatus.QUEUED:
+        job.status = JobStatus.RUNNING
+        job.started_at = timezone.now()
+    job.dispatches += 1
+    job.save()
+    return list(job.chunks.filter(done_at__isnull=True).order_by("index"))
+
+
+def _fams(dataset, document_ids):
+    fams = {}
+    for document_id, fam in scoring_fam_map(dataset=dataset, document_ids=document_ids).items():
+        fams[document_id] = (
+            fam,
+            validate_fam(
+                [facet["groups"] for facet in fam.facets],
+                n_sentences=fam.document.sentence_count,
+                n_facets=fam.reference.facet_count,
+                allow_duplicate_groups=fam.annotation_set.kind == AnnotationSetKind.RELEASED,
+            ),
+        )
+    return fams
+
+
+def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
+    """Score a chunk's outputs and upsert the scores (idempotent: recompute and overwrite).
+
+    Every applicable metric is recomputed; a stale score that no longer applies (say, FAR after
+    the document's FAM lost its support) is deleted. The chunk is marked done, and the job's
+    counters advance, only the first time.
+
+    Args:
+        chunk: the chunk.
+
+    Returns:
+        How many scores were written.
+    """
+    ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    job = chunk.job
+    outputs = list(
+        SystemOutput.objects.filter(pk__in=chunk.output_ids)
+        .select_related("document")
+        .prefetch_related("document__references")
+    )
+    fams = _fams(job.dataset, {o.document_id for o in outputs})
+    keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
+    rows, stale = [], Q()
+    for output in outputs:
+        references = sorted(output.document.references.all(), key=lambda r: r.position)
+        fam, valid = fams.get(output.document_id, (None, None))
+        result = score_output(
+            summary=output.sentences,
+            reference=references[0].sentences if references else None,
+            extracted=output.extracted,
+            fam=valid,
+            ks=job.ks,
+            document=output.document.external_id,
+        )
+        rows.extend(
+            DocumentScore(
+                version_id=output.version_id,
+                document_id=output.document_id,
+                metric=metric,
+                value=min(1.0, max(0.0, value)),
+                fam=fam if "@" in metric else None,
+                job=job,
+            )
+            for metric, value in result.values.items()
+        )
+        missing = keys - set(result.values)
+        if missing:
+            stale |= Q(
+                version_id=output.version_id, document_id=output.document_id, metric__in=missing
+            )
+    with transaction.atomic():
+        DocumentScore.objects.bulk_create(
+            rows,
+            batch_size=2000,
+            update_conflicts=True,
+            unique_fields=["version", "document", "metric"],
+            update_fields=["value", "fam", "job", "computed_at"],
+        )
+        if stale:
+            DocumentScore.objects.filter(stale).delete()
+        first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
+            done_at=timezone.now(), scores_written=len(rows)
+        )
+        if first_time:
+            ScoringJob.objects.filter(pk=job.pk).update(
+                chunks_done=F("chunks_done") + 1, scores_written=F("scores_written") + len(rows)
+            )
+    return len(rows)

@@ -1,0 +1,186 @@
+"""Scoring jobs: create, finish or fail them, and run them in-process for --sync."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.corpus.models import Dataset
+from scoring.metrics.far import DEFAULT_K
+from scoring.metrics.leaderboard import ROUGE_KEYS, far_key
+from scoring.systems.models import OutputVersion
+
+from ..models import JobStatus, JobTrigger, ScoringJob
+from ..selectors import output_version_current_list, scoring_fam_map, scoring_job_pending_list
+from .chunks import scoring_chunk_compute, scoring_job_plan
+
+MAX_K = 50
+
+
+def _check_ks(ks: Sequence[int] | None) -> list[int]:
+    ks = sorted(set(ks or [DEFAULT_K]))
+    bad = [k for k in ks if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K]
+    if bad:
+        from django.core.exceptions import ValidationError
+
+        raise ValidationError({"ks": f"k must be an integer from 1 to {MAX_K}; got {bad}"})
+    return ks
+
+
+@transaction.atomic
+def scoring_job_create(
+    *,
+    dataset: Dataset,
+    trigger: str,
+    versions: Sequence[OutputVersion] | None = None,
+    ks: Sequence[int] | None = None,
+    user=None,
+    queue: bool = True,
+) -> ScoringJob:
+    """Create a scoring job and, once the transaction commits, queue it for the workers.
+
+    Args:
+        dataset: the dataset whose outputs are scored.
+        trigger: why (``upload``, ``fams`` or ``manual``).
+        versions: the output versions to score; the dataset's current ones when None.
+        ks: FAR cut-offs (default ``[3]``), each from 1 to 50.
+        user: who asked for it.
+        queue: send it to the workers on commit (False: the caller runs it, e.g. ``--sync``).
+
+    Returns:
+        The queued job.
+
+    Raises:
+        django.core.exceptions.ValidationError: a bad k or trigger.
+    """
+    if versions is None:
+        versions = output_version_current_list(dataset=dataset)
+    job = ScoringJob(dataset=dataset, trigger=trigger, ks=_check_ks(ks), created_by=user)
+    job.full_clean()
+    job.save()
+    job.versions.set(versions)
+    if queue:
+        from ..tasks import scoring_job_run
+
+        scoring_job_run.delay_on_commit(job.pk)
+    return job
+
+
+def scoring_job_request_for_fams(*, dataset: Dataset, user=None) -> ScoringJob | None:
+    """Queue a rescoring after gold FAMs changed, unless one is already waiting to start.
+
+    Args:
+        dataset: the dataset whose gold FAMs changed.
+        user: who changed them.
+
+    Returns:
+        The new job, or None when a queued FAM-triggered job will pick the change up.
+    """
+    if (
+        scoring_job_pending_list(dataset=dataset)
+        .filter(trigger=JobTrigger.FAMS, status=JobStatus.QUEUED)
+        .exists()
+    ):
+        return None
+    ks = sorted({k for job in dataset.scoring_jobs.all()[:20] for k in job.ks} | {DEFAULT_K})
+    return scoring_job_create(dataset=dataset, trigger=JobTrigger.FAMS, ks=ks, user=user)
+
+
+@transaction.atomic
+def scoring_job_finish(*, job: ScoringJob) -> bool:
+    """Mark the job succeeded if every chunk is done.
+
+    Args:
+        job: the job.
+
+    Returns:
+        True when the job is (now) finished; False when chunks are still missing.
+    """
+    job = ScoringJob.objects.select_for_update().get(pk=job.pk)
+    if job.finished:
+        return True
+    if job.chunks.filter(done_at__isnull=True).exists():
+        return False
+    job.status = JobStatus.SUCCEEDED
+    job.chunks_done = job.chunks_total
+    job.finished_at = timezone.now()
+    job.error = ""
+    job.save()
+    return True
+
+
+@transaction.atomic
+def scoring_job_fail(*, job: ScoringJob, error: str) -> ScoringJob:
+    """Record that a job failed and why.
+
+    Args:
+        job: the job.
+        error: the error message shown on the pages and the API.
+
+    Returns:
+        The failed job.
+    """
+    job = ScoringJob.objects.select_for_update().get(pk=job.pk)
+    if job.status != JobStatus.SUCCEEDED:
+        job.status = JobStatus.FAILED
+        job.error = error[:5000]
+        job.finished_at = timezone.now()
+        job.save()
+    return job
+
+
+def scoring_job_run_inline(*, job: ScoringJob) -> ScoringJob:
+    """Run a job in this process, chunk by chunk (``manage.py leaderboard --sync``).
+
+    Args:
+        job: the job (queued, or left running by a worker).
+
+    Returns:
+        The finished job.
+    """
+    try:
+        for chunk in scoring_job_plan(job=job):
+            scoring_chunk_compute(chunk=chunk)
+    except Exception as error:
+        scoring_job_fail(job=job, error=f"{type(error).__name__}: {error}")
+        raise
+    scoring_job_finish(job=job)
+    job.refresh_from_db()
+    return job
+
+
+def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT_K,)) -> int:
+    """Run every unfinished job of ``dataset`` here, plus one for scores still missing at ``ks``.
+
+    Args:
+        dataset: the dataset.
+        ks: the cut-offs the caller is about to read.
+
+    Returns:
+        How many jobs were run.
+    """
+    jobs = list(scoring_job_pending_list(dataset=dataset))
+    for job in jobs:
+        scoring_job_run_inline(job=job)
+    missing = [v for v in output_version_current_list(dataset=dataset) if _lacks_scores(v, ks)]
+    if missing:
+        job = scoring_job_create(
+            dataset=dataset, trigger=JobTrigger.MANUAL, versions=missing, ks=ks, queue=False
+        )
+        scoring_job_run_inline(job=job)
+        jobs.append(job)
+    return len(jobs)
+
+
+def _lacks_scores(version: OutputVersion, ks: Sequence[int]) -> bool:
+    """No ROUGE yet, or (extractive, with FAMs in the dataset) no FAR at one of ``ks``."""
+    if not version.scores.filter(metric=ROUGE_KEYS[0]).exists():
+        return True
+    if version.system.kind != "extractive" or not scoring_fam_map(dataset=version.dataset):
+        return False
+    done = set(
+        version.scores.filter(metric__startswith="far@").values_list("metric", flat=True).distinct()
+    )
+    return any(far_key("far", k) not in done for k in ks)

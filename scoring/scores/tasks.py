@@ -1,0 +1,109 @@
+"""Celery tasks: a scoring job fans chunks out with a chord; the callback checks completeness."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import chord, shared_task
+
+from .models import ScoringChunk, ScoringJob
+
+log = logging.getLogger(__name__)
+
+LONG_JOB = {"acks_late": True, "soft_time_limit": 900, "time_limit": 960}
+# How often a job re-sends chunks that never finished before it gives up.
+MAX_DISPATCHES = 4
+
+
+def _job(job_id: int) -> ScoringJob | None:
+    job = ScoringJob.objects.select_related("dataset").filter(pk=job_id).first()
+    if job is None:
+        log.warning("scoring job %s no longer exists; nothing to do", job_id)
+    return job
+
+
+@shared_task(name="loupe.scores.job_run", **LONG_JOB)
+def scoring_job_run(job_id: int) -> int:
+    """Plan the job's chunks (once) and send the unfinished ones to the workers as a chord.
+
+    Args:
+        job_id: the job's primary key (re-fetched; a deleted or finished job is a no-op).
+
+    Returns:
+        How many chunks were sent.
+    """
+    from .services import scoring_job_fail, scoring_job_finish, scoring_job_plan
+
+    job = _job(job_id)
+    if job is None or job.finished:
+        return 0
+    if job.dispatches >= MAX_DISPATCHES:
+        missing = list(job.chunks.filter(done_at__isnull=True).values_list("index", flat=True))
+        scoring_job_fail(
+            job=job,
+            error=f"chunks {missing} did not finish after {job.dispatches} dispatches",
+        )
+        return 0
+    chunks = scoring_job_plan(job=job)
+    if not chunks:
+        scoring_job_finish(job=job)
+        return 0
+    header = [scoring_chunk_run.s(job_id, chunk.pk) for chunk in chunks]
+    chord(header)(scoring_job_done.s(job_id).on_error(scoring_job_failed.s(job_id)))
+    return len(chunks)
+
+
+@shared_task(name="loupe.scores.chunk_run", **LONG_JOB)
+def scoring_chunk_run(job_id: int, chunk_id: int) -> int:
+    """Score one chunk and upsert its rows (idempotent: a redelivered chunk recomputes them).
+
+    Args:
+        job_id: the job's primary key.
+        chunk_id: the chunk's primary key.
+
+    Returns:
+        How many scores were written.
+    """
+    from .services import scoring_chunk_compute
+
+    chunk = ScoringChunk.objects.select_related("job__dataset").filter(pk=chunk_id).first()
+    if chunk is None or chunk.job_id != job_id:
+        return 0
+    return scoring_chunk_compute(chunk=chunk)
+
+
+@shared_task(name="loupe.scores.job_done")
+def scoring_job_done(results: list[int], job_id: int) -> int:
+    """Chord callback: finish the job, or re-send the chunks that are not done yet.
+
+    Args:
+        results: scores written per chunk.
+        job_id: the job's primary key.
+
+    Returns:
+        The scores written by this round of chunks.
+    """
+    from .services import scoring_job_finish
+
+    job = _job(job_id)
+    if job is not None and not scoring_job_finish(job=job):
+        log.warning("scoring job %s has unfinished chunks; sending them again", job_id)
+        scoring_job_run.delay(job_id)
+    return sum(results)
+
+
+@shared_task(name="loupe.scores.job_failed")
+def scoring_job_failed(request, exc, traceback, job_id: int) -> None:
+    """Chord error callback: record why the job failed.
+
+    Args:
+        request: the failed task's request.
+        exc: the exception.
+        traceback: its traceback text.
+        job_id: the job's primary key.
+    """
+    from .services import scoring_job_fail
+
+    job = _job(job_id)
+    if job is not None:
+        scoring_job_fail(job=job, error=f"{type(exc).__name__}: {exc}")

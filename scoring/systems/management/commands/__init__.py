@@ -1,0 +1,1 @@
+"""The systems app's manage.py commands."""

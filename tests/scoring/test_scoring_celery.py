@@ -1,0 +1,129 @@
+"""Scoring jobs on real Celery workers: the FAR release's leaderboard, and a worker SIGKILLed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+
+import pytest
+from django.conf import settings
+
+from annotation.corpus.services import dataset_import
+from annotation.fams.models import Fam
+from scoring.metrics.leaderboard import ROUGE_KEYS
+from scoring.scores.models import DocumentScore, JobStatus, ScoringChunk, ScoringJob
+from scoring.systems.models import SystemOutput
+from tests.conftest import FAR_RELEASE, needs_far
+
+# Mao et al. (2020), release PROVENANCE.md: low abstraction (89 samples), k = 3.
+PUBLISHED = {  # system: (SAP, SAR, SAF1, FAR)
+    "lead-3": (0.610, 0.373, 0.445, 0.506),
+    "fastrl-e": (0.648, 0.406, 0.479, 0.508),
+    "banditsum": (0.586, 0.343, 0.417, 0.447),
+    "neusum": (0.639, 0.395, 0.468, 0.512),
+    "refresh": (0.610, 0.375, 0.447, 0.513),
+    "unifiedsum-e": (0.669, 0.413, 0.488, 0.548),
+}
+
+
+def _wait_for(job: ScoringJob, timeout: float) -> ScoringJob:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if job.finished:
+            return job
+        time.sleep(0.5)
+    raise AssertionError(f"job {job.pk} still {job.status} after {timeout} s: {job.chunks_done}")
+
+
+def _expected_rows(dataset) -> set[tuple[int, int, str]]:
+    """Every (version, document, metric) a complete job must store, from the rows themselves."""
+    supported = {
+        fam.document_id
+        for fam in Fam.objects.filter(annotation_set__dataset=dataset)
+        if any(facet["groups"] for facet in fam.facets)
+    }
+    expected = set()
+    for version_id, document_id, extracted in SystemOutput.objects.filter(
+        version__dataset=dataset
+    ).values_list("version_id", "document_id", "extracted"):
+        expected |= {(version_id, document_id, metric) for metric in ROUGE_KEYS}
+        if extracted is not None and document_id in supported:
+            expected |= {(version_id, document_id, f"{m}@3") for m in ("far", "sar", "sap", "saf1")}
+    return expected
+
+
+@needs_far
+@pytest.mark.django_db(transaction=True)
+def test_far_release_leaderboard_after_a_real_celery_job(celery_worker_process, client_for):
+    dataset_import(format_name="far-release", source=FAR_RELEASE, slug="cnndm-far")
+    job = _wait_for(ScoringJob.objects.get(dataset__slug="cnndm-far"), timeout=240)
+    assert job.status == JobStatus.SUCCEEDED, job.error
+    assert job.trigger == "upload" and job.outputs_total == 760 and job.progress == 1.0
+    response = client_for("researcher").get(
+        "/api/datasets/cnndm-far/leaderboard/", {"category": "low", "k": 3}
+    )
+    assert response.status_code == 200
+    board = response.json()
+    assert board["n_documents"] == 89 and board["category"] == "low" and board["k"] == 3
+    rows = {row["system"]: row for row in board["systems"]}
+    assert set(rows) == set(PUBLISHED)
+    for system, (sap, sar, saf1, far) in PUBLISHED.items():
+        row = rows[system]
+        measured = tuple(round(row[m]["mean"], 3) for m in ("sap", "sar", "saf1", "far"))
+        assert measured == (sap, sar, saf1, far), system
+        assert row["far"]["ci_low"] < row["far"]["mean"] < row["far"]["ci_high"]
+        assert row["n_documents"] == 89 and row["far"]["n"] == 89
+    assert [row["system"] for row in board["systems"]][:2] == ["unifiedsum-e", "refresh"]
+
+
+@needs_far
+@pytest.mark.skipif(
+    settings.CELERY_EMBEDDED_BROKER,
+    reason="a killed worker's task comes back only on a broker with acknowledgements (Redis): "
+    "set CELERY_BROKER_URL",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_job_leaves_no_duplicate_or_missing_rows(worker_factory):
+    from config.celery import app
+
+    queue = f"loupe-kill-{uuid.uuid4().hex[:8]}"
+    previous, app.conf.task_default_queue = app.conf.task_default_queue, queue
+    try:
+        dataset_import(format_name="far-release", source=FAR_RELEASE, slug="cnndm-far")
+        job = ScoringJob.objects.get(dataset__slug="cnndm-far")
+        # Small chunks so the job is still running when the worker dies.
+        first = worker_factory(queue, env={"LOUPE_SCORING_CHUNK": "4"})
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            job.refresh_from_db()
+            if job.chunks_done >= 10:
+                break
+            time.sleep(0.05)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+        job.refresh_from_db()
+        done_at_kill = job.chunks_done
+        assert job.status == JobStatus.RUNNING and 10 <= done_at_kill < job.chunks_total == 190
+        # A new worker takes the rest, and the killed worker's unacknowledged chunk comes back.
+        worker_factory(
+            queue, env={"CELERY_VISIBILITY_TIMEOUT": "5", "CELERY_RESTORE_INTERVAL": "1"}
+        )
+        job = _wait_for(job, timeout=240)
+    finally:
+        app.conf.task_default_queue = previous
+    assert job.status == JobStatus.SUCCEEDED, job.error
+    assert job.chunks_done == job.chunks_total == 190 and job.outputs_total == 760
+    stored = list(
+        DocumentScore.objects.filter(version__dataset=job.dataset).values_list(
+            "version_id", "document_id", "metric"
+        )
+    )
+    expected = _expected_rows(job.dataset)
+    assert len(stored) == len(set(stored)) == len(expected)
+    assert set(stored) == expected
+    assert job.scores_written == len(expected)
+    retried = ScoringChunk.objects.filter(job=job, attempts__gte=2).values_list("index", flat=True)
+    print(f"killed after {done_at_kill} of 190 chunks; chunks run twice: {list(retried)}")

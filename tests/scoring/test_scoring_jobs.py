@@ -1,0 +1,162 @@
+"""Scoring jobs run in-process: hand-worked scores, idempotent upserts, stale rows, FAM triggers."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotation.corpus.models import Dataset, Document, Reference
+from annotation.fams.models import AnnotationSet, Fam
+from annotation.fams.services import fam_save
+from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
+from scoring.scores.services import (
+    scoring_job_create,
+    scoring_job_run_inline,
+    scoring_pending_run_inline,
+)
+from scoring.systems.models import OutputVersion, System, SystemOutput
+
+pytestmark = pytest.mark.django_db
+
+SENTENCES = ["The cat sat on the mat.", "Dogs bark loudly.", "Birds fly south.", "Fish swim."]
+
+
+@pytest.fixture
+def tiny(users):
+    """One document, a two-facet reference, a gold FAM and one extractive output [0, 1]."""
+    dataset = Dataset.objects.create(slug="tiny", name="Tiny")
+    document = Document.objects.create(
+        dataset=dataset, external_id="d1", sentences=SENTENCES, category="low"
+    )
+    reference = Reference.objects.create(
+        document=document, sentences=["The cat sat.", "Birds fly."]
+    )
+    gold = AnnotationSet.objects.create(dataset=dataset, slug="gold", name="Gold", kind="gold")
+    fam = Fam.objects.create(
+        annotation_set=gold,
+        document=document,
+        reference=reference,
+        facets=[{"groups": [[0]], "label": "supported"}, {"groups": [[2]], "label": "supported"}],
+    )
+    system = System.objects.create(slug="ext", name="Ext", kind="extractive")
+    version = OutputVersion.objects.create(system=system, dataset=dataset, number=1)
+    SystemOutput.objects.create(
+        system=system,
+        version=version,
+        document=document,
+        sentences=SENTENCES[:2],
+        extracted=[0, 1],
+        extraction_method="given",
+    )
+    return {"dataset": dataset, "document": document, "fam": fam, "version": version}
+
+
+def _scores(version) -> dict[str, float]:
+    return dict(DocumentScore.objects.filter(version=version).values_list("metric", "value"))
+
+
+def _run(dataset, **kwargs) -> ScoringJob:
+    job = scoring_job_create(dataset=dataset, trigger="manual", queue=False, **kwargs)
+    return scoring_job_run_inline(job=job)
+
+
+def test_hand_worked_rouge_and_far_scores(tiny):
+    job = _run(tiny["dataset"])
+    assert job.status == JobStatus.SUCCEEDED
+    assert (job.chunks_total, job.chunks_done, job.outputs_total) == (1, 1, 1)
+    scores = _scores(tiny["version"])
+    # Reference "the cat sat bird fli" (5 stemmed tokens) against the summary "the cat sat on
+    # the mat dog bark loudli" (9): 3 unigrams match, 2 of 4 reference bigrams, LCS 3.
+    assert scores["rouge1_p"] == pytest.approx(3 / 9)
+    assert scores["rouge1_r"] == pytest.approx(3 / 5)
+    assert scores["rouge1_f"] == pytest.approx(3 / 7)
+    assert scores["rouge2_p"] == pytest.approx(2 / 8)
+    assert scores["rouge2_r"] == pytest.approx(2 / 4)
+    assert scores["rouge2_f"] == pytest.approx(1 / 3)
+    assert scores["rougeL_f"] == pytest.approx(3 / 7)
+    # Extracted {0, 1} against support {0, 2}: one hit; facet 0's group [0] is covered.
+    assert scores["sap@3"] == scores["sar@3"] == scores["saf1@3"] == scores["far@3"] == 0.5
+    assert len(scores) == 13
+    assert job.scores_written == 13
+
+
+def test_rescoring_is_idempotent_and_never_duplicates(tiny):
+    _run(tiny["dataset"], ks=[1, 3])
+    first = _scores(tiny["version"])
+    assert first["far@1"] == 0.5 and first["sap@1"] == 1.0  # only sentence 0 considered
+    _run(tiny["dataset"], ks=[1, 3])
+    assert _scores(tiny["version"]) == first
+    assert DocumentScore.objects.count() == 9 + 4 * 2
+
+
+def test_a_gold_fam_change_queues_a_job_that_updates_and_removes_scores(tiny, users):
+    _run(tiny["dataset"])
+    fam = tiny["fam"]
+    fam_save(
+        fam=fam,
+        facets=[{"groups": [[0]], "label": "supported"}, {"groups": [[1]], "label": "supported"}],
+        base_version=1,
+        user=users["admin"],
+    )
+    queued = ScoringJob.objects.get(trigger="fams")
+    assert queued.status == JobStatus.QUEUED
+    # A second save while that job waits does not queue another one.
+    fam_save(
+        fam=fam,
+        facets=[
+            {"groups": [[0]], "label": "supported"},
+            {"groups": [[0, 1]], "label": "supported"},
+        ],
+        base_version=2,
+        user=users["admin"],
+    )
+    assert ScoringJob.objects.filter(trigger="fams").count() == 1
+    scoring_job_run_inline(job=queued)
+    scores = _scores(tiny["version"])
+    assert scores["far@3"] == 1.0 and scores["sar@3"] == 1.0
+    # With no support left the FAR family is undefined: the old rows go, ROUGE stays.
+    fam_save(
+        fam=fam,
+        facets=[{"groups": [], "label": "noise"}, {"groups": [], "label": "no_support"}],
+        base_version=3,
+        user=users["admin"],
+    )
+    scoring_job_run_inline(job=ScoringJob.objects.get(trigger="fams", status=JobStatus.QUEUED))
+    assert sorted(_scores(tiny["version"])) == sorted(
+        f"rouge{n}_{p}" for n in ("1", "2", "L") for p in "prf"
+    )
+
+
+def test_a_corrupt_output_fails_the_job_with_its_error(tiny):
+    SystemOutput.objects.update(extracted=[0, 9])  # bypasses validation, as a bad row would
+    job = scoring_job_create(dataset=tiny["dataset"], trigger="manual", queue=False)
+    with pytest.raises(Exception, match="9"):
+        scoring_job_run_inline(job=job)
+    job.refresh_from_db()
+    assert job.status == JobStatus.FAILED
+    assert "9" in job.error and job.finished_at is not None
+
+
+def test_sync_runs_queued_jobs_and_fills_missing_k(tiny):
+    queued = scoring_job_create(dataset=tiny["dataset"], trigger="upload", queue=False)
+    assert scoring_pending_run_inline(dataset=tiny["dataset"], ks=[3]) == 1
+    queued.refresh_from_db()
+    assert queued.status == JobStatus.SUCCEEDED
+    assert scoring_pending_run_inline(dataset=tiny["dataset"], ks=[3]) == 0
+    assert scoring_pending_run_inline(dataset=tiny["dataset"], ks=[2]) == 1
+    assert _scores(tiny["version"])["far@2"] == 0.5
+
+
+def test_jobs_api_starts_and_reports_a_job(tiny, client_for):
+    api = client_for("researcher")
+    started = api.post("/api/datasets/tiny/scoring-jobs/start/", {"ks": [3, 5]}, format="json")
+    assert started.status_code == 202
+    body = started.json()
+    assert body["status"] == "queued" and body["ks"] == [3, 5] and body["trigger"] == "manual"
+    scoring_job_run_inline(job=ScoringJob.objects.get(pk=body["id"]))
+    detail = api.get(f"/api/scoring-jobs/{body['id']}/").json()
+    assert detail["status"] == "succeeded" and detail["progress"] == 1.0
+    assert detail["scores_written"] == 9 + 4 * 2 and detail["seconds"] >= 0
+    listed = api.get("/api/datasets/tiny/scoring-jobs/").json()
+    assert [job["id"] for job in listed] == [body["id"]]
+    bad = api.post("/api/datasets/tiny/scoring-jobs/start/", {"ks": [0]}, format="json")
+    assert bad.status_code == 400
