@@ -35,6 +35,7 @@ from scoring.metrics.stats import (
     summary_level,
     system_level,
 )
+from tests.metrics.spearman_reference import spearman_exact
 
 # ---------------------------------------------------------------- bootstrap confidence interval
 
@@ -215,15 +216,26 @@ Y = [1.0, 2.0, 3.0, 4.5, 4.0, 1.5]
     ("method", "reference"),
     [
         ("pearson", scipy_stats.pearsonr),
-        ("spearman", scipy_stats.spearmanr),
+        ("spearman", spearman_exact),
         ("kendall", scipy_stats.kendalltau),
     ],
 )
 def test_correlate_equals_scipy(method, reference):
     ours = correlate(X, Y, method)
     theirs = reference(X, Y)
-    assert (ours.value, ours.p_value) == (float(theirs.statistic), float(theirs.pvalue))
+    assert ours.value == float(theirs.statistic)
+    assert ours.p_value == pytest.approx(float(theirs.pvalue), abs=1e-12)
     assert (ours.level, ours.n, ours.reason) == ("pairs", 6, None)
+
+
+def test_spearman_p_is_exact_for_few_points():
+    # 3 points in perfect order: 1 of the 3! orderings is as extreme each way, so p = 2/6.
+    assert correlate([1.0, 2.0, 3.0], [10.0, 20.0, 30.0], "spearman").p_value == pytest.approx(
+        1 / 3
+    )
+    # 4 points, one adjacent swap: rho = 0.8; |rho| >= 0.8 for 8 of the 24 orderings.
+    result = correlate([1.0, 2.0, 3.0, 4.0], [1.0, 3.0, 2.0, 4.0], "spearman")
+    assert result.value == pytest.approx(0.8) and result.p_value == pytest.approx(8 / 24)
 
 
 def test_correlate_constant_input_is_none_with_a_reason():
@@ -263,7 +275,7 @@ SYSTEMS = sorted(METRIC)
 def test_system_level_correlates_the_system_means(method):
     reference = {
         "pearson": scipy_stats.pearsonr,
-        "spearman": scipy_stats.spearmanr,
+        "spearman": spearman_exact,
         "kendall": scipy_stats.kendalltau,
     }[method]
     means_m = [np.mean(list(METRIC[s].values())) for s in SYSTEMS]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,8 @@ LEVEL_PAIRS = "pairs"
 LEVEL_SYSTEM = "system"
 LEVEL_SUMMARY = "summary"
 MIN_POINTS = 3  # with 2 points every coefficient is +-1: not evidence of anything
+# Up to this many points Spearman's p-value is exact (all n! orderings), as Kendall's is in scipy.
+MAX_EXACT_SPEARMAN_N = 8
 
 Scores = Mapping[Hashable, Mapping[Hashable, float]]  # system -> document -> score
 
@@ -34,7 +37,8 @@ class Correlation:
         method: ``"pearson"``, ``"spearman"`` or ``"kendall"`` (Kendall's tau-b).
         level: ``"pairs"``, ``"system"`` or ``"summary"``.
         value: the coefficient, or ``None`` when undefined (never NaN).
-        p_value: scipy's two-sided p-value; ``None`` when undefined and at summary level.
+        p_value: the two-sided p-value (scipy's; for Spearman with at most 8 points the exact
+            permutation p); ``None`` when undefined and at summary level.
         n: points correlated (pairs, systems) or documents averaged (summary level).
         reason: why ``value`` is ``None``; ``None`` when it is defined.
         undefined: summary level only: documents left out because their coefficient is
@@ -61,12 +65,30 @@ def _coefficient(
         result = scipy_stats.pearsonr(x, y)
     elif method == "spearman":
         result = scipy_stats.spearmanr(x, y)
+        if x.size <= MAX_EXACT_SPEARMAN_N:
+            value = float(result.statistic)
+            return value, _exact_spearman_p(x, y, value), None
     else:
         result = scipy_stats.kendalltau(x, y)
     value, p_value = float(result.statistic), float(result.pvalue)
     if not np.isfinite(value):
         return None, None, f"scipy returned {value} for {method}"
     return value, (p_value if np.isfinite(p_value) else None), None
+
+
+def _exact_spearman_p(x: np.ndarray, y: np.ndarray, observed: float) -> float:
+    """Two-sided exact p of Spearman's rho: the share of all n! orderings of ``y`` whose rho is
+    at least as extreme. scipy's t approximation says p = 0 for a perfect rank order of 3
+    systems, where the exact p is 1/3."""
+    rx = scipy_stats.rankdata(x)
+    ry = scipy_stats.rankdata(y)
+    permutations = np.array(list(itertools.permutations(ry)))
+    rx_c = rx - rx.mean()
+    rys_c = permutations - permutations.mean(axis=1, keepdims=True)
+    denominator = np.sqrt((rx_c**2).sum() * (rys_c**2).sum(axis=1))
+    rhos = (rys_c @ rx_c) / denominator
+    tolerance = 1e-12 * max(1.0, abs(observed))
+    return float(np.mean(np.abs(rhos) >= abs(observed) - tolerance))
 
 
 def _check_method(method: str) -> None:
@@ -79,7 +101,9 @@ def correlate(x: Sequence[float], y: Sequence[float], method: str = "pearson") -
 
     ``pearson`` is ``scipy.stats.pearsonr``, ``spearman`` is ``scipy.stats.spearmanr`` (ties get
     their average rank) and ``kendall`` is ``scipy.stats.kendalltau`` (tau-b, which corrects for
-    ties); p-values are scipy's two-sided ones.
+    ties); p-values are scipy's two-sided ones, except Spearman's with at most 8 points, which
+    is exact (every ordering of ``y``): scipy's t approximation gives p = 0 for 3 points in
+    perfect order, where the exact p is 1/3.
 
     Args:
         x: the first values (e.g. metric scores).
