@@ -95,8 +95,14 @@ def test_ties_are_broken_by_system_key_and_missing_values_go_last():
     assert order(board) == ["top", "amy", "zed", "bad", "also-none", "none", "nothing"]
     assert row(board, "none").cells == {"m": None, "n": None}
     assert row(board, "also-none").cells["n"].mean == 0.5
-    # No test against a row without a score for the sort metric.
-    assert row(board, "bad").comparison is None
+    # No test against a row without a score for the sort metric: the reason says so.
+    comparison = row(board, "bad").comparison
+    assert (comparison.versus, comparison.p_value, comparison.significant) == (
+        "also-none",
+        None,
+        False,
+    )
+    assert comparison.reason == "also-none has no m score to compare with"
     assert row(board, "none").comparison is None
 
 

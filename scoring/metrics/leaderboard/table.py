@@ -215,6 +215,11 @@ def build_leaderboard(
         comparison = None
         if below is not None and (system, sort) in cells and (below, sort) in cells:
             comparison = _compare(system, below, sort, scores, used, alpha, resamples, seed)
+        elif below is not None and (system, sort) in cells:
+            comparison = Comparison(
+                below, sort, TEST_PERMUTATION, None, False, 0, None,
+                reason=f"{names.get(below, below)} has no {sort} score to compare with",
+            )  # fmt: skip
         rows.append(
             Row(
                 system=system,
