@@ -1,7 +1,13 @@
 """Page views: thin shells; the pages' data comes from the JSON API via ES modules."""
 
+from functools import wraps
+
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+
+from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
+from annotation.corpus.importers.parsers.outputs_files import human_size
 
 
 @login_required
@@ -20,3 +26,50 @@ def tasks(request):
 def workspace(request, task_id: int):
     """The FAM workspace of one task (``workspace.js``; the API checks who may see it)."""
     return render(request, "frontend/workspace.html", {"task_id": task_id})
+
+
+def researcher_page(view):
+    """Log-in required; researchers and admins see the page, anyone else a 403 page."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not has_role(request.user, RESEARCHER, ADMIN):
+            return render(request, "frontend/forbidden.html", status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+@researcher_page
+def upload(request):
+    """Upload system outputs: the form and its report (``upload.js``)."""
+    limit = settings.LOUPE_UPLOAD_MAX_BYTES
+    return render(
+        request, "frontend/upload.html", {"max_bytes": limit, "max_size": human_size(limit)}
+    )
+
+
+@researcher_page
+def leaderboards(request):
+    """The datasets, each linking to its leaderboard (``leaderboards.js``)."""
+    return render(request, "frontend/leaderboards.html")
+
+
+@researcher_page
+def leaderboard(request, slug: str):
+    """One dataset's leaderboard: table, coverage, jobs, downloads, plots (``leaderboard.js``)."""
+    return render(request, "frontend/leaderboard.html", {"slug": slug})
+
+
+@researcher_page
+def leaderboard_system(request, slug: str, system: str):
+    """One system's versions and per-document scores on a dataset (``system.js``)."""
+    return render(request, "frontend/system.html", {"slug": slug, "system": system})
+
+
+@researcher_page
+def leaderboard_document(request, slug: str, system: str, external_id: str):
+    """One output against the document's support groups (``output-document.js``)."""
+    context = {"slug": slug, "system": system, "external_id": external_id}
+    return render(request, "frontend/output_document.html", context)

@@ -1,0 +1,71 @@
+// The leaderboard page's other parts: coverage and notes (a warning when systems cover different
+// documents), download links, the server-rendered SVG plots and the human-judgment correlations.
+import { el } from "./api.js";
+import { CATEGORY_LABELS, metricLabel, pText, queryString, visibleMetrics } from "./leaderboard-format.js";
+
+function base(dataset) {
+  return `/api/datasets/${encodeURIComponent(dataset)}/leaderboard`;
+}
+
+// Documents in scope, how many every system covers, and every note the server wrote.
+export function renderCoverage(envelope) {
+  const scope = envelope.category ? `${CATEGORY_LABELS[envelope.category].toLowerCase()} documents` : "documents";
+  let text = `${envelope.n_documents} ${scope} in scope · ${envelope.common_documents} covered by every system`;
+  if (envelope.comparable) text += " · every system covers the same documents";
+  if (envelope.common_only) text += " · means over the common documents only";
+  document.getElementById("coverage").textContent = `${text}.`;
+  const box = document.getElementById("notes");
+  box.classList.toggle("warning", !envelope.comparable);
+  document.getElementById("notes-heading").textContent = envelope.comparable
+    ? "Notes"
+    : "⚠ Systems are not compared over the same documents";
+  document.getElementById("notes-list").replaceChildren(...envelope.notes.map((note) => el("li", note)));
+  box.hidden = envelope.notes.length === 0 && envelope.comparable;
+}
+
+export function renderDownloads(dataset, params) {
+  const filters = { category: params.category, k: params.k, common: params.common };
+  for (const file of ["csv", "json"]) {
+    document.getElementById(`download-${file}`).href = `${base(dataset)}/export/${queryString({ file, ...filters })}`;
+  }
+}
+
+// The plots follow the category and k (not the sort or the common-documents switch); an image
+// is only re-requested when its address changes.
+export function renderPlots(dataset, params) {
+  const query = queryString({ category: params.category, k: params.k });
+  for (const img of document.querySelectorAll("#plots img[data-plot]")) {
+    const src = `${base(dataset)}/plots/${img.dataset.plot}.svg${query}`;
+    if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+  }
+  const scope = params.category ? CATEGORY_LABELS[params.category] : "all documents";
+  document.getElementById("plots-scope").textContent = `${scope}, k = ${params.k}`;
+}
+
+function coefficient(result) {
+  const cell = el("td", null, { class: "num" });
+  if (!result || result.value === null || result.value === undefined) {
+    cell.append(el("small", (result && result.reason) || "undefined", { class: "muted reason" }));
+    return cell;
+  }
+  cell.append(el("span", result.value.toFixed(2), { class: "mean" }));
+  if (result.p_value !== null && result.p_value !== undefined) cell.append(el("small", pText(result.p_value), { class: "ci" }));
+  return cell;
+}
+
+// One row per study, metric and level; the metrics follow the table's columns (P/R on demand).
+export function renderCorrelations(correlations, showPrecisionRecall) {
+  const section = document.getElementById("correlations");
+  const shown = new Set(visibleMetrics([...new Set((correlations || []).map((c) => c.metric))], showPrecisionRecall));
+  const items = (correlations || []).filter((c) => shown.has(c.metric));
+  section.hidden = items.length === 0;
+  if (section.hidden) return;
+  const rows = items.map((c) => {
+    const row = el("tr");
+    const n = c.level === "summary" ? `${c.n_systems} systems, ${c.n_documents} documents` : `${c.n_systems} systems`;
+    row.append(el("td", c.judgment), el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
+    row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
+    return row;
+  });
+  document.querySelector("#corr-table tbody").replaceChildren(...rows);
+}

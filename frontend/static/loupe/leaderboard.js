@@ -1,0 +1,86 @@
+// The leaderboard page: reads the view (category, k, sort, common documents, P/R columns) from
+// the URL, asks GET /api/datasets/<slug>/leaderboard/ and draws the table and its companions.
+import { api } from "./api.js";
+import {
+  bindControls,
+  CATEGORY_LABELS,
+  formControls,
+  queryString,
+  readParams,
+  showError,
+  writeParams,
+} from "./leaderboard-format.js";
+import { renderCorrelations, renderCoverage, renderDownloads, renderPlots } from "./leaderboard-extras.js";
+import { JobsPanel } from "./leaderboard-jobs.js";
+import { legendText, renderTable } from "./leaderboard-table.js";
+
+const DEFAULTS = { category: "", k: 3, sort: "", common: false, pr: false };
+const root = document.getElementById("leaderboard");
+const dataset = root.dataset.dataset;
+const table = document.getElementById("lb-table");
+const error = document.getElementById("error");
+const controls = formControls("controls");
+const params = readParams(DEFAULTS);
+let envelope = null;
+let latestRequest = 0;
+
+const jobs = new JobsPanel({ dataset, k: () => params.k, onFinished: () => load() });
+
+function draw() {
+  const e = envelope;
+  document.getElementById("title").textContent = e.dataset_name || e.dataset;
+  const scope = e.category ? CATEGORY_LABELS[e.category] : "All documents";
+  document.getElementById("subtitle").textContent = `${e.dataset} · ${e.systems.length} systems · ${scope} · k = ${e.k}`;
+  renderTable(table, e, { showPrecisionRecall: params.pr, onSort: sortBy });
+  let legend = legendText(e);
+  const extractive = e.systems.some((s) => s.kind === "extractive");
+  if (extractive && !e.metrics.includes("far")) legend = `No FAR scores at k = ${e.k} yet: “Rescore at k = ${e.k}” computes them. ${legend}`;
+  document.getElementById("legend").textContent = legend;
+  renderCoverage(e);
+  renderCorrelations(e.correlations, params.pr);
+}
+
+async function load() {
+  const request = ++latestRequest;
+  root.setAttribute("aria-busy", "true");
+  const query = queryString({ category: params.category, k: params.k, sort: params.sort, common: params.common });
+  renderDownloads(dataset, params);
+  renderPlots(dataset, params);
+  let data;
+  try {
+    data = await api(`/api/datasets/${encodeURIComponent(dataset)}/leaderboard/${query}`);
+  } catch (failure) {
+    if (request !== latestRequest) return;
+    // A sort column without data at this k (e.g. FAR before it was scored): fall back.
+    if (failure.status === 400 && params.sort && /sort/.test(failure.message)) {
+      params.sort = "";
+      writeParams(params, DEFAULTS);
+      load();
+      return;
+    }
+    showError(error, `Could not load the leaderboard: ${failure.message}`);
+    root.setAttribute("aria-busy", "false");
+    return;
+  }
+  if (request !== latestRequest) return; // a newer view was asked for meanwhile
+  envelope = data;
+  showError(error, "");
+  draw();
+  jobs.update(data.jobs);
+  table.dataset.query = query;
+  root.setAttribute("aria-busy", "false");
+}
+
+function sortBy(metric) {
+  params.sort = metric;
+  writeParams(params, DEFAULTS);
+  load();
+}
+
+bindControls(controls, params, DEFAULTS, (key) => {
+  if (key === "k") jobs.label();
+  if (key !== "pr") load();
+  else if (envelope) draw();
+});
+jobs.label();
+load();

@@ -1,0 +1,153 @@
+// A system's page: its output versions (older ones stay readable), the version's upload report
+// and its per-document scores, sortable here, each row linking to the document view.
+import { api, el, when } from "./api.js";
+import {
+  bindControls,
+  CATEGORY_LABELS,
+  documentUrl,
+  formControls,
+  keepSortFocus,
+  metricLabel,
+  metricTitle,
+  queryString,
+  readParams,
+  renderFacts,
+  scoreCell,
+  setSelect,
+  showError,
+  sortHeader,
+  visibleMetrics,
+  writeParams,
+} from "./leaderboard-format.js";
+
+const DEFAULTS = { version: 0, k: 3, category: "", pr: false, sort: "", order: "" };
+const root = document.getElementById("system-page");
+const { dataset, system } = root.dataset;
+const table = document.getElementById("doc-table");
+const controls = formControls("controls");
+const params = readParams(DEFAULTS);
+let data = null;
+let latestRequest = 0;
+
+function drawVersions() {
+  const latest = data.versions[0];
+  const options = [el("option", `Latest (version ${latest.number})`, { value: "0" })];
+  for (const v of data.versions) {
+    options.push(el("option", `Version ${v.number} · ${when(v.created_at)} · ${v.outputs} outputs`, { value: String(v.number) }));
+  }
+  controls.version.replaceChildren(...options);
+  setSelect(controls.version, params.version);
+  const shown = data.versions.find((v) => v.number === data.version);
+  const facts = [
+    ["System", `${data.name} (${data.kind})`],
+    ["Version", `${data.version} of ${data.versions.length}${data.version === latest.number ? " (latest, on the leaderboard)" : " (older: not on the leaderboard)"}`],
+    ["Uploaded", `${when(shown.created_at)}${shown.uploaded_by ? ` by ${shown.uploaded_by}` : ""}`],
+    ["Source", shown.source || "—"],
+    ["Outputs", `${shown.outputs} documents`],
+  ];
+  renderFacts(document.getElementById("version-facts"), facts);
+  const report = shown.report || [];
+  document.getElementById("report").hidden = report.length === 0;
+  document.getElementById("report-intro").textContent =
+    `${report.length} note${report.length === 1 ? "" : "s"} from this upload, e.g. summary sentences mapped to document sentences with low confidence:`;
+  document.getElementById("report-list").replaceChildren(...report.map((line) => el("li", line)));
+}
+
+function compare(key, direction) {
+  const sign = direction === "ascending" ? 1 : -1;
+  return (a, b) => {
+    const x = a[key];
+    const y = b[key];
+    if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1; // missing last
+    if (y === null || y === undefined) return -1;
+    return sign * (typeof x === "number" ? x - y : String(x).localeCompare(String(y)));
+  };
+}
+
+function sortBy(key) {
+  if (params.sort === key) params.order = params.order === "ascending" ? "descending" : "ascending";
+  else params.order = key === "external_id" || key === "category" ? "ascending" : "descending";
+  params.sort = key;
+  writeParams(params, DEFAULTS);
+  drawTable();
+}
+
+function documentRow(doc, metrics) {
+  const row = el("tr", null, { "data-document": doc.external_id });
+  const id = el("th", null, { scope: "row", class: "docid" });
+  const query = queryString({ version: data.version, k: data.k, category: data.category });
+  id.append(el("a", doc.external_id, { href: documentUrl(dataset, system, doc.external_id, query) }));
+  row.append(id, el("td", doc.category ? CATEGORY_LABELS[doc.category] : "—"));
+  for (const metric of metrics) row.append(scoreCell(metric, doc[metric]));
+  return row;
+}
+
+function meanRow(documents, metrics) {
+  const row = el("tr");
+  row.append(el("th", `Mean over ${documents.length} documents`, { scope: "row", colspan: 2 }));
+  for (const metric of metrics) {
+    const values = documents.map((d) => d[metric]).filter((v) => v !== null && v !== undefined);
+    row.append(scoreCell(metric, values.length ? values.reduce((a, b) => a + b, 0) / values.length : null));
+  }
+  return row;
+}
+
+function drawTable() {
+  const metrics = visibleMetrics(data.metrics, params.pr, params.sort);
+  const documents = [...data.documents];
+  if (params.sort && (params.sort === "external_id" || params.sort === "category" || metrics.includes(params.sort))) {
+    documents.sort(compare(params.sort, params.order || "descending"));
+  }
+  const direction = (key) => (params.sort === key ? params.order || "descending" : null);
+  keepSortFocus(table, () => {
+    const head = el("tr");
+    head.append(
+      sortHeader("external_id", "Document", { direction: direction("external_id"), onSort: sortBy }),
+      sortHeader("category", "Category", { direction: direction("category"), onSort: sortBy }),
+      ...metrics.map((m) =>
+        sortHeader(m, metricLabel(m), { title: metricTitle(m), direction: direction(m), onSort: sortBy, className: "num" }),
+      ),
+    );
+    table.tHead.replaceChildren(head);
+    table.tBodies[0].replaceChildren(...documents.map((doc) => documentRow(doc, metrics)));
+    table.tFoot.replaceChildren(documents.length ? meanRow(documents, metrics) : el("tr"));
+  });
+}
+
+function draw() {
+  document.getElementById("title").textContent = data.name;
+  document.title = `${data.name} on ${data.dataset} · Loupe`;
+  const scope = data.category ? CATEGORY_LABELS[data.category] : "all categories";
+  document.getElementById("subtitle").textContent = `${data.kind} system on ${data.dataset} · version ${data.version} · k = ${data.k}`;
+  document.getElementById("count").textContent =
+    `${data.documents.length} documents with an output (${scope}).` +
+    (data.kind === "extractive" && !data.metrics.includes("far") ? ` No FAR scores at k = ${data.k} yet.` : "");
+  drawVersions();
+  drawTable();
+}
+
+async function load() {
+  const request = ++latestRequest;
+  root.setAttribute("aria-busy", "true");
+  const query = queryString({ version: params.version, k: params.k, category: params.category }, DEFAULTS);
+  const path = `/api/datasets/${encodeURIComponent(dataset)}/systems/${encodeURIComponent(system)}/scores/${query}`;
+  try {
+    const response = await api(path);
+    if (request !== latestRequest) return;
+    data = response;
+    showError(document.getElementById("error"), "");
+    draw();
+    table.dataset.query = query;
+  } catch (error) {
+    if (request !== latestRequest) return;
+    const what = error.status === 404 ? "No such system, version or dataset." : error.message;
+    showError(document.getElementById("error"), `Could not load the scores: ${what}`);
+  }
+  root.setAttribute("aria-busy", "false");
+}
+
+bindControls(controls, params, DEFAULTS, (key) => {
+  if (key === "pr") drawTable();
+  else load();
+});
+load();
