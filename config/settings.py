@@ -224,6 +224,13 @@ else:
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
     CELERY_EMBEDDED_DIRS = []
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "loupe")
+# A broker that is down costs a publisher (an upload, a FAM save) a few seconds, not minutes.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 3,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

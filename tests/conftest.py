@@ -26,6 +26,11 @@ needs_polytope = pytest.mark.skipif(
 
 ROLE_USERS = {"annotator": "Annotator", "researcher": "Researcher", "admin": "Admin"}
 
+# Helper modules that assert: pytest rewrites their asserts as it does the test modules'.
+pytest.register_assert_rewrite(
+    "tests.upload_helpers", "tests.plot_helpers", "tests.e2e.leaderboard_helpers"
+)
+
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
@@ -67,6 +72,20 @@ def demo(db):
     from annotation.corpus.demo import demo_load
 
     return demo_load()
+
+
+@pytest.fixture
+def dataset(demo):
+    """The demo's ``Dataset`` row."""
+    from annotation.corpus.models import Dataset
+
+    return Dataset.objects.get(slug="demo")
+
+
+@pytest.fixture
+def researcher(demo, client_for):
+    """An API client logged in as the researcher, with the demo loaded."""
+    return client_for("researcher")
 
 
 def _test_database_url() -> str:
@@ -144,19 +163,24 @@ def wait_for_worker(worker, *, queue: str, log, timeout: float = 60) -> None:
                 raise
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(tmp_path_factory, django_db_setup, django_db_blocker):
-    """A real Celery worker subprocess on the configured broker and the test database.
-
-    It listens on a queue unique to this test session, so no other worker (for example one
-    from ``make run`` on the same broker) takes the tests' tasks; tests that want the worker
-    to see their rows use ``django_db(transaction=True)``.
-    """
+@pytest.fixture(scope="session", autouse=True)
+def _empty_test_queue_at_the_end():
+    """Tasks that tests without a worker queued (the demo's scoring job, say) are dropped at
+    the end of the session instead of piling up on the broker."""
+    yield
     from config.celery import app
 
+    try:
+        with app.connection_for_write() as connection:
+            connection.default_channel.queue_purge(app.conf.task_default_queue)
+    except Exception as error:  # an unreachable broker: nothing to purge, nothing to fail
+        print(f"could not purge {app.conf.task_default_queue}: {error}")
+
+
+@pytest.fixture(scope="session")
+def _celery_worker_session(tmp_path_factory, django_db_setup, django_db_blocker):
+    """One real Celery worker subprocess for the session, on a queue of its own."""
     queue = f"loupe-test-{uuid.uuid4().hex[:8]}"
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
     with django_db_blocker.unblock():
         database_url = _test_database_url()
     log = open(tmp_path_factory.mktemp("worker") / "worker.log", "wb")  # noqa: SIM115
@@ -171,7 +195,23 @@ def celery_worker_process(tmp_path_factory, django_db_setup, django_db_blocker):
         except subprocess.TimeoutExpired:
             worker.kill()
         log.close()
-        app.conf.task_default_queue = previous
+
+
+@pytest.fixture
+def celery_worker_process(_celery_worker_session):
+    """A real Celery worker subprocess on the configured broker and the test database.
+
+    Only during the tests that ask for it do tasks go to its queue (unique to this session, so
+    no other worker, for example one from ``make run``, takes them): a later test's tasks never
+    reach it while that test's tables are flushed. Tests that want the worker to see their rows
+    use ``django_db(transaction=True)``.
+    """
+    from config.celery import app
+
+    previous = app.conf.task_default_queue
+    app.conf.task_default_queue = _celery_worker_session["queue"]
+    yield _celery_worker_session
+    app.conf.task_default_queue = previous
 
 
 @pytest.hookimpl(hookwrapper=True)

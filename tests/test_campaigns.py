@@ -327,6 +327,11 @@ def test_campaign_creation_queues_suggestions_that_a_real_worker_computes(celery
     while time.monotonic() < deadline + 60 and not ScoringJob.objects.get().finished:
         time.sleep(0.5)
     assert ScoringJob.objects.get().status == "succeeded"
+    from scoring.leaderboards.models import LeaderboardSnapshot
+
+    while time.monotonic() < deadline + 90 and LeaderboardSnapshot.objects.count() < 5:
+        time.sleep(0.25)  # ... and the leaderboards it stores after the job
+    assert LeaderboardSnapshot.objects.count() == 5
 
 
 def test_session_fam_saves_need_the_csrf_token(campaign):

@@ -1,60 +1,21 @@
-"""Human judgments: uploads (CSV and JSONL, scores and ranks), validation, replace, list, delete."""
+"""Human judgments: uploads (CSV and JSONL, scores and ranks), replace, list, delete, stamp."""
 
 from __future__ import annotations
-
-import io
-import json
 
 import pytest
 
 from annotation.corpus.importers.bundle import ImportValidationError
-from annotation.corpus.models import Dataset, Document
+from annotation.corpus.models import Document
 from config.exceptions import ApplicationError, ConflictError
 from scoring.leaderboards.judgment_selectors import (
     human_judgment_stamp,
     human_judgment_study_list,
     human_judgments_for,
 )
-from scoring.leaderboards.judgments import human_judgment_study_delete, human_judgments_import
+from scoring.leaderboards.judgments import human_judgment_study_delete
 from scoring.leaderboards.models import HumanJudgment
 from scoring.metrics.leaderboard.correlations import correlate_with_human
-
-URL = "/api/datasets/demo/judgments/"
-SYSTEMS = ("lead-3", "demo-extsum", "demo-abs")
-THREE_SCORES = {  # what uploading a per-system score of each demo system as "overall" returns
-    "name": "overall",
-    "kind": "score",
-    "per_document": False,
-    "rows": 3,
-    "systems": ["demo-abs", "demo-extsum", "lead-3"],
-    "replaced": False,
-}
-
-
-def upload(text: str | bytes, name: str) -> io.BytesIO:
-    handle = io.BytesIO(text.encode("utf-8") if isinstance(text, str) else text)
-    handle.name = name
-    return handle
-
-
-def jsonl(*objects: dict) -> str:
-    return "".join(json.dumps(o) + "\n" for o in objects)
-
-
-def import_text(dataset, text: str | bytes, filename: str, name: str = "overall", **kwargs):
-    return human_judgments_import(
-        dataset=dataset, name=name, source=upload(text, filename), filename=filename, **kwargs
-    )
-
-
-@pytest.fixture
-def dataset(demo):
-    return Dataset.objects.get(slug="demo")
-
-
-def doc_pk(external_id: str) -> int:
-    return Document.objects.get(dataset__slug="demo", external_id=external_id).pk
-
+from tests.judgment_helpers import SYSTEMS, THREE_SCORES, doc_pk, import_text, jsonl
 
 # ------------------------------------------------------------------------------- uploads
 
@@ -117,129 +78,6 @@ def test_uploaded_judgments_feed_the_correlations(dataset):
     assert result.n_systems == 3
 
 
-# ---------------------------------------------------------------------------- validation
-
-BAD_UPLOADS = [
-    # (file name, content, expected (line, field, message fragment) of each issue)
-    ("a.csv", "system,score\nlead-3,2\nnobody,3\n", [(3, "system", "unknown system 'nobody'")]),
-    (
-        "a.csv",
-        "system,doc_id,score\nlead-3,demo-001,2\nlead-3,demo-999,3\n",
-        [(3, "doc_id", "unknown document 'demo-999'")],
-    ),
-    (
-        "a.csv",
-        "system,score\nlead-3,2\ndemo-abs,1\nlead-3,3\n",
-        [(4, "system", "duplicate judgment of system 'lead-3' (first on line 2)")],
-    ),
-    ("a.csv", "system,score\nlead-3,high\n", [(2, "score", "'high' is not a number")]),
-    ("a.csv", "system,score\nlead-3,nan\n", [(2, "score", "finite")]),
-    ("a.csv", "system,score\nlead-3,inf\n", [(2, "score", "finite")]),
-    ("a.csv", "system,score\nlead-3,\n", [(2, "score", "the score is empty")]),
-    (
-        "a.csv",
-        "system,rank\nlead-3,0\ndemo-abs,-1\n",
-        [(2, "rank", "positive"), (3, "rank", "positive")],
-    ),
-    ("a.csv", "system,score,rank\nlead-3,1,2\n", [(1, None, "exactly one of the columns")]),
-    ("a.csv", "system,stars\nlead-3,1\n", [(1, None, "unknown column(s) ['stars']")]),
-    ("a.csv", "system,score\nlead-3,1,2\n", [(2, None, "expected 2 fields")]),
-    (
-        "a.csv",
-        "system,doc_id,score\nlead-3,demo-001,1\nlead-3,,2\n",
-        [(3, "doc_id", "the doc_id is empty")],
-    ),
-    ("a.csv", "", [(None, None, "the file is empty")]),
-    ("a.csv", "system,score\n\n", [(None, None, "holds no judgment")]),
-    ("a.jsonl", "\n", [(None, None, "holds no judgment")]),
-    ("a.txt", "system,score\nlead-3,1\n", [(None, None, "name the file .csv or .jsonl")]),
-    (
-        "a.jsonl",
-        jsonl(
-            {"system": "lead-3", "doc_id": "demo-001", "score": 1},
-            {"system": "demo-abs", "score": 2},
-        ),
-        [(2, "doc_id", "per system (no doc_id) but line 1 is per document")],
-    ),
-    (
-        "a.jsonl",
-        jsonl({"system": "lead-3", "score": 1}, {"system": "demo-abs", "rank": 2}),
-        [(2, "rank", "gives a rank but line 1 gives a score")],
-    ),
-    (
-        "a.jsonl",
-        jsonl({"system": "lead-3", "score": 1, "rank": 1}, {"system": "demo-abs"}),
-        [(1, None, "gives both score and rank"), (2, None, "needs a score or a rank")],
-    ),
-    (
-        "a.jsonl",
-        jsonl({"system": "lead-3", "score": "1"}, {"system": "demo-abs", "score": True}),
-        [(1, "score", "must be a number"), (2, "score", "must be a number")],
-    ),
-    ("a.jsonl", '{"system": "lead-3", "score": NaN}\n', [(1, "score", "finite")]),
-    ("a.jsonl", '{"system": "lead-3", "score": 1, "who": 2}\n', [(1, "who", "unknown field")]),
-    ("a.jsonl", '{"system": "lead-3", "score": 1\n', [(1, None, "invalid JSON")]),
-    (
-        "a.jsonl",
-        jsonl({"system": "", "score": 1}, {"system": "demo-abs", "doc_id": [1], "score": 1}),
-        [(1, "system", "non-empty string"), (2, "doc_id", "string or integer")],
-    ),
-    (
-        "a.csv",
-        b"system,score\nlead-3,1\ndemo-abs,\xff\n",
-        [(3, None, "not valid UTF-8")],
-    ),
-]
-
-
-@pytest.mark.parametrize(("filename", "content", "expected"), BAD_UPLOADS)
-def test_each_problem_names_its_line_and_nothing_is_written(dataset, filename, content, expected):
-    import_text(dataset, "system,score\nlead-3,1\n", "keep.csv", name="kept")
-    before = HumanJudgment.objects.count()
-    with pytest.raises(ImportValidationError) as caught:
-        import_text(dataset, content, filename, name="bad")
-    found = [(i.location.line, i.location.field, i.message) for i in caught.value.issues]
-    assert len(found) == len(expected), found
-    for (line, field, message), (want_line, want_field, fragment) in zip(
-        found, expected, strict=True
-    ):
-        assert (line, field) == (want_line, want_field), found
-        assert fragment in message, found
-    assert all(i.location.file == filename for i in caught.value.issues)
-    assert HumanJudgment.objects.count() == before
-
-
-def test_every_issue_of_a_file_is_reported_at_once(dataset):
-    content = (
-        "system,doc_id,score\n"
-        "lead-3,demo-001,1\n"
-        "ghost,demo-001,2\n"
-        "ghost,demo-002,2\n"
-        "demo-abs,demo-404,x\n"
-        "lead-3,demo-001,3\n"
-    )
-    with pytest.raises(ImportValidationError) as caught:
-        import_text(dataset, content, "many.csv")
-    text = str(caught.value)
-    assert "many.csv:5 [score]: 'x' is not a number" in text
-    assert "many.csv:6 [system]: duplicate judgment of system 'lead-3' on document" in text
-    assert "many.csv:3 [system]: unknown system 'ghost' (and 1 more line)" in text
-    assert HumanJudgment.objects.count() == 0
-
-
-def test_a_system_without_outputs_for_the_dataset_is_refused(dataset):
-    from scoring.systems.models import System
-
-    System.objects.create(slug="idle", name="Idle", kind="abstractive")
-    with pytest.raises(ImportValidationError, match="'idle' has no outputs for dataset 'demo'"):
-        import_text(dataset, "system,score\nidle,1\n", "a.csv")
-
-
-def test_the_study_name_must_be_a_slug(dataset):
-    with pytest.raises(ApplicationError, match="not a slug"):
-        import_text(dataset, "system,score\nlead-3,1\n", "a.csv", name="two words")
-
-
 # ------------------------------------------------------------------------------- replace
 
 
@@ -288,75 +126,3 @@ def test_study_list_delete_and_stamp(dataset):
     with pytest.raises(ApplicationError, match="No study") as caught:
         human_judgment_study_delete(dataset=dataset, name="faith")
     assert caught.value.status_code == 404
-
-
-# ------------------------------------------------------------------------------------ API
-
-
-def test_api_upload_list_and_delete(client_for, dataset):
-    client = client_for("researcher")
-    response = client.post(
-        URL,
-        {
-            "file": upload("system,score\nlead-3,1\ndemo-extsum,3\ndemo-abs,2\n", "s.csv"),
-            "name": "overall",
-        },
-        format="multipart",
-    )
-    assert response.status_code == 201, response.content
-    assert response.json() == THREE_SCORES
-    listed = client.get(URL).json()
-    assert [(s["name"], s["n_rows"], s["per_document"]) for s in listed] == [("overall", 3, False)]
-    again = client.post(
-        URL,
-        {"file": upload("system,rank\nlead-3,1\n", "r.csv"), "name": "overall"},
-        format="multipart",
-    )
-    assert again.status_code == 409 and "replace" in again.json()["message"]
-    replaced = client.post(
-        URL,
-        {"file": upload("system,rank\nlead-3,1\n", "r.csv"), "name": "overall", "replace": "true"},
-        format="multipart",
-    )
-    assert replaced.status_code == 201 and replaced.json()["replaced"] is True
-    assert client.delete(f"{URL}overall/").status_code == 204
-    assert client.get(URL).json() == []
-    assert client.delete(f"{URL}overall/").status_code == 404
-    assert client.get("/api/datasets/nope/judgments/").status_code == 404
-
-
-def test_api_reports_every_issue_and_writes_nothing(client_for, dataset):
-    content = "system,doc_id,score\nlead-3,demo-001,1\nlead-3,demo-404,2\nghost,demo-002,3\n"
-    response = client_for("admin").post(
-        URL, {"file": upload(content, "bad.csv"), "name": "faith"}, format="multipart"
-    )
-    assert response.status_code == 400
-    body = response.json()
-    assert body["message"] == "The import is invalid; nothing was written."
-    assert sorted((i["line"], i["field"]) for i in body["extra"]["issues"]) == [
-        (3, "doc_id"),
-        (4, "system"),
-    ]
-    assert all(i["file"] == "bad.csv" for i in body["extra"]["issues"])
-    assert HumanJudgment.objects.count() == 0
-
-
-def test_api_refuses_a_bad_name_and_other_roles(client_for, dataset):
-    researcher = client_for("researcher")
-    bad = researcher.post(
-        URL,
-        {"file": upload("system,score\nlead-3,1\n", "a.csv"), "name": "a b"},
-        format="multipart",
-    )
-    assert bad.status_code == 400 and "name" in bad.json()["extra"]["fields"]
-    for role, code in (("annotator", 403), ("norole", 403), (None, 401)):
-        response = client_for(role).post(
-            URL,
-            {"file": upload("system,score\nlead-3,1\n", "a.csv"), "name": "x"},
-            format="multipart",
-        )
-        assert response.status_code == code
-        assert client_for(role).get(URL).status_code == code
-    import_text(dataset, "system,score\nlead-3,1\n", "a.csv", name="x")
-    assert client_for("annotator").delete(f"{URL}x/").status_code == 403
-    assert HumanJudgment.objects.filter(name="x").count() == 1

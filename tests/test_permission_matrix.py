@@ -198,9 +198,11 @@ def test_the_matrix_covers_every_api_endpoint():
     assert _api_route_names() == {name.partition(" ")[0] for name in CASES}
 
 
-def _judgment_study(dataset) -> str:
+def _judgment_study(dataset, researcher) -> str:
     upload = io.BytesIO(b"system,rank\nlead-3,3\ndemo-extsum,1\ndemo-abs,2\n")
-    human_judgments_import(dataset=dataset, name="matrix", source=upload, filename="m.csv")
+    human_judgments_import(
+        dataset=dataset, name="matrix", source=upload, filename="m.csv", user=researcher
+    )
     return "matrix"
 
 
@@ -241,7 +243,7 @@ def context(demo, users):
         "task": task.pk,
         "submitted_task": submitted.pk,
         "complete_task": complete.pk,
-        "study": _judgment_study(dataset),
+        "study": _judgment_study(dataset, users["researcher"]),
         "job": dataset.scoring_jobs.get().pk,
         "facets": facets(task, False),
     }

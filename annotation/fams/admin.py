@@ -2,13 +2,33 @@
 
 from django.contrib import admin
 
-from .models import AnnotationSet, Fam
+from .models import AnnotationSet, AnnotationSetKind, Fam
+
+# FAR is computed against these sets' FAMs: editing them in the admin queues a rescoring.
+SCORED_KINDS = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
+
+
+def _rescore(request, annotation_set: AnnotationSet, *, was_scored: bool = False) -> None:
+    if annotation_set.kind in SCORED_KINDS or was_scored:
+        from scoring.scores.services import scoring_job_request_for_fams
+
+        scoring_job_request_for_fams(dataset=annotation_set.dataset, user=request.user)
 
 
 @admin.register(AnnotationSet)
 class AnnotationSetAdmin(admin.ModelAdmin):
     list_display = ("slug", "dataset", "name", "kind", "read_only", "created_at")
     list_filter = ("dataset", "kind", "read_only")
+
+    def save_model(self, request, obj, form, change):
+        was_scored = change and form.initial.get("kind") in SCORED_KINDS
+        super().save_model(request, obj, form, change)
+        if "kind" in form.changed_data or not change:
+            _rescore(request, obj, was_scored=was_scored)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        _rescore(request, obj)
 
 
 @admin.register(Fam)
@@ -26,3 +46,11 @@ class FamAdmin(admin.ModelAdmin):
         if obj is not None and obj.annotation_set.read_only:
             return False
         return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        _rescore(request, obj.annotation_set)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        _rescore(request, obj.annotation_set)

@@ -68,6 +68,13 @@ class LeaderboardApi(APIView):
         return Response(leaderboard_get(dataset=dataset, **_params(request)))
 
 
+def _cell_text(value):
+    """A text cell a spreadsheet will not run as a formula (``=``, ``+``, ``-``, ``@`` first)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def leaderboard_csv(envelope: dict) -> str:
     """The leaderboard as CSV: one row per system, four columns per metric.
 
@@ -85,7 +92,7 @@ def leaderboard_csv(envelope: dict) -> str:
     header += ["vs_next_p_value", "vs_next_significant"]
     writer.writerow(header)
     for row in envelope["systems"]:
-        line = [row[h] for h in header[:5]]
+        line = [_cell_text(row[h]) for h in header[:5]]
         for metric in envelope["metrics"]:
             cell = row.get(metric)
             line += [cell["mean"], cell["ci_low"], cell["ci_high"], cell["n"]] if cell else [""] * 4

@@ -95,5 +95,5 @@ class JudgmentDetailApi(APIView):
     )
     def delete(self, request, slug: str, study: str):
         dataset = get_object_or_404(Dataset, slug=slug)
-        human_judgment_study_delete(dataset=dataset, name=study)
+        human_judgment_study_delete(dataset=dataset, name=study, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -122,7 +122,8 @@ def output_document_view(*, version: OutputVersion, external_id: str, k: int = D
     Returns:
         The document's sentences, the output (summary, extracted indices, the considered set),
         the reference facets with their support groups marked covered or not, the FAM's
-        source and the stored scores.
+        source and the stored scores (``scores_stale`` when they were computed against
+        another FAM than the one shown).
 
     Raises:
         SystemOutput.DoesNotExist: the version has no output for this document.
@@ -155,11 +156,15 @@ def output_document_view(*, version: OutputVersion, external_id: str, k: int = D
                 }
             )
     names = _stored_names(k)
-    scores = dict(
+    stored = list(
         DocumentScore.objects.filter(
             version=version, document=document, metric__in=list(names)
-        ).values_list("metric", "value")
+        ).values_list("metric", "value", "fam_id")
     )
+    scores = {metric: value for metric, value, _ in stored}
+    # FAR scores computed against another FAM than the one shown are stale until rescored.
+    far_fams = {fam_id for metric, _, fam_id in stored if "@" in metric}
+    stale = bool(far_fams) and far_fams != {fam.pk if fam else None}
     return {
         "dataset": version.dataset.slug,
         "system": version.system.slug,
@@ -188,4 +193,5 @@ def output_document_view(*, version: OutputVersion, external_id: str, k: int = D
             else None
         ),
         "scores": {names[m]: v for m, v in scores.items()},
+        "scores_stale": stale,
     }

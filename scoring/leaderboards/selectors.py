@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Max
 
 from annotation.corpus.models import Category, Dataset, Document
 from config.exceptions import ApplicationError
@@ -19,16 +20,15 @@ from scoring.metrics.leaderboard import (
     far_key,
 )
 from scoring.metrics.stats import TEST_PERMUTATION
-from scoring.scores.models import JobStatus, ScoringJob
+from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
 from scoring.scores.selectors import (
-    document_score_rows,
     output_version_current_list,
     scoring_jobs_summary,
 )
 from scoring.systems.models import OutputVersion, SystemOutput
 
 from .judgment_selectors import human_judgment_stamp, human_judgments_for
-from .models import LeaderboardSnapshot
+from .models import HumanJudgment, LeaderboardSnapshot
 
 CATEGORIES = {
     "noise": (Category.NOISE,),
@@ -71,30 +71,36 @@ def leaderboard_documents(*, dataset: Dataset, category: str | None) -> dict[int
 
 
 def leaderboard_scores(
-    *, versions: list[OutputVersion], k: int, documents, metrics=METRICS
+    *, versions: list[OutputVersion], k: int, category: str | None = None, metrics=METRICS
 ) -> dict[int, dict[str, dict[int, float]]]:
     """Per-document scores of some versions under leaderboard names (``far`` for ``far@k``).
 
     Args:
         versions: output versions.
         k: the FAR cut-off to read.
-        documents: only these document ids.
+        category: only documents of this facet category (the filter runs in the database).
         metrics: leaderboard metric names to read.
 
     Returns:
         version id -> metric -> document id -> value.
     """
     stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
+    rows = DocumentScore.objects.filter(
+        version_id__in=[v.pk for v in versions], metric__in=list(stored)
+    )
+    if category:
+        rows = rows.filter(document__category__in=CATEGORIES[category])
     scores: dict[int, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
-    for version_id, document_id, metric, value in document_score_rows(
-        versions=versions, metrics=stored
-    ):
-        if document_id in documents:
-            scores[version_id][stored[metric]][document_id] = value
+    for version_id, document_id, metric, value in rows.values_list(
+        "version_id", "document_id", "metric", "value"
+    ).order_by():
+        scores[version_id][stored[metric]][document_id] = value
     return scores
 
 
 def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
+    """A digest of everything a leaderboard is computed from: versions, the last finished job,
+    the judgments and every document's category."""
     last_job = (
         ScoringJob.objects.filter(
             dataset=dataset, status__in=[JobStatus.SUCCEEDED, JobStatus.FAILED]
@@ -103,26 +109,20 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
         .values_list("id", "finished_at")
         .first()
     )
-    # Category edits move documents between filters; the per-category counts notice them.
-    categories = (
-        Document.objects.filter(dataset=dataset)
-        .values_list("category")
-        .annotate(n=Count("id"))
-        .order_by("category")
-    )
-    return "|".join(
-        [
-            ",".join(str(v.pk) for v in versions),
-            f"{last_job[0]}@{last_job[1].timestamp():.6f}" if last_job else "-",
-            human_judgment_stamp(dataset=dataset),
-            ",".join(f"{category}:{n}" for category, n in categories),
-        ]
-    )[:200]
+    digest = hashlib.sha256()
+    digest.update(",".join(str(v.pk) for v in versions).encode())
+    digest.update(f"|{last_job[0]}@{last_job[1].isoformat()}|".encode() if last_job else b"|-|")
+    digest.update(human_judgment_stamp(dataset=dataset).encode())
+    for document_id, category in (
+        Document.objects.filter(dataset=dataset).order_by("id").values_list("id", "category")
+    ):
+        digest.update(f"|{document_id}:{category}".encode())
+    return digest.hexdigest()
 
 
 def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
     documents = leaderboard_documents(dataset=dataset, category=category)
-    by_version = leaderboard_scores(versions=versions, k=k, documents=documents)
+    by_version = leaderboard_scores(versions=versions, k=k, category=category)
     covered: dict[int, set[int]] = defaultdict(set)
     for version_id, document_id in SystemOutput.objects.filter(
         version__in=versions, document_id__in=list(documents)
@@ -174,7 +174,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         "n_documents": board.n_documents,
         "common_documents": board.common_documents,
         "comparable": board.comparable,
-        "notes": list(board.notes),
+        "notes": list(board.notes) + _judgment_notes(dataset, versions),
         "ci": {"method": "percentile bootstrap", "level": LEVEL, "resamples": resamples,
                "seed": board.seed},
         "significance": {"test": TEST_PERMUTATION, "alternative": "two-sided", "alpha": ALPHA,
@@ -182,6 +182,27 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         "systems": systems,
         "correlations": _correlations(dataset, scores, documents, metrics),
     }  # fmt: skip
+
+
+def _judgment_notes(dataset, versions) -> list[str]:
+    """Studies that judged a system before its current outputs were uploaded."""
+    judged = (
+        HumanJudgment.objects.filter(dataset=dataset)
+        .values_list("name", "system_id")
+        .annotate(last=Max("created_at"))
+        .order_by("name", "system_id")
+    )
+    current = {v.system_id: v for v in versions}
+    notes = []
+    for name, system_id, last in judged:
+        version = current.get(system_id)
+        if version is not None and version.number > 1 and last < version.created_at:
+            notes.append(
+                f"Human study {name!r} judged {version.system.name} before its version "
+                f"{version.number} was uploaded: its correlations pair those judgments with "
+                "the new outputs."
+            )
+    return notes
 
 
 def _correlations(dataset, scores, documents, metrics) -> list[dict]:
@@ -277,7 +298,7 @@ def leaderboard_per_document(
         raise LeaderboardParamsError(f"unknown metric {metric!r}")
     versions = output_version_current_list(dataset=dataset)
     documents = leaderboard_documents(dataset=dataset, category=category)
-    scores = leaderboard_scores(versions=versions, k=k, documents=documents, metrics=[metric])
+    scores = leaderboard_scores(versions=versions, k=k, category=category, metrics=[metric])
     order = {d: i for i, d in enumerate(documents)}
     values, names = {}, {}
     for version in versions:

@@ -6,9 +6,10 @@ from django.db.models import Max, QuerySet
 
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSetKind, Fam
+from scoring.metrics.far import DEFAULT_K
 from scoring.systems.models import OutputVersion
 
-from .models import DocumentScore, JobStatus, ScoringJob
+from .models import JobStatus, ScoringJob
 
 # The FAMs FAR is computed against, best first: adjudicated gold, then a release's own.
 FAM_SOURCES = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
@@ -65,6 +66,35 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
     return chosen
 
 
+def scoring_fams_exist(*, dataset: Dataset) -> bool:
+    """Whether any document of ``dataset`` has a FAM that FAR can be computed against.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        True when a gold or released FAM without an annotator exists.
+    """
+    return Fam.objects.filter(
+        annotation_set__dataset=dataset,
+        annotation_set__kind__in=FAM_SOURCES,
+        annotator__isnull=True,
+    ).exists()
+
+
+def dataset_ks(*, dataset: Dataset) -> list[int]:
+    """Every FAR cut-off the dataset's jobs computed, plus the default 3.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The sorted cut-offs.
+    """
+    asked = ScoringJob.objects.filter(dataset=dataset).values_list("ks", flat=True)
+    return sorted({k for ks in asked for k in ks} | {DEFAULT_K})
+
+
 def scoring_job_list(*, dataset: Dataset) -> QuerySet[ScoringJob]:
     """A dataset's scoring jobs, newest first.
 
@@ -104,23 +134,6 @@ def scoring_job_pending_list(*, dataset: Dataset) -> QuerySet[ScoringJob]:
     return ScoringJob.objects.filter(
         dataset=dataset, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
     ).order_by("created_at", "id")
-
-
-def document_score_rows(*, versions, metrics=None) -> list[tuple[int, int, str, float]]:
-    """Stored scores of some output versions as plain rows.
-
-    Args:
-        versions: output versions (or their ids).
-        metrics: only these metric names (all when None).
-
-    Returns:
-        ``(version_id, document_id, metric, value)`` tuples.
-    """
-    ids = [getattr(v, "pk", v) for v in versions]
-    scores = DocumentScore.objects.filter(version_id__in=ids)
-    if metrics is not None:
-        scores = scores.filter(metric__in=list(metrics))
-    return list(scores.values_list("version_id", "document_id", "metric", "value").order_by())
 
 
 def job_as_dict(job: ScoringJob | None) -> dict | None:

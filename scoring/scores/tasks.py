@@ -13,6 +13,9 @@ log = logging.getLogger(__name__)
 LONG_JOB = {"acks_late": True, "soft_time_limit": 900, "time_limit": 960}
 # How often a job re-sends chunks that never finished before it gives up.
 MAX_DISPATCHES = 4
+# A chunk started this often without finishing kills its worker each time (say, out of
+# memory): the job fails naming it instead of sending it round for ever.
+MAX_CHUNK_ATTEMPTS = 4
 
 
 def _job(job_id: int) -> ScoringJob | None:
@@ -64,10 +67,17 @@ def scoring_chunk_run(job_id: int, chunk_id: int) -> int:
     Returns:
         How many scores were written.
     """
-    from .services import scoring_chunk_compute
+    from .services import scoring_chunk_compute, scoring_job_fail
 
     chunk = ScoringChunk.objects.select_related("job__dataset").filter(pk=chunk_id).first()
-    if chunk is None or chunk.job_id != job_id:
+    if chunk is None or chunk.job_id != job_id or chunk.done_at is not None:
+        return 0
+    if chunk.attempts >= MAX_CHUNK_ATTEMPTS:
+        scoring_job_fail(
+            job=chunk.job,
+            error=f"chunk {chunk.index} was started {chunk.attempts} times and never finished "
+            "(its worker died each time)",
+        )
         return 0
     return scoring_chunk_compute(chunk=chunk)
 
@@ -83,10 +93,16 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
     Returns:
         The scores written by this round of chunks.
     """
+    from scoring.leaderboards.tasks import leaderboard_warm
+
     from .services import scoring_job_finish
 
     job = _job(job_id)
-    if job is not None and not scoring_job_finish(job=job):
+    if job is None:
+        return sum(results)
+    if scoring_job_finish(job=job):
+        leaderboard_warm.delay(job.dataset_id, job.ks)
+    else:
         log.warning("scoring job %s has unfinished chunks; sending them again", job_id)
         scoring_job_run.delay(job_id)
     return sum(results)

@@ -181,6 +181,7 @@ class SystemOutputUploadApi(APIView):
             name=data["name"],
             kind=data["kind"],
             description=data["description"],
+            user=request.user,
         )
         upload = system_outputs_upload(
             dataset=dataset,

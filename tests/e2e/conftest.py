@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -124,8 +125,9 @@ def no_celery(monkeypatch):
     from scoring.scores.tasks import scoring_job_run
 
     queued = []
-    for task in (campaign_suggestions_compute, scoring_job_run):
-        monkeypatch.setattr(task, "delay_on_commit", lambda *args: queued.append(args))
+    record = lambda *args: queued.append(args)  # noqa: E731
+    monkeypatch.setattr(campaign_suggestions_compute, "delay_on_commit", record)
+    monkeypatch.setattr(scoring_job_run, "delay", record)  # sent on commit by scoring_job_create
     return queued
 
 
@@ -180,3 +182,30 @@ def make_world(live_server, no_celery):
         return World(url=live_server.url, campaign=campaign, tasks=tasks)
 
     return make
+
+
+@pytest.fixture
+def demo(live_server, no_celery):
+    """The demo dataset (three systems, gold FAMs) and its users, not scored yet.
+
+    In this folder it stands for the suite's ``demo``: the live server's URL and the dataset.
+    """
+    from django.contrib.auth.models import Group
+
+    from annotation.accounts.roles import ROLES
+    from annotation.corpus.demo import demo_load
+    from annotation.corpus.models import Dataset
+
+    for role in ROLES:  # made by a data migration, gone after an earlier test's flush
+        Group.objects.get_or_create(name=role)
+    demo_load()
+    return SimpleNamespace(url=live_server.url, dataset=Dataset.objects.get(slug="demo"))
+
+
+@pytest.fixture
+def board(demo):
+    """The demo scored at k = 2 and 3, in this process (no worker)."""
+    from scoring.scores.services import scoring_pending_run_inline
+
+    scoring_pending_run_inline(dataset=demo.dataset, ks=[2, 3])
+    return demo

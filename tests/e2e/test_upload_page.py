@@ -21,11 +21,17 @@ def site(live_server, monkeypatch):
     from scoring.scores.tasks import scoring_job_run
 
     queued = []
-    monkeypatch.setattr(scoring_job_run, "delay_on_commit", lambda *args: queued.append(args))
+    monkeypatch.setattr(scoring_job_run, "delay", lambda *args: queued.append(args))
     for role in ROLES:  # made by a data migration, gone after an earlier test's flush
         Group.objects.get_or_create(name=role)
     demo_load()
     queued.clear()
+    # New versions need the system's owner: the researcher owns the demo's systems here.
+    from django.contrib.auth import get_user_model
+
+    from scoring.systems.models import System
+
+    System.objects.update(owner=get_user_model().objects.get(username="researcher"))
     return live_server.url, queued
 
 

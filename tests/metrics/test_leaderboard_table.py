@@ -68,16 +68,32 @@ def test_a_constant_column_has_a_degenerate_interval():
     assert (cell.mean, cell.ci_low, cell.ci_high, cell.n) == (0.25, 0.25, 0.25, 3)
 
 
-def test_a_single_document_cell_has_a_degenerate_interval():
+def test_a_single_document_cell_has_no_interval():
     scores = {"a": {"m": {"d1": 0.4, "d2": 0.6}}, "solo": {"m": {"d3": 0.35}}}
     board = build(scores, {"a": {"d1", "d2"}, "solo": {"d3"}}, metrics=["m"])
-    assert row(board, "solo").cells["m"] == Cell(0.35, 0.35, 0.35, 1)
+    assert row(board, "solo").cells["m"] == Cell(0.35, None, None, 1)
     assert row(board, "solo").cells["m"].as_dict() == {
         "mean": 0.35,
-        "ci_low": 0.35,
-        "ci_high": 0.35,
+        "ci_low": None,
+        "ci_high": None,
         "n": 1,
     }
+
+
+def test_a_row_with_missing_scores_is_named_and_not_comparable():
+    # b has outputs for d1..d3 but its job scored only d1 and d2 for m (d3 failed); a has all.
+    scores = {"a": {"m": {"d1": 0.2, "d2": 0.4, "d3": 0.9}}, "b": {"m": {"d1": 0.5, "d2": 0.5}}}
+    covered = {"a": set(DOCS), "b": set(DOCS)}
+    board = build(scores, covered, metrics=["m"])
+    assert board.comparable is False
+    assert board.notes == (
+        "b: m is scored on 2 of its 3 documents; its scoring is incomplete, so this column "
+        "does not compare it with the others on the same documents.",
+    )
+    # A metric that applies to no document of a system (FAR for an abstractive one) is fine.
+    scores = {"a": {"m": {"d1": 0.2}, "far": {"d1": 0.5}}, "abs": {"m": {"d1": 0.3}}}
+    board = build(scores, {"a": {"d1"}, "abs": {"d1"}}, documents=["d1"], metrics=["m", "far"])
+    assert board.comparable is True and board.notes == ()
 
 
 def test_rows_are_sorted_by_the_sort_metric_best_first():
@@ -220,13 +236,13 @@ def test_documents_outside_the_scope_are_ignored():
     board = build(documents={"d1", "d3"}, sort="n")
     assert row(board, "a").cells["m"].mean == pytest.approx(0.55, abs=1e-15)
     assert row(board, "b").cells["m"].mean == pytest.approx(0.3, abs=1e-15)
-    assert row(board, "c").cells["m"] == Cell(0.6, 0.6, 0.6, 1)  # only d1 is in scope
+    assert row(board, "c").cells["m"] == Cell(0.6, None, None, 1)  # only d1 is in scope
     assert board.n_documents == 2 and board.common_documents == 1
     assert [row(board, s).n_documents for s in "abc"] == [2, 2, 1]
     # d4 is in the scores of a and b but never in scope: the means above exclude it.
     only_d4 = build(documents={"d4"}, metrics=["m"])
-    assert row(only_d4, "a").cells["m"] == Cell(0.0, 0.0, 0.0, 1)
-    assert row(only_d4, "b").cells["m"] == Cell(1.0, 1.0, 1.0, 1)
+    assert row(only_d4, "a").cells["m"] == Cell(0.0, None, None, 1)
+    assert row(only_d4, "b").cells["m"] == Cell(1.0, None, None, 1)
     assert row(only_d4, "c").cells["m"] is None and order(only_d4) == ["b", "a", "c"]
 
 

@@ -244,3 +244,24 @@ def test_human_judgments_correlate_with_every_metric(scored, client_for):
     # FAR exists for two systems only: too few for a correlation, and the reason says so.
     far = found[("far", "system")]
     assert far["pearson"]["value"] is None and far["pearson"]["reason"]
+
+
+def test_a_study_older_than_a_systems_new_version_is_noted(scored, client_for, tmp_path):
+    from scoring.leaderboards.judgments import human_judgments_import
+
+    body = b"system,score\nlead-3,2\ndemo-extsum,3\ndemo-abs,4\n"
+    human_judgments_import(
+        dataset=scored, name="overall", source=io.BytesIO(body), filename="h.csv"
+    )
+    path = tmp_path / "lead.jsonl"
+    path.write_text(json.dumps({"doc_id": "demo-001", "extracted": [1, 2, 0]}))
+    system_output_import(
+        dataset=scored,
+        system=SystemRecord(slug="lead-3", name="Lead-3", kind="extractive"),
+        source=path,
+    )
+    notes = client_for("researcher").get(URL).json()["notes"]
+    assert (
+        "Human study 'overall' judged Lead-3 before its version 2 was uploaded: its "
+        "correlations pair those judgments with the new outputs." in notes
+    )

@@ -160,3 +160,73 @@ def test_jobs_api_starts_and_reports_a_job(tiny, client_for):
     assert [job["id"] for job in listed] == [body["id"]]
     bad = api.post("/api/datasets/tiny/scoring-jobs/start/", {"ks": [0]}, format="json")
     assert bad.status_code == 400
+
+
+@pytest.fixture
+def dead_broker():
+    """The Celery app publishing to a port nothing listens on (a broker that is down); the
+    real connection pools are put back untouched afterwards."""
+    from config.celery import app
+
+    names = ("broker_url", "broker_write_url", "broker_connection_timeout", "task_publish_retry")
+    saved = {name: app.conf[name] for name in names}
+    pools = (app._pool, app.amqp._producer_pool)
+    app._pool = app.amqp._producer_pool = None
+    app.conf.update(
+        broker_url="redis://127.0.0.1:1/0",
+        broker_write_url="redis://127.0.0.1:1/0",
+        broker_connection_timeout=1,
+        task_publish_retry=False,
+    )
+    yield
+    app.pool.force_close_all()
+    app._pool, app.amqp._producer_pool = pools
+    app.conf.update(saved)
+
+
+def test_a_broker_that_is_down_fails_the_job_and_keeps_the_saved_fam(
+    tiny, users, dead_broker, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        fam_save(
+            fam=tiny["fam"],
+            facets=[
+                {"groups": [[1]], "label": "supported"},
+                {"groups": [[2]], "label": "supported"},
+            ],
+            base_version=1,
+            user=users["admin"],
+        )
+    tiny["fam"].refresh_from_db()
+    assert tiny["fam"].version == 2 and tiny["fam"].facets[0]["groups"] == [[1]]
+    job = ScoringJob.objects.get(trigger="fams")
+    assert job.status == JobStatus.FAILED and "could not reach the task broker" in job.error
+    # Nothing waits on that job: the next save queues a new one.
+    with django_capture_on_commit_callbacks(execute=True):
+        fam_save(
+            fam=tiny["fam"],
+            facets=[
+                {"groups": [[0]], "label": "supported"},
+                {"groups": [[2]], "label": "supported"},
+            ],
+            base_version=2,
+            user=users["admin"],
+        )
+    assert ScoringJob.objects.filter(trigger="fams").count() == 2
+
+
+def test_gold_fam_edits_in_the_admin_queue_a_rescoring(tiny, users, client):
+    client.force_login(users["admin"])
+    fam = tiny["fam"]
+    deleted = client.post(f"/admin/fams/fam/{fam.pk}/delete/", {"post": "yes"})
+    assert deleted.status_code == 302 and not Fam.objects.filter(pk=fam.pk).exists()
+    job = ScoringJob.objects.get(trigger="fams")
+    scoring_job_run_inline(job=job)
+    assert "far@3" not in _scores(tiny["version"])  # no FAM left: no FAR
+    gold = AnnotationSet.objects.get(slug="gold")
+    changed = client.post(
+        f"/admin/fams/annotationset/{gold.pk}/change/",
+        {"dataset": gold.dataset_id, "slug": "gold", "name": "Gold", "kind": "human"},
+    )
+    assert changed.status_code == 302
+    assert ScoringJob.objects.filter(trigger="fams", status=JobStatus.QUEUED).count() == 1

@@ -63,7 +63,8 @@ function drawFacts(view) {
   table.tBodies[0].replaceChildren(metrics.length ? row : el("tr"));
   if (!metrics.length) table.tBodies[0].firstChild.append(el("td", `No scores at k = ${view.k} yet.`));
   const noFar = view.extracted && view.fam && !metrics.includes("far");
-  table.caption.textContent = `This document's scores ×100${noFar ? ` (no FAR scores at k = ${view.k} yet: rescore at this k on the leaderboard page)` : ""}`;
+  const stale = view.scores_stale ? " (computed against an earlier FAM than the one shown: rescore on the leaderboard page)" : "";
+  table.caption.textContent = `This document's scores ×100${noFar ? ` (no FAR scores at k = ${view.k} yet: rescore at this k on the leaderboard page)` : ""}${stale}`;
 }
 
 function drawDocument(view) {

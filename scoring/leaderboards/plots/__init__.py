@@ -3,7 +3,8 @@
 from .bars import CATEGORY_ORDER, category_bars_svg
 from .distribution import box_statistics, distribution_svg
 from .scatter import scatter_svg
-from .svg import METRIC_LABELS, PlotDataError, metric_label, no_data
+from .svg import no_data
+from .values import METRIC_LABELS, PlotDataError, metric_label
 
 __all__ = [
     "CATEGORY_ORDER",

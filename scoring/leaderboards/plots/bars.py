@@ -4,30 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .axes import Area, Scale, domain, frame, legend, y_axis
 from .envelope import Stat, metric_stat, system_names
-from .svg import (
-    GRID,
-    HEIGHT,
-    INK,
-    MUTED,
-    PALETTE,
-    WIDTH,
-    Area,
-    Scale,
-    data_value,
-    document,
-    domain,
-    el,
-    frame,
-    legend,
-    metric_label,
-    no_data,
-    optional,
-    shown,
-    text,
-    truncate,
-    y_axis,
-)
+from .svg import GRID, HEIGHT, INK, MUTED, PALETTE, WIDTH, document, el, no_data, text, truncate
+from .values import data_value, metric_label, optional, shown
 
 CATEGORY_ORDER = ("noise", "low", "high", "low+high")
 CATEGORY_LABELS = {"noise": "Noise", "low": "Low", "high": "High", "low+high": "Low + High"}

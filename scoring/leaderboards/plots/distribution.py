@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .axes import Area, Scale, domain, frame, x_axis
 from .svg import (
     GRID,
     HEIGHT,
@@ -13,22 +14,14 @@ from .svg import (
     MUTED,
     PALETTE,
     WIDTH,
-    Area,
-    Scale,
-    data_value,
     document,
-    domain,
     el,
-    frame,
-    metric_label,
     no_data,
-    number,
-    shown,
     text,
     text_width,
     truncate,
-    x_axis,
 )
+from .values import data_value, metric_label, number, shown
 
 GOLDEN = 0.6180339887498949
 MIN_ROW = 36.0
@@ -66,7 +59,21 @@ def box_statistics(values: Sequence[float]) -> dict[str, float]:
     }
 
 
-def _row(slug, name, values, stats, colour, band, scale) -> list[str]:
+# Above this many documents a row shows this many dots, evenly spaced by rank: 11,490 dots per
+# system would make a page-sized SVG of megabytes, and the box already summarises them.
+MAX_DOTS = 400
+
+
+def _thinned(values: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """At most :data:`MAX_DOTS` of ``(index, value)`` pairs: every k-th one in value order."""
+    if len(values) <= MAX_DOTS:
+        return values
+    ranked = sorted(values, key=lambda pair: (pair[1], pair[0]))
+    step = len(ranked) / MAX_DOTS
+    return [ranked[int(i * step)] for i in range(MAX_DOTS)]
+
+
+def _row(slug, name, values, stats, colour, band, scale, n) -> list[str]:
     """One system's row: dots in the lower part of its band, the box plot above them."""
     top, height = band
     middle = top + height / 2
@@ -98,7 +105,7 @@ def _row(slug, name, values, stats, colour, band, scale) -> list[str]:
     mean = f"M{x['mean']:.2f} {box_mid - 5:.2f}l4 5l-4 5l-4 -5z"
     tip = (
         f"{name}: median {shown(stats['median'])}, quartiles {shown(stats['q1'])}\u2013"
-        f"{shown(stats['q3'])}, mean {shown(stats['mean'])}, n={len(values)}"
+        f"{shown(stats['q3'])}, mean {shown(stats['mean'])}, n={n}"
     )
     box = el(
         "g",
@@ -132,7 +139,7 @@ def _row(slug, name, values, stats, colour, band, scale) -> list[str]:
         class_="box",
         data_system=slug,
         data_name=name,
-        data_n=len(values),
+        data_n=n,
         **{f"data_{key}": data_value(value) for key, value in stats.items()},
     )
     return [el("g", dots, class_="points", data_system=slug), box]
@@ -227,11 +234,12 @@ def distribution_svg(
             )
         )
         colour = PALETTE[i % len(PALETTE)]
-        body += _row(slug, name, values, stats, colour, (band_top, row_height), scale)
+        band = (band_top, row_height)
+        body += _row(slug, name, _thinned(values), stats, colour, band, scale, len(values))
     body.append(el("line", x1=area.left, y1=area.top, x2=area.left, y2=area.bottom, stroke=GRID))
     note = (
         "Box: quartiles, bar: median, \u25c7: mean, whiskers: furthest document within"
-        " 1.5 IQR; dots: documents."
+        f" 1.5 IQR; dots: documents (at most {MAX_DOTS} per system, evenly spaced by rank)."
     )
     body.append(
         text(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .svg import number
+from .values import number
 
 
 @dataclass(frozen=True)

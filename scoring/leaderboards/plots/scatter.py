@@ -4,29 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .axes import Area, Scale, domain, frame, x_axis, y_axis
 from .envelope import Stat, metric_stat, system_names
-from .svg import (
-    HEIGHT,
-    MUTED,
-    PALETTE,
-    WIDTH,
-    Area,
-    Scale,
-    data_value,
-    document,
-    domain,
-    el,
-    frame,
-    metric_label,
-    no_data,
-    optional,
-    shown,
-    text,
-    text_width,
-    truncate,
-    x_axis,
-    y_axis,
-)
+from .svg import HEIGHT, MUTED, PALETTE, WIDTH, document, el, no_data, text, text_width, truncate
+from .values import data_value, metric_label, optional, shown
 
 AREA = Area(left=72, top=44, right=WIDTH - 24, bottom=HEIGHT - 72)
 LABEL_SIZE = 11

@@ -22,11 +22,12 @@ Scores = Mapping[Hashable, Mapping[str, Mapping[Hashable, float]]]  # system -> 
 
 @dataclass(frozen=True)
 class Cell:
-    """One metric of one system: the mean over ``n`` documents and its bootstrap interval."""
+    """One metric of one system: the mean over ``n`` documents and its bootstrap interval
+    (None for a single document, which says nothing about its spread)."""
 
     mean: float
-    ci_low: float
-    ci_high: float
+    ci_low: float | None
+    ci_high: float | None
     n: int
 
     def as_dict(self) -> dict:
@@ -102,7 +103,7 @@ def _cells(scores, systems, metrics, documents, level, resamples, seed):
         matrix = np.array([[values[d] for _, _, values in columns] for d in docs], dtype=float)
         if len(docs) == 1:
             for (system, metric, _), value in zip(columns, matrix[0], strict=True):
-                cells[(system, metric)] = Cell(float(value), float(value), float(value), 1)
+                cells[(system, metric)] = Cell(float(value), None, None, 1)
             continue
         intervals = bootstrap_ci_columns(matrix, level=level, resamples=resamples, seed=seed)
         for (system, metric, _), ci in zip(columns, intervals, strict=True):
@@ -140,6 +141,27 @@ def _coverage_notes(systems, covered, documents, names) -> list[str]:
     return notes
 
 
+def _scoring_notes(scores, systems, metrics, in_scope, used, names) -> list[str]:
+    """Rows scored on fewer of their documents than the others are (a failed or running job)."""
+    notes = []
+    for metric in metrics:
+        scored = {s: set(scores.get(s, {}).get(metric, {})) & in_scope[s] & used for s in systems}
+        # Documents where the metric applies: those some system has a score for.
+        applicable = set().union(*scored.values()) if scored else set()
+        for system in systems:
+            if not scored[system]:
+                continue  # the metric does not apply to this system at all
+            expected = in_scope[system] & used & applicable
+            missing = expected - scored[system]
+            if missing:
+                notes.append(
+                    f"{names.get(system, system)}: {metric} is scored on {len(scored[system])} "
+                    f"of its {len(expected)} documents; its scoring is incomplete, so this "
+                    "column does not compare it with the others on the same documents."
+                )
+    return notes
+
+
 def build_leaderboard(
     scores: Scores,
     *,
@@ -157,7 +179,9 @@ def build_leaderboard(
     """Build a leaderboard from per-document scores.
 
     Each cell is the mean over the documents (in ``documents``) that have a score, with a
-    percentile-bootstrap interval. Rows are sorted by ``sort``, best first; each row is tested
+    percentile-bootstrap interval. A system missing a score on a document where the metric
+    applies (other systems have one there) makes the leaderboard not ``comparable``, with a
+    note naming it. Rows are sorted by ``sort``, best first; each row is tested
     against the row below with a two-sided paired permutation test on the documents both have
     a score for. When systems cover different documents the leaderboard says so in ``notes``;
     with ``common_only`` every cell is restricted to the documents all systems have outputs for.
@@ -203,6 +227,9 @@ def build_leaderboard(
             "the documents both systems share."
         )
     cells = _cells(scores, systems, metrics, used, level, resamples, seed)
+    incomplete = _scoring_notes(scores, systems, metrics, in_scope, used, names)
+    notes += incomplete
+    comparable = comparable and not incomplete
 
     def order(system):
         cell = cells.get((system, sort))

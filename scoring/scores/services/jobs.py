@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,9 +15,15 @@ from scoring.metrics.leaderboard import ROUGE_KEYS, far_key
 from scoring.systems.models import OutputVersion
 
 from ..models import JobStatus, JobTrigger, ScoringJob
-from ..selectors import output_version_current_list, scoring_fam_map, scoring_job_pending_list
+from ..selectors import (
+    dataset_ks,
+    output_version_current_list,
+    scoring_fams_exist,
+    scoring_job_pending_list,
+)
 from .chunks import scoring_chunk_compute, scoring_job_plan
 
+log = logging.getLogger(__name__)
 MAX_K = 50
 
 
@@ -41,11 +49,14 @@ def scoring_job_create(
 ) -> ScoringJob:
     """Create a scoring job and, once the transaction commits, queue it for the workers.
 
+    If the broker cannot be reached when the transaction commits, the caller's data stays
+    committed and the job is marked failed with the reason (nothing waits forever for it).
+
     Args:
         dataset: the dataset whose outputs are scored.
         trigger: why (``upload``, ``fams`` or ``manual``).
         versions: the output versions to score; the dataset's current ones when None.
-        ks: FAR cut-offs (default ``[3]``), each from 1 to 50.
+        ks: FAR cut-offs, each from 1 to 50; default: every k the dataset was scored at, and 3.
         user: who asked for it.
         queue: send it to the workers on commit (False: the caller runs it, e.g. ``--sync``).
 
@@ -57,15 +68,30 @@ def scoring_job_create(
     """
     if versions is None:
         versions = output_version_current_list(dataset=dataset)
+    if ks is None:
+        ks = dataset_ks(dataset=dataset)
     job = ScoringJob(dataset=dataset, trigger=trigger, ks=_check_ks(ks), created_by=user)
     job.full_clean()
     job.save()
     job.versions.set(versions)
     if queue:
-        from ..tasks import scoring_job_run
-
-        scoring_job_run.delay_on_commit(job.pk)
+        transaction.on_commit(partial(_send, job.pk))
     return job
+
+
+def _send(job_id: int) -> None:
+    """Queue the job (on commit); a broker that cannot be reached fails the job, not the caller."""
+    from ..tasks import scoring_job_run
+
+    try:
+        scoring_job_run.delay(job_id)
+    except Exception as error:  # kombu raises several kinds of connection errors
+        log.exception("could not queue scoring job %s", job_id)
+        job = ScoringJob.objects.filter(pk=job_id).first()
+        if job is not None:
+            scoring_job_fail(
+                job=job, error=f"could not reach the task broker: {type(error).__name__}: {error}"
+            )
 
 
 def scoring_job_request_for_fams(*, dataset: Dataset, user=None) -> ScoringJob | None:
@@ -84,8 +110,7 @@ def scoring_job_request_for_fams(*, dataset: Dataset, user=None) -> ScoringJob |
         .exists()
     ):
         return None
-    ks = sorted({k for job in dataset.scoring_jobs.all()[:20] for k in job.ks} | {DEFAULT_K})
-    return scoring_job_create(dataset=dataset, trigger=JobTrigger.FAMS, ks=ks, user=user)
+    return scoring_job_create(dataset=dataset, trigger=JobTrigger.FAMS, user=user)
 
 
 @transaction.atomic
@@ -140,11 +165,13 @@ def scoring_job_run_inline(*, job: ScoringJob) -> ScoringJob:
     Returns:
         The finished job.
     """
+    owned = job.status == JobStatus.QUEUED  # a running job belongs to a worker too
     try:
         for chunk in scoring_job_plan(job=job):
             scoring_chunk_compute(chunk=chunk)
     except Exception as error:
-        scoring_job_fail(job=job, error=f"{type(error).__name__}: {error}")
+        if owned:
+            scoring_job_fail(job=job, error=f"{type(error).__name__}: {error}")
         raise
     scoring_job_finish(job=job)
     job.refresh_from_db()
@@ -164,7 +191,10 @@ def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT
     jobs = list(scoring_job_pending_list(dataset=dataset))
     for job in jobs:
         scoring_job_run_inline(job=job)
-    missing = [v for v in output_version_current_list(dataset=dataset) if _lacks_scores(v, ks)]
+    has_fams = scoring_fams_exist(dataset=dataset)
+    missing = [
+        v for v in output_version_current_list(dataset=dataset) if _lacks_scores(v, ks, has_fams)
+    ]
     if missing:
         job = scoring_job_create(
             dataset=dataset, trigger=JobTrigger.MANUAL, versions=missing, ks=ks, queue=False
@@ -174,13 +204,15 @@ def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT
     return len(jobs)
 
 
-def _lacks_scores(version: OutputVersion, ks: Sequence[int]) -> bool:
+def _lacks_scores(version: OutputVersion, ks: Sequence[int], has_fams: bool) -> bool:
     """No ROUGE yet, or (extractive, with FAMs in the dataset) no FAR at one of ``ks``."""
     if not version.scores.filter(metric=ROUGE_KEYS[0]).exists():
         return True
-    if version.system.kind != "extractive" or not scoring_fam_map(dataset=version.dataset):
+    if version.system.kind != "extractive" or not has_fams:
         return False
     done = set(
-        version.scores.filter(metric__startswith="far@").values_list("metric", flat=True).distinct()
+        version.scores.filter(metric__in=[far_key("far", k) for k in ks])
+        .values_list("metric", flat=True)
+        .distinct()
     )
     return any(far_key("far", k) not in done for k in ks)

@@ -36,6 +36,30 @@ def records(lines: Iterable[tuple[int, str]], file: str, issues: list[Issue]):
         yield number, value
 
 
+def unknown_fields(record: dict, allowed, file: str, line: int, issues: list[Issue]) -> bool:
+    """Add an issue naming the first unknown field of ``record``.
+
+    Args:
+        record: one parsed JSON object.
+        allowed: the field names the format knows.
+        file: the file name for the issue.
+        line: the line number for the issue.
+        issues: where the issue is added.
+
+    Returns:
+        True when ``record`` has a field outside ``allowed`` (the caller skips the record).
+    """
+    unknown = sorted(set(record) - set(allowed))
+    if unknown:
+        issues.append(
+            Issue(
+                Location(file, line, unknown[0]),
+                f"unknown field(s) {unknown}; allowed: {sorted(allowed)}",
+            )
+        )
+    return bool(unknown)
+
+
 def sentence_list(value, loc: Location, issues: list[Issue]) -> tuple[str, ...] | None:
     """Check a list of non-blank strings.
 

@@ -14,7 +14,7 @@ from ..bundle import (
     Location,
     ReferenceRecord,
 )
-from .common import records, sentence_list, text_sentences
+from .common import records, sentence_list, text_sentences, unknown_fields
 
 DATASET_KEYS = {"id", "sentences", "text", "references", "category", "meta"}
 
@@ -76,14 +76,7 @@ def parse_dataset_jsonl(
     issues: list[Issue] = []
     documents: list[DocumentRecord] = []
     for number, record in records(lines, file, issues):
-        unknown = sorted(set(record) - DATASET_KEYS)
-        if unknown:
-            issues.append(
-                Issue(
-                    Location(file, number, unknown[0]),
-                    f"unknown field(s) {unknown}; allowed: {sorted(DATASET_KEYS)}",
-                )
-            )
+        unknown_fields(record, DATASET_KEYS, file, number, issues)
         doc_id = record.get("id")
         if (
             isinstance(doc_id, bool)

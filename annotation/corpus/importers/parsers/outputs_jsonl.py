@@ -18,7 +18,7 @@ from ..bundle import (
     ReportLine,
     SystemRecord,
 )
-from .common import records, sentence_list, text_sentences
+from .common import records, sentence_list, text_sentences, unknown_fields
 
 OUTPUT_KEYS = {"doc_id", "summary", "sentences", "extracted"}
 
@@ -103,14 +103,7 @@ def parse_output_records(
     extractive = system.kind == KIND_EXTRACTIVE
     for where, record in located:
         file, number = where.file, where.line
-        unknown = sorted(set(record) - OUTPUT_KEYS)
-        if unknown:
-            issues.append(
-                Issue(
-                    Location(file, number, unknown[0]),
-                    f"unknown field(s) {unknown}; allowed: {sorted(OUTPUT_KEYS)}",
-                )
-            )
+        if unknown_fields(record, OUTPUT_KEYS, file, number, issues):
             continue
         doc_id = record.get("doc_id")
         if (

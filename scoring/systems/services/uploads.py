@@ -1,4 +1,4 @@
-"""System services (writes): register a system, import and upload its outputs."""
+"""Output uploads (writes): import a system's outputs (JSONL, zip or directory), queue scoring."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from annotation.corpus.importers.bundle import (
 from annotation.corpus.importers.writer import ImportSummary
 from config.exceptions import ApplicationError
 
-from .models import OutputVersion, System
+from ..models import OutputVersion
 
 # Upload formats, chosen by the file name (a directory is always "dir").
 FORMAT_JSONL, FORMAT_ZIP, FORMAT_DIR = "jsonl", "zip", "dir"
@@ -52,34 +52,6 @@ class OutputUpload:
     system: str
     version: int
     job_id: int | None
-
-
-@transaction.atomic
-def system_create(
-    *, slug: str, name: str, kind: str, owner=None, description: str = "", trained_on: str = ""
-) -> System:
-    """Register a summarization system.
-
-    Args:
-        slug: unique identifier used in URLs and files.
-        name: display name.
-        kind: ``extractive`` or ``abstractive``.
-        owner: the researcher who registers it.
-        description: free text.
-        trained_on: the training data's label, e.g. ``CNN/DM``.
-
-    Returns:
-        The new system.
-
-    Raises:
-        django.core.exceptions.ValidationError: taken slug or unknown kind.
-    """
-    system = System(
-        slug=slug, name=name, kind=kind, owner=owner, description=description, trained_on=trained_on
-    )
-    system.full_clean()
-    system.save()
-    return system
 
 
 def _outputs_import(
@@ -216,41 +188,6 @@ def _check_size(source: Path | BinaryIO, filename: str) -> None:
             "(LOUPE_UPLOAD_MAX_BYTES)",
             extra={"size": size, "limit": limit},
         )
-
-
-def system_record_for_upload(
-    *, slug: str, name: str = "", kind: str = "", description: str = ""
-) -> SystemRecord:
-    """The system record an upload names: the existing system, or a new one.
-
-    Args:
-        slug: the system's slug.
-        name: display name of a new system (default: the slug); ignored for an existing one.
-        kind: ``extractive`` or ``abstractive``; required for a new system. Given for an
-            existing system it must match (the import refuses another kind).
-        description: free text for a new system.
-
-    Returns:
-        A :class:`SystemRecord` for :func:`system_outputs_upload`.
-
-    Raises:
-        ApplicationError: a new system without a kind.
-    """
-    existing = System.objects.filter(slug=slug).first()
-    if existing is not None:
-        return SystemRecord(
-            slug=existing.slug,
-            name=existing.name,
-            kind=kind or existing.kind,
-            description=existing.description,
-            trained_on=existing.trained_on,
-        )
-    if not kind:
-        raise ApplicationError(
-            f"System {slug!r} is new: say whether it is extractive or abstractive (kind).",
-            extra={"field": "kind"},
-        )
-    return SystemRecord(slug=slug, name=name or slug, kind=kind, description=description)
 
 
 @transaction.atomic

@@ -1,60 +1,29 @@
-"""Human judgments: parse an uploaded CSV or JSONL study, validate it whole, write it atomically."""
+"""Read an uploaded CSV or JSONL study into judgment rows, every problem an issue."""
 
 from __future__ import annotations
 
 import csv
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
-from django.db import IntegrityError, transaction
-from rest_framework import status
-
 from annotation.corpus.importers.bundle import ImportValidationError, Issue, Location
-from annotation.corpus.importers.parsers.common import records
+from annotation.corpus.importers.parsers.common import records, unknown_fields
 from annotation.corpus.importers.readers import read_lines
-from annotation.corpus.models import Dataset, Document
-from config.exceptions import ApplicationError, ConflictError
-from scoring.systems.models import System, SystemOutput
 
-from .models import HumanJudgment, JudgmentKind
-
-CSV_SUFFIXES = (".csv",)
-JSONL_SUFFIXES = (".jsonl", ".ndjson")
-SYSTEM, DOC_ID = "system", "doc_id"
-VALUE_FIELDS = (JudgmentKind.SCORE.value, JudgmentKind.RANK.value)
-JSONL_KEYS = {SYSTEM, DOC_ID, *VALUE_FIELDS}
-FORMATS_HELP = (
-    "a CSV with header system,score | system,rank | system,doc_id,score | system,doc_id,rank, "
-    'or JSONL lines {"system": ..., "doc_id": ... (optional), "score" or "rank": ...}'
+from ..models import JudgmentKind
+from .rows import (
+    CSV_SUFFIXES,
+    DOC_ID,
+    FORMATS_HELP,
+    JSONL_KEYS,
+    JSONL_SUFFIXES,
+    SYSTEM,
+    VALUE_FIELDS,
+    JudgmentRow,
+    ParsedStudy,
 )
-NAME_MAX_LENGTH = 64
-
-
-@dataclass(frozen=True)
-class JudgmentRow:
-    """One parsed judgment: a system's value overall (``document`` None) or on one document."""
-
-    system: str
-    document: str | None  # the document's external id
-    value: float
-    location: Location
-
-
-@dataclass
-class ParsedStudy:
-    """A parsed upload: its kind (score or rank), whether it is per document, and its rows."""
-
-    kind: str | None = None
-    per_document: bool | None = None
-    rows: list[JudgmentRow] = field(default_factory=list)
-    shape_line: int | None = None  # the line that set ``per_document``
-    kind_line: int | None = None  # the line that set ``kind``
-    seen: dict[tuple[str, str | None], int] = field(default_factory=dict)  # key -> first line
 
 
 def _shape(per_document: bool) -> str:
@@ -221,14 +190,7 @@ def _parse_jsonl(lines: Iterable[tuple[int, str]], file: str, issues: list[Issue
     """Parse a JSONL study: one object per line."""
     study = ParsedStudy()
     for number, record in records(lines, file, issues):
-        unknown = sorted(set(record) - JSONL_KEYS)
-        if unknown:
-            issues.append(
-                Issue(
-                    Location(file, number, unknown[0]),
-                    f"unknown field(s) {unknown}; allowed: {sorted(JSONL_KEYS)}",
-                )
-            )
+        if unknown_fields(record, JSONL_KEYS, file, number, issues):
             continue
         system = record.get(SYSTEM)
         if not isinstance(system, str) or not system.strip():
@@ -307,157 +269,3 @@ def judgments_parse(source: Path | BinaryIO, *, filename: str, issues: list[Issu
             Issue(Location(filename), f"the file holds no judgment; expected {FORMATS_HELP}")
         )
     return study
-
-
-def _resolve(
-    study: ParsedStudy, *, dataset: Dataset, issues: list[Issue]
-) -> tuple[dict[str, System], dict[str, int]]:
-    """Look up the systems (they need outputs for ``dataset``) and documents the rows name."""
-    slugs = {row.system for row in study.rows}
-    systems = {s.slug: s for s in System.objects.filter(slug__in=slugs)}
-    with_outputs = set(
-        SystemOutput.objects.filter(document__dataset=dataset, system__slug__in=slugs)
-        .values_list("system__slug", flat=True)
-        .distinct()
-    )
-    external_ids = {row.document for row in study.rows if row.document is not None}
-    documents = dict(
-        Document.objects.filter(dataset=dataset, external_id__in=external_ids).values_list(
-            "external_id", "pk"
-        )
-    )
-    problems: dict[tuple[str, str], list[Location]] = {}
-    for row in study.rows:
-        if row.system not in systems:
-            key = (SYSTEM, f"unknown system {row.system!r}")
-        elif row.system not in with_outputs:
-            key = (SYSTEM, f"system {row.system!r} has no outputs for dataset {dataset.slug!r}")
-        else:
-            key = None
-        if key:
-            problems.setdefault(key, []).append(row.location)
-        if row.document is not None and row.document not in documents:
-            key = (DOC_ID, f"unknown document {row.document!r} in dataset {dataset.slug!r}")
-            problems.setdefault(key, []).append(row.location)
-    for (column, message), locations in problems.items():
-        first = locations[0]
-        more = len(locations) - 1
-        suffix = f" (and {more} more line{'s' if more > 1 else ''})" if more else ""
-        issues.append(Issue(Location(first.file, first.line, column), message + suffix))
-    return systems, documents
-
-
-def _check_name(name: str) -> None:
-    try:
-        validate_slug(name)
-    except ValidationError as error:
-        raise ApplicationError(
-            f"The study name {name!r} is not a slug (letters, digits, - and _).",
-            extra={"field": "name"},
-        ) from error
-    if len(name) > NAME_MAX_LENGTH:
-        raise ApplicationError(
-            f"The study name is longer than {NAME_MAX_LENGTH} characters.", extra={"field": "name"}
-        )
-
-
-@transaction.atomic
-def human_judgments_import(
-    *,
-    dataset: Dataset,
-    name: str,
-    source: Path | BinaryIO,
-    filename: str,
-    user=None,
-    replace: bool = False,
-) -> dict:
-    """Import one human judgment study for ``dataset``: validate the whole file, then write it.
-
-    Args:
-        dataset: the dataset judged.
-        name: the study's name (a slug, e.g. ``overall`` or ``faithfulness``).
-        source: the file: a path or a binary file object (e.g. an upload).
-        filename: its name: ``.csv`` or ``.jsonl`` chooses the format (see
-            :func:`judgments_parse`); also used in issues.
-        user: the uploader, recorded on every row.
-        replace: replace an existing study of that name (its old rows are deleted in the same
-            transaction); without it an existing name is refused.
-
-    Returns:
-        ``{"name", "kind", "per_document", "rows", "systems", "replaced"}``: the study's kind
-        (``score`` or ``rank``), whether it is per document, how many rows were written, the
-        judged systems' slugs (sorted) and whether an earlier study was replaced.
-
-    Raises:
-        ApplicationError: the name is not a slug of at most 64 characters.
-        ConflictError: a study of that name exists and ``replace`` is False (HTTP 409).
-        ImportValidationError: every problem in the file (format, values, duplicates, mixed
-            shapes or kinds, unknown systems or documents, bad UTF-8), each naming the file, line
-            and field; nothing is written.
-    """
-    _check_name(name)
-    existing = HumanJudgment.objects.filter(dataset=dataset, name=name)
-    if existing.exists() and not replace:
-        raise ConflictError(
-            f"A study named {name!r} already exists for {dataset.slug!r}; "
-            "send replace=true to replace it.",
-            extra={"name": name},
-        )
-    issues: list[Issue] = []
-    study = judgments_parse(source, filename=filename, issues=issues)
-    systems, documents = _resolve(study, dataset=dataset, issues=issues)
-    if issues:
-        raise ImportValidationError(issues)
-    replaced = bool(existing.delete()[0]) if replace else False
-    rows = [
-        HumanJudgment(
-            dataset=dataset,
-            name=name,
-            kind=study.kind,
-            system=systems[row.system],
-            document_id=documents[row.document] if row.document is not None else None,
-            value=row.value,
-            uploaded_by=user,
-        )
-        for row in study.rows
-    ]
-    for row in rows:  # the references were resolved above; check the plain fields
-        row.clean_fields(exclude=["dataset", "system", "document", "uploaded_by"])
-    try:
-        with transaction.atomic():
-            HumanJudgment.objects.bulk_create(rows)
-    except IntegrityError as error:  # a concurrent upload of the same name won the race
-        raise ConflictError(
-            f"A study named {name!r} was written at the same time; try again.",
-            extra={"name": name},
-        ) from error
-    return {
-        "name": name,
-        "kind": study.kind,
-        "per_document": bool(study.per_document),
-        "rows": len(rows),
-        "systems": sorted({row.system for row in study.rows}),
-        "replaced": replaced,
-    }
-
-
-@transaction.atomic
-def human_judgment_study_delete(*, dataset: Dataset, name: str) -> int:
-    """Delete every row of one study.
-
-    Args:
-        dataset: the dataset the study judges.
-        name: the study's name.
-
-    Returns:
-        How many rows were deleted.
-
-    Raises:
-        ApplicationError: no study of that name (HTTP 404).
-    """
-    deleted, _ = HumanJudgment.objects.filter(dataset=dataset, name=name).delete()
-    if not deleted:
-        raise ApplicationError(
-            f"No study named {name!r} for {dataset.slug!r}.", status_code=status.HTTP_404_NOT_FOUND
-        )
-    return deleted

@@ -1,0 +1,37 @@
+"""Celery tasks: compute a dataset's usual leaderboards once a scoring job has finished."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from annotation.corpus.models import Dataset
+
+from .selectors import CATEGORIES, leaderboard_get
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="loupe.leaderboards.warm", acks_late=True, soft_time_limit=600, time_limit=660)
+def leaderboard_warm(dataset_id: int, ks: list[int]) -> int:
+    """Store the leaderboards a reader opens first, so the first page view is not the slow one.
+
+    Idempotent: a leaderboard whose inputs did not change is read back, not recomputed.
+
+    Args:
+        dataset_id: the dataset's primary key (re-fetched; a deleted dataset is a no-op).
+        ks: the FAR cut-offs the job computed.
+
+    Returns:
+        How many leaderboards were computed or confirmed.
+    """
+    dataset = Dataset.objects.filter(pk=dataset_id).first()
+    if dataset is None:
+        return 0
+    count = 0
+    for k in ks:
+        for category in (None, *CATEGORIES):
+            leaderboard_get(dataset=dataset, category=category, k=k)
+            count += 1
+    return count

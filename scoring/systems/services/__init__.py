@@ -1,0 +1,30 @@
+"""System services (writes): register a system, import and upload its outputs."""
+
+from .systems import system_create, system_record_for_upload
+from .uploads import (
+    FORMAT_DIR,
+    FORMAT_JSONL,
+    FORMAT_ZIP,
+    JSONL_SUFFIXES,
+    OutputsParser,
+    OutputUpload,
+    UploadTooLargeError,
+    output_upload_format,
+    system_output_import,
+    system_outputs_upload,
+)
+
+__all__ = [
+    "FORMAT_DIR",
+    "FORMAT_JSONL",
+    "FORMAT_ZIP",
+    "JSONL_SUFFIXES",
+    "OutputUpload",
+    "OutputsParser",
+    "UploadTooLargeError",
+    "output_upload_format",
+    "system_create",
+    "system_output_import",
+    "system_outputs_upload",
+    "system_record_for_upload",
+]
