@@ -136,6 +136,21 @@ def start_worker(*, queue: str, database_url: str, log, env: dict | None = None)
     )
 
 
+def stop_worker(worker) -> None:
+    """Stop a worker started by :func:`start_worker` (warm shutdown, then kill after 20 s).
+
+    Args:
+        worker: its ``Popen``; one that already exited (a test killed it) is left alone.
+    """
+    if worker.poll() is not None:
+        return
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+
+
 def wait_for_worker(worker, *, queue: str, log, timeout: float = 60) -> None:
     """Wait until ``worker`` answers a ping task on ``queue``.
 
@@ -189,11 +204,7 @@ def _celery_worker_session(tmp_path_factory, django_db_setup, django_db_blocker)
         wait_for_worker(worker, queue=queue, log=log)
         yield {"process": worker, "queue": queue}
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop_worker(worker)
         log.close()
 
 
@@ -268,10 +279,5 @@ def worker_factory(tmp_path, django_db_blocker):
 
     yield start
     for worker, log in started:
-        if worker.poll() is None:
-            worker.terminate()
-            try:
-                worker.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+        stop_worker(worker)
         log.close()

@@ -1,6 +1,5 @@
 """Corpus APIs: list and read datasets and documents, upload a dataset, edit sentences."""
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -11,6 +10,7 @@ from rest_framework.views import APIView
 from annotation.accounts.roles import IsAdmin, IsAnyRole
 from config.exceptions import ApplicationError
 from config.pagination import paginated_response
+from config.uploads import upload_size_check
 
 from .models import Category, Dataset, Document
 from .selectors import dataset_list, document_get, document_is_frozen, document_list
@@ -72,11 +72,7 @@ class DatasetImportApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["file"]
-        if upload.size > settings.LOUPE_UPLOAD_MAX_BYTES:
-            raise ApplicationError(
-                f"The file is {upload.size} bytes; the limit is {settings.LOUPE_UPLOAD_MAX_BYTES}.",
-                status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-            )
+        upload_size_check(size=upload.size, name=upload.name)
         summary = dataset_import(
             format_name="jsonl",
             source=upload,

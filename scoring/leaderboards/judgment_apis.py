@@ -1,6 +1,5 @@
 """Human-judgment APIs: list a dataset's studies, upload one (CSV or JSONL), delete one."""
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -10,7 +9,7 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
-from config.exceptions import ApplicationError
+from config.uploads import upload_size_check
 
 from .judgment_selectors import human_judgment_study_list
 from .judgments import human_judgment_study_delete, human_judgments_import
@@ -69,11 +68,7 @@ class JudgmentListApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["file"]
-        if upload.size > settings.LOUPE_UPLOAD_MAX_BYTES:
-            raise ApplicationError(
-                f"The file is {upload.size} bytes; the limit is {settings.LOUPE_UPLOAD_MAX_BYTES}.",
-                status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-            )
+        upload_size_check(size=upload.size, name=upload.name)
         result = human_judgments_import(
             dataset=dataset,
             name=serializer.validated_data["name"],

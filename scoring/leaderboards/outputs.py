@@ -9,7 +9,7 @@ from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import scoring_fam_map
 from scoring.systems.models import OutputVersion, System, SystemOutput
 
-from .selectors import METRICS, LeaderboardParamsError, leaderboard_documents
+from .selectors import METRICS, check_params, leaderboard_documents
 
 
 def output_version_list(*, dataset: Dataset, system: System) -> list[dict]:
@@ -84,8 +84,7 @@ def output_score_table(
     Raises:
         LeaderboardParamsError: a bad category.
     """
-    if category and category not in ("noise", "low", "high", "low+high"):
-        raise LeaderboardParamsError(f"unknown category {category!r}")
+    check_params(category, k)
     in_scope = leaderboard_documents(dataset=version.dataset, category=category)
     names = _stored_names(k)
     values: dict[int, dict[str, float]] = {}

@@ -45,7 +45,16 @@ class LeaderboardParamsError(ApplicationError):
     """A leaderboard parameter is not one the dataset can answer (bad category, k or sort)."""
 
 
-def _check(category: str | None, k: int) -> None:
+def check_params(category: str | None, k: int) -> None:
+    """Refuse an unknown category or a k outside 1..50.
+
+    Args:
+        category: a key of :data:`CATEGORIES`, or None/"" for all documents.
+        k: the FAR cut-off.
+
+    Raises:
+        LeaderboardParamsError: either is bad (HTTP 400).
+    """
     if category not in (None, "", *CATEGORIES):
         raise LeaderboardParamsError(
             f"unknown category {category!r}; use one of {', '.join(CATEGORIES)} or none"
@@ -252,7 +261,7 @@ def leaderboard_get(
     Raises:
         LeaderboardParamsError: an unknown category, a bad k or a sort metric without data.
     """
-    _check(category, k)
+    check_params(category, k)
     category = category or None
     versions = output_version_current_list(dataset=dataset)
     params = f"c={category}|k={k}|s={sort}|common={int(common_only)}|"
@@ -293,7 +302,7 @@ def leaderboard_per_document(
     Raises:
         LeaderboardParamsError: a bad category, k or metric.
     """
-    _check(category, k)
+    check_params(category, k)
     if metric not in METRICS:
         raise LeaderboardParamsError(f"unknown metric {metric!r}")
     versions = output_version_current_list(dataset=dataset)

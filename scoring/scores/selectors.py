@@ -48,13 +48,13 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
         document_ids: only these documents (all when None).
 
     Returns:
-        document id -> :class:`Fam`, with reference and document loaded.
+        document id -> :class:`Fam`, with its annotation set and reference loaded.
     """
     fams = Fam.objects.filter(
         annotation_set__dataset=dataset,
         annotation_set__kind__in=FAM_SOURCES,
         annotator__isnull=True,
-    ).select_related("annotation_set", "reference", "document")
+    ).select_related("annotation_set", "reference")
     if document_ids is not None:
         fams = fams.filter(document_id__in=list(document_ids))
     rank = {kind: position for position, kind in enumerate(FAM_SOURCES)}

@@ -1,6 +1,5 @@
 """System APIs: list, read and register systems, list their outputs and upload new ones."""
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -9,14 +8,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsResearcherOrAdmin
-from annotation.corpus.importers.parsers.outputs_files import human_size
 from annotation.corpus.models import Dataset
 from config.pagination import paginated_response
+from config.uploads import upload_size_check
 
 from .models import System, SystemKind
 from .selectors import system_get, system_list, system_output_list
 from .services import (
-    UploadTooLargeError,
     system_create,
     system_outputs_upload,
     system_record_for_upload,
@@ -164,14 +162,9 @@ class SystemOutputUploadApi(APIView):
         },
     )
     def post(self, request, slug: str):
-        limit = settings.LOUPE_UPLOAD_MAX_BYTES
         length = int(request.META.get("CONTENT_LENGTH") or 0)
-        if length > limit + MULTIPART_OVERHEAD:  # refuse before the body is read
-            raise UploadTooLargeError(
-                f"The upload is {human_size(length)}; the limit is {human_size(limit)} "
-                "(LOUPE_UPLOAD_MAX_BYTES)",
-                extra={"size": length, "limit": limit},
-            )
+        # Refuse before the body is read (the multipart envelope adds a little).
+        upload_size_check(size=length, name="The upload", allowance=MULTIPART_OVERHEAD)
         dataset = get_object_or_404(Dataset, slug=slug)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

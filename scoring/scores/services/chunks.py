@@ -51,14 +51,16 @@ def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[
     return list(job.chunks.filter(done_at__isnull=True).order_by("index"))
 
 
-def _fams(dataset, document_ids):
+def _fams(dataset, n_sentences: dict[int, int]):
+    """Each document's scoring FAM and its validated form; the documents' sentence counts come
+    from the outputs already loaded, so the documents are not read a second time."""
     fams = {}
-    for document_id, fam in scoring_fam_map(dataset=dataset, document_ids=document_ids).items():
+    for document_id, fam in scoring_fam_map(dataset=dataset, document_ids=n_sentences).items():
         fams[document_id] = (
             fam,
             validate_fam(
                 [facet["groups"] for facet in fam.facets],
-                n_sentences=fam.document.sentence_count,
+                n_sentences=n_sentences[document_id],
                 n_facets=fam.reference.facet_count,
                 allow_duplicate_groups=fam.annotation_set.kind == AnnotationSetKind.RELEASED,
             ),
@@ -86,7 +88,7 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         .select_related("document")
         .prefetch_related("document__references")
     )
-    fams = _fams(job.dataset, {o.document_id for o in outputs})
+    fams = _fams(job.dataset, {o.document_id: o.document.sentence_count for o in outputs})
     keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
     rows, stale = [], Q()
     for output in outputs:

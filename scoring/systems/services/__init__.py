@@ -1,5 +1,7 @@
 """System services (writes): register a system, import and upload its outputs."""
 
+from config.uploads import UploadTooLargeError
+
 from .systems import system_create, system_record_for_upload
 from .uploads import (
     FORMAT_DIR,
@@ -8,7 +10,6 @@ from .uploads import (
     JSONL_SUFFIXES,
     OutputsParser,
     OutputUpload,
-    UploadTooLargeError,
     output_upload_format,
     system_output_import,
     system_outputs_upload,

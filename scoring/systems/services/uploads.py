@@ -10,7 +10,6 @@ from typing import BinaryIO
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
-from rest_framework import status
 
 from annotation.corpus.importers.bundle import (
     DatasetRecord,
@@ -23,7 +22,7 @@ from annotation.corpus.importers.bundle import (
     SystemRecord,
 )
 from annotation.corpus.importers.writer import ImportSummary
-from config.exceptions import ApplicationError
+from config.uploads import upload_size_check
 
 from ..models import OutputVersion
 
@@ -33,12 +32,6 @@ JSONL_SUFFIXES = (".jsonl", ".json", ".ndjson")
 
 # (documents by external id, report) -> the parsed outputs
 OutputsParser = Callable[[Mapping[str, tuple[str, ...]], list[ReportLine]], list[OutputRecord]]
-
-
-class UploadTooLargeError(ApplicationError):
-    """An upload over ``settings.LOUPE_UPLOAD_MAX_BYTES`` (HTTP 413)."""
-
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
 
 @dataclass(frozen=True)
@@ -171,8 +164,6 @@ def output_upload_format(*, source: Path | BinaryIO, filename: str) -> str:
 
 
 def _check_size(source: Path | BinaryIO, filename: str) -> None:
-    from annotation.corpus.importers.parsers.outputs_files import human_size
-
     if isinstance(source, Path):
         size = source.stat().st_size
     else:
@@ -181,13 +172,7 @@ def _check_size(source: Path | BinaryIO, filename: str) -> None:
             position = source.tell()
             size = source.seek(0, 2) - position
             source.seek(position)
-    limit = settings.LOUPE_UPLOAD_MAX_BYTES
-    if size > limit:
-        raise UploadTooLargeError(
-            f"{filename} is {human_size(size)}; the limit is {human_size(limit)} "
-            "(LOUPE_UPLOAD_MAX_BYTES)",
-            extra={"size": size, "limit": limit},
-        )
+    upload_size_check(size=size, name=filename)
 
 
 @transaction.atomic

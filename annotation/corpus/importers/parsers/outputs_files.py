@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from config.uploads import human_size
+
 from ..bundle import ImportValidationError, Issue, Location, OutputRecord, ReportLine, SystemRecord
 from .outputs_jsonl import parse_output_records
 
@@ -28,22 +30,6 @@ class _Member:
     name: str  # relative, with "/" separators
     size: int
     read: Callable[[], bytes]
-
-
-def human_size(n_bytes: int) -> str:
-    """A byte count for messages: ``812 bytes``, ``3.4 KB`` or ``61.2 MB`` (1 MB = 1024 KB).
-
-    Args:
-        n_bytes: the size.
-
-    Returns:
-        The size with one decimal and its unit.
-    """
-    if n_bytes >= 1024 * 1024:
-        return f"{n_bytes / (1024 * 1024):.1f} MB"
-    if n_bytes >= 1024:
-        return f"{n_bytes / 1024:.1f} KB"
-    return f"{n_bytes} bytes"
 
 
 def _skipped(name: str) -> bool:
