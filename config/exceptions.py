@@ -8,7 +8,15 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from annotation.corpus.importers.bundle import ImportValidationError
+
+class IssuesError(Exception):
+    """Invalid input with a list of issues (HTTP 400); nothing was written.
+
+    Each issue has a ``message`` and a ``location`` with ``file``, ``line`` and ``field``. The
+    import kernel's ``ImportValidationError`` is one; this base keeps ``config`` free of apps.
+    """
+
+    issues: list
 
 
 class ApplicationError(Exception):
@@ -40,7 +48,7 @@ def api_exception_handler(exc, context):
     Returns:
         A DRF ``Response``, or ``None`` for exceptions DRF should let propagate.
     """
-    if isinstance(exc, ImportValidationError):
+    if isinstance(exc, IssuesError):
         issues = [
             {
                 "file": i.location.file,

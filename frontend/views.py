@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
-from annotation.corpus.importers.parsers.outputs_files import human_size
+from config.uploads import human_size
 
 
 @login_required

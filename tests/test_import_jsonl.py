@@ -5,9 +5,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.corpus.importers.bundle import ImportValidationError
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.corpus.services import dataset_import
+from annotation.imports.bundle import ImportValidationError
 
 pytestmark = pytest.mark.django_db
 

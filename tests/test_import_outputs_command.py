@@ -48,7 +48,18 @@ def test_the_report_lists_low_confidence_mappings(demo, tmp_path):
         tmp_path / "ext.jsonl",
         {"doc_id": "demo-001", "sentences": ["Completely unrelated words about penguins."]},
     )
-    out, _ = run("--dataset", "demo", "--system", "new-ext", "--kind", "extractive", path)
+    # Accepted explicitly: without --accept-low-confidence the upload is refused (see
+    # tests/test_uploads_alignment.py).
+    out, _ = run(
+        "--dataset",
+        "demo",
+        "--system",
+        "new-ext",
+        "--kind",
+        "extractive",
+        "--accept-low-confidence",
+        path,
+    )
     lines = out.splitlines()
     assert lines[0] == (
         "Imported 1 output(s) of 'new-ext' on 'demo' (1 of 6 documents) as version 1."

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from annotation.corpus.importers.bundle import ImportValidationError, SystemRecord
 from annotation.corpus.models import Dataset
+from annotation.imports.bundle import ImportValidationError, SystemRecord
 from scoring.systems.models import OutputVersion, System, SystemOutput
 from scoring.systems.services import system_output_import
 

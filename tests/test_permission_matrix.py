@@ -15,7 +15,7 @@ from annotation.campaigns.services import (
     tasks_assign_manual,
 )
 from annotation.corpus.models import Dataset, Document, Reference
-from scoring.leaderboards.judgments import human_judgments_import
+from scoring.judgments.services import human_judgments_import
 
 ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
 ANYONE = dict.fromkeys(ROLES, 200)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from annotation.corpus.importers.parsers.outputs_files import human_size
+from config.uploads import human_size
 from scoring.systems.models import OutputVersion, System, SystemOutput
 from scoring.systems.services import UploadTooLargeError
 from tests.upload_helpers import (

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from django.test import override_settings
 
-from annotation.corpus.importers.bundle import ImportValidationError
+from annotation.imports.bundle import ImportValidationError
 from scoring.scores.models import ScoringJob
 from scoring.systems.models import OutputVersion, System, SystemOutput
 from tests.upload_helpers import counts, issues, post, sentences, upload_path, zipped

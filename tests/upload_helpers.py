@@ -8,8 +8,8 @@ import zipfile
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotation.corpus.importers.bundle import SystemRecord
 from annotation.corpus.models import Dataset
+from annotation.imports.bundle import SystemRecord
 from scoring.scores.models import ScoringJob
 from scoring.systems.models import OutputVersion, System, SystemOutput
 from scoring.systems.services import system_outputs_upload

@@ -12,8 +12,7 @@ from django.db import transaction
 
 from annotation.accounts.roles import ADMIN, ANNOTATOR, RESEARCHER
 from annotation.accounts.services import user_create
-
-from .importers.bundle import (
+from annotation.imports.bundle import (
     FACET_NO_SUPPORT,
     FACET_NOISE,
     FACET_SUPPORTED,
@@ -23,10 +22,11 @@ from .importers.bundle import (
     FamRecord,
     ImportBundle,
     Location,
-    SystemRecord,
 )
+
 from .importers.formats import get_format
 from .models import Dataset
+from .signals import demo_dataset_loaded
 
 DEMO_SLUG = "demo"
 DEMO_CAMPAIGN = "demo-fam"
@@ -91,7 +91,6 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> 
         ImportValidationError: the fixtures are invalid.
     """
     from annotation.corpus.services import bundle_import
-    from scoring.systems.services import system_output_import
 
     report: list[str] = []
     created = not Dataset.objects.filter(slug=DEMO_SLUG).exists()
@@ -111,18 +110,11 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> 
         )
         bundle_import(bundle=bundle, slug=DEMO_SLUG)
         dataset = Dataset.objects.get(slug=DEMO_SLUG)
-        for raw in json.loads((fixtures_dir / "systems.json").read_text(encoding="utf-8")):
-            system = SystemRecord(**raw)
-            summary = system_output_import(
-                dataset=dataset,
-                system=system,
-                source=fixtures_dir / "outputs" / f"{system.slug}.jsonl",
-            )
-            report.extend(str(line) for line in summary.report)
-        from scoring.scores.services import scoring_job_create
-
-        # The running worker scores the demo systems, so the leaderboard has figures at once.
-        scoring_job_create(dataset=dataset, trigger="upload")
+        # scoring adds the demo systems' outputs and queues their scoring job.
+        for _receiver, lines in demo_dataset_loaded.send(
+            sender=Dataset, dataset=dataset, fixtures_dir=fixtures_dir
+        ):
+            report.extend(lines or ())
     users = []
     user_model = get_user_model()
     for username, password, role in DEMO_USERS:

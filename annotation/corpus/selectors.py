@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
+from annotation.imports.validators import KnownDocument
+
 from .models import Dataset, Document
 
 
@@ -72,3 +74,20 @@ def document_is_frozen(*, document: Document) -> bool:
         True when its sentences (and references) may no longer change.
     """
     return document.fams.exists() or document.outputs.exists()
+
+
+def document_known_map(*, dataset: Dataset) -> dict[str, KnownDocument]:
+    """What the import validators must know of a dataset's documents, by external id.
+
+    Args:
+        dataset: the dataset that an import adds to.
+
+    Returns:
+        Each document's sentence count and the facet count of each of its references.
+    """
+    return {
+        doc.external_id: KnownDocument(
+            doc.sentence_count, tuple(r.facet_count for r in doc.references.all())
+        )
+        for doc in dataset.documents.prefetch_related("references")
+    }

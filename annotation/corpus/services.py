@@ -5,16 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
+from annotation.imports.bundle import ImportBundle
+from annotation.imports.rows import concurrent_conflicts
+from annotation.imports.summary import ImportSummary, summarize
+from annotation.imports.validators import validate_bundle
 from config.exceptions import ApplicationError
 
-from .importers.bundle import ImportBundle, ImportValidationError, Issue, Location
 from .importers.formats import get_format
-from .importers.validators import validate_bundle
-from .importers.writer import ImportSummary, preflight, summarize, write_bundle
+from .importers.writer import preflight, write_bundle
 from .models import Category, Dataset, Document
-from .selectors import document_is_frozen
+from .selectors import document_is_frozen, document_known_map
+from .signals import dataset_imported
 
 
 @transaction.atomic
@@ -41,7 +44,8 @@ def dataset_import(
 
     Returns:
         An :class:`ImportSummary` with counts and the report (e.g. low-confidence mappings).
-        When the release brings system outputs, a scoring job for them is queued on commit.
+        Unless it is a dry run, ``dataset_imported`` is sent (``scoring`` queues a scoring job
+        for the outputs a release brings).
 
     Raises:
         ImportValidationError: every problem found, each naming file, line and field; nothing
@@ -49,15 +53,11 @@ def dataset_import(
     """
     bundle = get_format(format_name).parse(source, slug, name)
     summary = bundle_import(bundle=bundle, slug=slug, user=user, dry_run=dry_run)
-    if summary.versions and not dry_run:
-        from scoring.scores.models import JobTrigger
-        from scoring.scores.services import scoring_job_create
-        from scoring.systems.models import OutputVersion
-
-        scoring_job_create(
+    if not dry_run:
+        dataset_imported.send(
+            sender=Dataset,
             dataset=Dataset.objects.get(slug=summary.dataset),
-            trigger=JobTrigger.UPLOAD,
-            versions=list(OutputVersion.objects.filter(dataset__slug=summary.dataset)),
+            summary=summary,
             user=user,
         )
     return summary
@@ -89,28 +89,14 @@ def bundle_import(
     Raises:
         ImportValidationError: validation or pre-flight problems; nothing is written.
     """
-    from .importers.validators import KnownDocument
-
-    existing = {}
-    if dataset is not None:
-        existing = {
-            doc.external_id: KnownDocument(
-                doc.sentence_count, tuple(r.facet_count for r in doc.references.all())
-            )
-            for doc in dataset.documents.prefetch_related("references")
-        }
+    existing = document_known_map(dataset=dataset) if dataset is not None else {}
     validate_bundle(bundle, existing_documents=existing)
     if dry_run:
-        systems = preflight(bundle, dataset=dataset, slug=slug)
-        return summarize(bundle, slug=slug, existing_systems=set(systems), dry_run=True)
-    try:
-        with transaction.atomic():
-            return write_bundle(bundle, slug=slug, dataset=dataset, user=user, source=source)
-    except IntegrityError as error:
-        # Another import wrote the same dataset, system or output between our checks and writes.
-        raise ImportValidationError(
-            [Issue(Location(f"dataset {slug}"), f"a concurrent change conflicts: {error}; retry")]
-        ) from error
+        check = preflight(bundle, dataset=dataset, slug=slug)
+        return summarize(bundle, slug=slug, existing_systems=check.existing_systems, dry_run=True)
+    # Another import may write the same dataset, system or output between our checks and writes.
+    with concurrent_conflicts(slug), transaction.atomic():
+        return write_bundle(bundle, slug=slug, dataset=dataset, user=user, source=source)
 
 
 @transaction.atomic

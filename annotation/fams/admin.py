@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from .models import AnnotationSet, AnnotationSetKind, Fam
+from .signals import scored_fams_changed
 
 # FAR is computed against these sets' FAMs: editing them in the admin queues a rescoring.
 SCORED_KINDS = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
@@ -10,9 +11,9 @@ SCORED_KINDS = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
 
 def _rescore(request, annotation_set: AnnotationSet, *, was_scored: bool = False) -> None:
     if annotation_set.kind in SCORED_KINDS or was_scored:
-        from scoring.scores.services import scoring_job_request_for_fams
-
-        scoring_job_request_for_fams(dataset=annotation_set.dataset, user=request.user)
+        scored_fams_changed.send(
+            sender=AnnotationSet, dataset=annotation_set.dataset, user=request.user
+        )
 
 
 @admin.register(AnnotationSet)

@@ -7,6 +7,7 @@ from django.db import transaction
 from config.exceptions import ApplicationError, ConflictError
 
 from .models import AnnotationSetKind, Fam, FamRevision
+from .signals import scored_fams_changed
 
 
 def empty_facets(n_facets: int) -> list[dict]:
@@ -152,8 +153,6 @@ def fam_save(
     revision.full_clean(exclude=["fam", "author"], validate_constraints=False)
     revision.save()
     if fam.annotation_set.kind == AnnotationSetKind.GOLD and fam.annotator_id is None:
-        # FAR is scored against gold FAMs: queue a rescoring (one waiting job covers a burst).
-        from scoring.scores.services import scoring_job_request_for_fams
-
-        scoring_job_request_for_fams(dataset=fam.document.dataset, user=user)
+        # FAR is scored against gold FAMs: scoring queues a rescoring (one job covers a burst).
+        scored_fams_changed.send(sender=Fam, dataset=fam.document.dataset, user=user)
     return fam

@@ -1,4 +1,4 @@
-"""App configuration for the scores app."""
+"""App configuration for the scores app: subscribes to ``annotation``'s events."""
 
 from django.apps import AppConfig
 
@@ -7,3 +7,14 @@ class ScoresConfig(AppConfig):
     name = "scoring.scores"
     label = "scores"
     verbose_name = "Scores"
+
+    def ready(self) -> None:
+        """Subscribe to the imports, FAM changes and the demo that call for scoring work."""
+        from annotation.corpus.signals import dataset_imported, demo_dataset_loaded
+        from annotation.fams.signals import scored_fams_changed
+
+        from . import receivers
+
+        dataset_imported.connect(receivers.on_dataset_imported, dispatch_uid="scores-import")
+        scored_fams_changed.connect(receivers.on_scored_fams_changed, dispatch_uid="scores-fams")
+        demo_dataset_loaded.connect(receivers.on_demo_dataset_loaded, dispatch_uid="scores-demo")

@@ -135,6 +135,11 @@ class SystemOutputUploadApi(APIView):
         )
         description = serializers.CharField(required=False, default="", allow_blank=True)
         dry_run = serializers.BooleanField(default=False)
+        accept_low_confidence = serializers.BooleanField(
+            default=False,
+            help_text="Keep extractive sentences whose nearest document sentence has a TF-IDF "
+            "cosine below 0.3 (listed in the report) instead of refusing the upload.",
+        )
 
     class OutputSerializer(serializers.Serializer):
         dataset = serializers.CharField()
@@ -183,6 +188,7 @@ class SystemOutputUploadApi(APIView):
             filename=data["file"].name,
             user=request.user,
             dry_run=data["dry_run"],
+            accept_low_confidence=data["accept_low_confidence"],
         )
         summary = upload.summary
         job = upload.job_id

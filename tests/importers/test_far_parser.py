@@ -12,17 +12,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from annotation.corpus.importers.bundle import (
+from annotation.corpus.importers.far_split import naive_split, split_sentences
+from annotation.corpus.importers.parsers.far import parse_far_release
+from annotation.corpus.importers.safe_pickle import safe_load
+from annotation.imports.bundle import (
     FACET_SUPPORTED,
     KIND_EXTRACTIVE,
     METHOD_LEAD,
     METHOD_RELEASED,
     ImportValidationError,
 )
-from annotation.corpus.importers.far_split import naive_split, split_sentences
-from annotation.corpus.importers.parsers.far import parse_far_release
-from annotation.corpus.importers.safe_pickle import safe_load
-from annotation.corpus.importers.validators import validate_bundle
+from annotation.imports.validators import validate_bundle
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FAR = SHARED / "far-release"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from annotation.corpus.importers.bundle import (
+from annotation.corpus.importers.parsers.polytope import parse_polytope_release
+from annotation.imports.bundle import (
     KIND_ABSTRACTIVE,
     KIND_EXTRACTIVE,
     METHOD_EXACT,
@@ -16,7 +17,6 @@ from annotation.corpus.importers.bundle import (
     ImportValidationError,
     Location,
 )
-from annotation.corpus.importers.parsers.polytope import parse_polytope_release
 from scoring.metrics.align import LOW_CONFIDENCE_THRESHOLD
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from annotation.corpus.importers.bundle import ImportValidationError
 from annotation.corpus.importers.safe_pickle import ForbiddenGlobalError, safe_load, safe_loads
+from annotation.imports.bundle import ImportValidationError
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 _skip_without_far = pytest.mark.skipif(

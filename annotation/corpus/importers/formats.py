@@ -8,9 +8,10 @@ from importlib import import_module
 from pathlib import Path
 from typing import BinaryIO
 
-from .bundle import ImportBundle, ImportValidationError, Issue, Location
+from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue, Location
+from annotation.imports.readers import read_lines
+
 from .parsers.jsonl import parse_dataset_jsonl
-from .readers import read_lines
 
 
 @dataclass(frozen=True)

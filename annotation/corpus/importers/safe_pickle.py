@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from annotation.corpus.importers.bundle import ImportValidationError, Issue, Location
+from annotation.imports.bundle import ImportValidationError, Issue, Location
 
 # numpy moved its C core from ``numpy.core`` to ``numpy._core`` in 2.0; pickles written by either
 # version reference their own module path, so both spellings map to the same object here.

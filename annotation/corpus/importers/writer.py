@@ -1,104 +1,32 @@
-"""Writer: checks a validated bundle against the database, then writes it in one transaction."""
+"""Dataset writer: checks a validated bundle, then writes it in one transaction.
+
+It writes what ``annotation`` owns (the dataset, documents, references and annotation sets) and
+hands the systems and outputs to the part writer that ``scoring`` registers (``annotation.imports
+.hooks``), inside the same transaction.
+"""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, replace
 
 from django.db import transaction
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
-from scoring.systems.models import OutputVersion, System, SystemOutput
-
-from .bundle import ImportBundle, ImportValidationError, Issue, Location, ReportLine
-
-
-@dataclass(frozen=True)
-class ImportSummary:
-    """What an import wrote (or, for a dry run, would write), plus its report lines."""
-
-    dataset: str
-    documents: int
-    references: int
-    systems_created: tuple[str, ...]
-    systems_reused: tuple[str, ...]
-    outputs: int
-    annotation_sets: int
-    fams: int
-    report: tuple[ReportLine, ...]
-    dry_run: bool = False
-    versions: tuple[tuple[str, int], ...] = ()
-
-    def as_dict(self) -> dict:
-        """A JSON-friendly form for the API and the command line."""
-        return {
-            "dataset": self.dataset,
-            "documents": self.documents,
-            "references": self.references,
-            "systems_created": list(self.systems_created),
-            "systems_reused": list(self.systems_reused),
-            "outputs": self.outputs,
-            "annotation_sets": self.annotation_sets,
-            "fams": self.fams,
-            "dry_run": self.dry_run,
-            "versions": [{"system": slug, "version": number} for slug, number in self.versions],
-            "report": [str(line) for line in self.report],
-        }
+from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue, Location
+from annotation.imports.hooks import PartCheck, outputs_writer_get
+from annotation.imports.rows import clean_all
+from annotation.imports.summary import ImportSummary, summarize
 
 
-def _preflight_systems(bundle: ImportBundle, issues: list[Issue]) -> dict[str, System]:
-    existing = {s.slug: s for s in System.objects.filter(slug__in=[r.slug for r in bundle.systems])}
-    for record in bundle.systems:
-        system = existing.get(record.slug)
-        if system is not None and system.kind != record.kind:
-            issues.append(
-                Issue(
-                    Location(f"system {record.slug}", field="kind"),
-                    f"system {record.slug!r} already exists as {system.kind}, not {record.kind}",
-                )
-            )
-    return existing
-
-
-def summarize(
-    bundle: ImportBundle, *, slug: str, existing_systems=(), dry_run=False
-) -> ImportSummary:
-    """Count what ``bundle`` holds.
-
-    Args:
-        bundle: the parsed bundle.
-        slug: the dataset slug to report.
-        existing_systems: slugs of systems that already exist (reported as reused).
-        dry_run: whether nothing was written.
-
-    Returns:
-        The :class:`ImportSummary`.
-    """
-    reused = tuple(r.slug for r in bundle.systems if r.slug in existing_systems)
-    return ImportSummary(
-        dataset=slug,
-        documents=len(bundle.documents),
-        references=sum(len(d.references) for d in bundle.documents),
-        systems_created=tuple(r.slug for r in bundle.systems if r.slug not in existing_systems),
-        systems_reused=reused,
-        outputs=len(bundle.outputs),
-        annotation_sets=len(bundle.annotation_sets),
-        fams=sum(len(s.fams) for s in bundle.annotation_sets),
-        report=tuple(bundle.report),
-        dry_run=dry_run,
-    )
-
-
-def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> dict[str, System]:
+def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> PartCheck:
     """Check the bundle against the database without writing.
 
     Args:
         bundle: a validated bundle.
-        dataset: the target dataset for output-only imports, or None to create ``slug``.
+        dataset: the target dataset for imports into an existing one, or None to create ``slug``.
         slug: the new dataset's slug.
 
     Returns:
-        The systems that already exist, by slug.
+        The part writer's check (which systems already exist).
 
     Raises:
         ImportValidationError: the dataset already exists (re-imports are refused) or a system
@@ -115,50 +43,12 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> di
                 "so nothing is duplicated. Choose another --slug or delete the dataset first.",
             )
         )
-    systems = _preflight_systems(bundle, issues)
+    writer = outputs_writer_get(bundle)
+    check = writer.check(bundle, dataset=dataset) if writer is not None else PartCheck()
+    issues.extend(check.issues)
     if issues:
         raise ImportValidationError(issues)
-    return systems
-
-
-def _clean_all(objects) -> None:
-    # Database constraints enforce uniqueness, and foreign keys point at rows this transaction
-    # just created or locked (validating each would cost a query per row and key: 34 s for
-    # 11,490 outputs); clean() still checks each row's own rules.
-    relations = None
-    for obj in objects:
-        if relations is None:
-            relations = [f.name for f in obj._meta.fields if f.is_relation]
-        obj.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
-
-
-def _new_versions(bundle, systems, dataset, user, source) -> dict[str, OutputVersion]:
-    """Number one new version per system with outputs: 1 past the latest (under a lock)."""
-    slugs = sorted({o.system_slug for o in bundle.outputs})
-    # Lock the systems so two concurrent uploads cannot take the same number.
-    list(System.objects.select_for_update().filter(slug__in=slugs).order_by("pk"))
-    versions = {}
-    for slug in slugs:
-        latest = (
-            OutputVersion.objects.filter(system=systems[slug], dataset=dataset)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        # A release's report covers several systems; keep each system's own lines.
-        marker = "" if len(slugs) == 1 else f" for {slug} on "
-        version = OutputVersion(
-            system=systems[slug],
-            dataset=dataset,
-            number=(latest or 0) + 1,
-            uploaded_by=user,
-            source=source[:500],
-            report=[str(line) for line in bundle.report if marker in line.message][:1000],
-        )
-        version.full_clean(validate_unique=False, validate_constraints=False)
-        version.save()
-        versions[slug] = version
-    return versions
+    return check
 
 
 @transaction.atomic
@@ -175,7 +65,7 @@ def write_bundle(
     Args:
         bundle: a bundle that passed :func:`validate_bundle`.
         slug: the dataset slug to create (ignored when ``dataset`` is given).
-        dataset: an existing dataset to add systems, outputs and FAMs to.
+        dataset: an existing dataset to add documents, systems, outputs and FAMs to.
         user: recorded as the dataset's creator and the new systems' owner.
         source: the file or release the outputs came from, recorded on their versions.
 
@@ -185,8 +75,7 @@ def write_bundle(
     Raises:
         ImportValidationError: from :func:`preflight`.
     """
-    systems = preflight(bundle, dataset=dataset, slug=slug)
-    existing_slugs = set(systems)
+    check = preflight(bundle, dataset=dataset, slug=slug)
     if dataset is None:
         meta = bundle.dataset
         dataset = Dataset(
@@ -215,7 +104,7 @@ def write_bundle(
         )
         for position, record in enumerate(bundle.documents)
     ]
-    _clean_all(new_docs)
+    clean_all(new_docs)
     for doc in Document.objects.bulk_create(new_docs):
         documents[doc.external_id] = doc
     references = {}
@@ -230,39 +119,22 @@ def write_bundle(
             )
             references[(record.external_id, position)] = obj
             new_refs.append(obj)
-    _clean_all(new_refs)
+    clean_all(new_refs)
     Reference.objects.bulk_create(new_refs)
-    for record in bundle.systems:
-        if record.slug not in systems:
-            system = System(
-                slug=record.slug,
-                name=record.name,
-                kind=record.kind,
-                description=record.description,
-                trained_on=record.trained_on,
-                owner=user,
-            )
-            system.full_clean()
-            system.save()
-            systems[record.slug] = system
-    versions = _new_versions(bundle, systems, dataset, user, source or dataset.source)
-    outputs = [
-        SystemOutput(
-            system=systems[o.system_slug],
-            version=versions[o.system_slug],
-            document=documents[o.document_id],
-            sentences=list(o.sentences),
-            extracted=list(o.extracted) if o.extracted is not None else None,
-            extraction_method=o.method if o.extracted is not None else "",
-            match_confidence=list(o.confidences) if o.confidences is not None else None,
+    versions: tuple[tuple[str, int], ...] = ()
+    writer = outputs_writer_get(bundle)
+    if writer is not None:
+        versions = writer.write(
+            bundle,
+            dataset=dataset,
+            documents=documents,
+            user=user,
+            source=source or dataset.source,
         )
-        for o in bundle.outputs
-    ]
-    _clean_all(outputs)
-    SystemOutput.objects.bulk_create(outputs, batch_size=500)
     _write_annotation_sets(bundle, dataset, documents, references)
-    summary = summarize(bundle, slug=dataset.slug, existing_systems=existing_slugs)
-    return replace(summary, versions=tuple((s, v.number) for s, v in versions.items()))
+    return summarize(
+        bundle, slug=dataset.slug, existing_systems=check.existing_systems, versions=versions
+    )
 
 
 def _write_annotation_sets(bundle, dataset, documents, references) -> None:
@@ -294,5 +166,5 @@ def _write_annotation_sets(bundle, dataset, documents, references) -> None:
                     ],
                 )
             )
-        _clean_all(fams)
+        clean_all(fams)
         Fam.objects.bulk_create(fams)

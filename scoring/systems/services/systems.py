@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotation.accounts.roles import ADMIN, has_role
-from annotation.corpus.importers.bundle import SystemRecord
+from annotation.imports.bundle import SystemRecord
 from config.exceptions import ApplicationError
 
 from ..models import System

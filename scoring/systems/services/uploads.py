@@ -11,7 +11,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 
-from annotation.corpus.importers.bundle import (
+from annotation.corpus.models import Document
+from annotation.corpus.selectors import document_known_map
+from annotation.imports.bundle import (
     DatasetRecord,
     ImportBundle,
     ImportValidationError,
@@ -21,10 +23,16 @@ from annotation.corpus.importers.bundle import (
     ReportLine,
     SystemRecord,
 )
-from annotation.corpus.importers.writer import ImportSummary
+from annotation.imports.readers import read_lines
+from annotation.imports.rows import concurrent_conflicts
+from annotation.imports.summary import ImportSummary, summarize
+from annotation.imports.validators import validate_bundle
 from config.uploads import upload_size_check
 
 from ..models import OutputVersion
+from ..parsers import outputs_files
+from ..parsers.outputs_jsonl import low_confidence_issues, parse_outputs_jsonl
+from .outputs_writer import OUTPUTS_WRITER
 
 # Upload formats, chosen by the file name (a directory is always "dir").
 FORMAT_JSONL, FORMAT_ZIP, FORMAT_DIR = "jsonl", "zip", "dir"
@@ -48,27 +56,50 @@ class OutputUpload:
 
 
 def _outputs_import(
-    *, dataset, system: SystemRecord, label: str, parse: OutputsParser, user, dry_run: bool
+    *,
+    dataset,
+    system: SystemRecord,
+    label: str,
+    parse: OutputsParser,
+    user,
+    dry_run: bool,
+    accept_low_confidence: bool,
 ) -> ImportSummary:
-    """Parse with ``parse``, then validate and write through the shared pipeline."""
-    from annotation.corpus.services import bundle_import
-
+    """Parse with ``parse``, validate with the import kernel, then write in one transaction."""
     documents = {d.external_id: tuple(d.sentences) for d in dataset.documents.all()}
     bundle = ImportBundle(
         dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
     )
     bundle.outputs = parse(documents, bundle.report)
-    return bundle_import(
-        bundle=bundle, slug=dataset.slug, dataset=dataset, user=user, dry_run=dry_run, source=label
+    issues = [] if accept_low_confidence else low_confidence_issues(bundle.outputs)
+    try:
+        validate_bundle(bundle, existing_documents=document_known_map(dataset=dataset))
+    except ImportValidationError as error:
+        issues = [*error.issues, *issues]
+    if issues:
+        raise ImportValidationError(issues)
+    check = OUTPUTS_WRITER.check(bundle, dataset=dataset)
+    if check.issues:
+        raise ImportValidationError(list(check.issues))
+    if dry_run:
+        return summarize(
+            bundle, slug=dataset.slug, existing_systems=check.existing_systems, dry_run=True
+        )
+    with concurrent_conflicts(dataset.slug), transaction.atomic():
+        # The freeze check in document_update_sentences takes the same row locks.
+        locked = {
+            d.external_id: d for d in Document.objects.select_for_update().filter(dataset=dataset)
+        }
+        versions = OUTPUTS_WRITER.write(
+            bundle, dataset=dataset, documents=locked, user=user, source=label or dataset.source
+        )
+    return summarize(
+        bundle, slug=dataset.slug, existing_systems=check.existing_systems, versions=versions
     )
 
 
 def _parser(fmt: str, source, label: str, system: SystemRecord) -> OutputsParser:
     """The parse step for one upload format."""
-    from annotation.corpus.importers.parsers import outputs_files
-    from annotation.corpus.importers.parsers.outputs_jsonl import parse_outputs_jsonl
-    from annotation.corpus.importers.readers import read_lines
-
     if fmt == FORMAT_JSONL:
         return lambda documents, report: parse_outputs_jsonl(
             read_lines(source, name=label),
@@ -96,6 +127,7 @@ def system_output_import(
     file_label: str | None = None,
     user=None,
     dry_run: bool = False,
+    accept_low_confidence: bool = False,
 ) -> ImportSummary:
     """Import one system's outputs (JSONL) for documents of an existing dataset.
 
@@ -111,12 +143,15 @@ def system_output_import(
         file_label: the name used in error messages.
         user: the uploader (owner of a newly created system).
         dry_run: validate only.
+        accept_low_confidence: keep text-to-index mappings below the threshold (listed in the
+            report) instead of refusing them.
 
     Returns:
         The :class:`ImportSummary`, whose report lists low-confidence text-to-index mappings.
 
     Raises:
-        ImportValidationError: any problem, naming file, line and field; nothing is written.
+        ImportValidationError: any problem, naming file, line and field (a low-confidence
+            mapping too, unless accepted); nothing is written.
     """
     label = file_label or (source.name if isinstance(source, Path) else "upload")
     return _outputs_import(
@@ -126,6 +161,7 @@ def system_output_import(
         parse=_parser(FORMAT_JSONL, source, label, system),
         user=user,
         dry_run=dry_run,
+        accept_low_confidence=accept_low_confidence,
     )
 
 
@@ -184,6 +220,7 @@ def system_outputs_upload(
     filename: str,
     user=None,
     dry_run: bool = False,
+    accept_low_confidence: bool = False,
 ) -> OutputUpload:
     """Upload a system's outputs (JSONL, zip or directory) and queue their scoring.
 
@@ -200,6 +237,8 @@ def system_outputs_upload(
         filename: the file's name: it picks the format and names the file in messages.
         user: the uploader (owner of a new system, creator of the version and the job).
         dry_run: validate only; nothing is written and no job is queued.
+        accept_low_confidence: keep extractive sentences whose nearest document sentence has
+            a TF-IDF cosine below 0.3 (listed in the report) instead of refusing them.
 
     Returns:
         An :class:`OutputUpload` with the summary, the version number and the job's id.
@@ -228,6 +267,7 @@ def system_outputs_upload(
         parse=parse_some,
         user=user,
         dry_run=dry_run,
+        accept_low_confidence=accept_low_confidence,
     )
     if dry_run:
         versions = OutputVersion.objects.filter(system__slug=system.slug, dataset=dataset)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..bundle import (
+from annotation.imports.bundle import (
     CATEGORIES,
     DatasetRecord,
     DocumentRecord,
@@ -14,7 +14,7 @@ from ..bundle import (
     Location,
     ReferenceRecord,
 )
-from .common import records, sentence_list, text_sentences, unknown_fields
+from annotation.imports.fields import records, sentence_list, text_sentences, unknown_fields
 
 DATASET_KEYS = {"id", "sentences", "text", "references", "category", "meta"}
 

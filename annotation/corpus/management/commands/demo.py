@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.demo import demo_load
-from annotation.corpus.importers.bundle import ImportValidationError
+from annotation.imports.bundle import ImportValidationError
 
 
 class Command(BaseCommand):

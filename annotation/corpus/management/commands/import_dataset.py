@@ -4,9 +4,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.corpus.importers.bundle import ImportValidationError
 from annotation.corpus.importers.formats import FORMATS
 from annotation.corpus.services import dataset_import
+from annotation.imports.bundle import ImportValidationError
 
 
 class Command(BaseCommand):

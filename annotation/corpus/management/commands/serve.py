@@ -2,11 +2,12 @@
 
 import signal
 import subprocess
-import sys
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+
+from config.celery import worker_command
 
 
 class Command(BaseCommand):
@@ -23,20 +24,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         worker = None
         if not options["no_worker"]:
-            command = [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--loglevel=INFO",
-                f"--concurrency={options['concurrency']}",
-                "-Q",
-                settings.CELERY_TASK_DEFAULT_QUEUE,
-                "--hostname",
-                "loupe-serve@%h",
-            ]
+            command = worker_command(
+                queue=settings.CELERY_TASK_DEFAULT_QUEUE,
+                hostname="loupe-serve@%h",
+                options=[f"--concurrency={options['concurrency']}"],
+            )
             worker = subprocess.Popen(command)  # noqa: S603 - fixed argv, no shell
             broker = "embedded file-system broker" if settings.CELERY_EMBEDDED_BROKER else "Redis"
             self.stdout.write(f"Started Celery worker (pid {worker.pid}) on the {broker}.")

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.corpus.importers.bundle import ImportValidationError
 from annotation.corpus.models import Dataset
+from annotation.imports.bundle import ImportValidationError
 from config.exceptions import ApplicationError
 from scoring.systems.models import SystemKind
 from scoring.systems.services import system_outputs_upload, system_record_for_upload
@@ -29,6 +29,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--description", default="", help="Description of a new system.")
         parser.add_argument("--dry-run", action="store_true", help="Validate only; write nothing.")
+        parser.add_argument(
+            "--accept-low-confidence",
+            action="store_true",
+            help="Keep extractive sentences whose nearest document sentence has a TF-IDF cosine "
+            "below 0.3 (listed in the report) instead of refusing the upload.",
+        )
 
     def handle(self, *args, **options):
         dataset = Dataset.objects.filter(slug=options["dataset"]).first()
@@ -47,6 +53,7 @@ class Command(BaseCommand):
                 source=path,
                 filename=path.name,
                 dry_run=options["dry_run"],
+                accept_low_confidence=options["accept_low_confidence"],
             )
         except ImportValidationError as error:
             for issue in error.issues:

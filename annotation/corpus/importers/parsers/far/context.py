@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...bundle import ImportValidationError, Issue, Location, ReportLine
+from annotation.imports.bundle import ImportValidationError, Issue, Location, ReportLine
+
 from ...safe_pickle import safe_loads
 
 

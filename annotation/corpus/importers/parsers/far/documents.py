@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...bundle import (
+from annotation.imports.bundle import (
     FACET_NO_SUPPORT,
     FACET_SUPPORTED,
     DocumentRecord,
@@ -13,6 +13,7 @@ from ...bundle import (
     Location,
     ReferenceRecord,
 )
+
 from ...far_split import released_mismatches, split_sentences
 from .context import _Context
 from .dump import _Sample

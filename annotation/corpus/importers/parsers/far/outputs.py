@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...bundle import (
+from annotation.imports.bundle import (
     KIND_EXTRACTIVE,
     METHOD_LEAD,
     METHOD_RELEASED,
@@ -12,6 +12,7 @@ from ...bundle import (
     OutputRecord,
     SystemRecord,
 )
+
 from .context import _Context
 from .documents import _Doc
 from .pickles import _check_labels_shape

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ...bundle import (
+from annotation.imports.bundle import (
     CATEGORY_LOW,
     AnnotationSetRecord,
     ImportBundle,
@@ -13,6 +13,7 @@ from ...bundle import (
     Issue,
     Location,
 )
+
 from .checks import _check_fam_against_dump, _check_partition, _check_story_ids
 from .context import _Context
 from .documents import _document_record, _fam_record, _split

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...bundle import CATEGORY_HIGH, CATEGORY_LOW, CATEGORY_NOISE, DatasetRecord
+from annotation.imports.bundle import CATEGORY_HIGH, CATEGORY_LOW, CATEGORY_NOISE, DatasetRecord
 
 RELEASE_COMMIT = "69a7890c578405fc06f5edf05653d4afeb16d353"
 FAMS_FILE = "data/FAMs.pkl"

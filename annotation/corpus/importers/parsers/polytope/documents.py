@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from annotation.imports.bundle import DocumentRecord, Location, ReferenceRecord
 from scoring.metrics.align import normalize_space
 
-from ...bundle import DocumentRecord, Location, ReferenceRecord
 from .records import _Doc, _Log, _TrialFile
 from .release import ARTICLE_PRIORITY, DOCUMENT_FOLDER, SAME_STORY_OVERLAP
 from .text import _key, _overlap, _pieces, _words

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ...bundle import Location, OutputRecord
+from annotation.imports.bundle import Location, OutputRecord
+
 from .outputs import _output
 from .records import _Doc, _Log, _Loose
 from .release import _SYSTEM, BART_FILE, SAME_STORY_OVERLAP, TEXTRANK_FOLDER

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.metrics.align import (
-    LOW_CONFIDENCE_THRESHOLD,
-    align_sentences,
-    normalize_space,
-    split_on_document_sentences,
-)
-
-from ...bundle import (
+from annotation.imports.bundle import (
     KIND_EXTRACTIVE,
     METHOD_EXACT,
     METHOD_LEAD,
@@ -18,6 +11,13 @@ from ...bundle import (
     OutputRecord,
     SystemRecord,
 )
+from scoring.metrics.align import (
+    LOW_CONFIDENCE_THRESHOLD,
+    align_sentences,
+    normalize_space,
+    split_on_document_sentences,
+)
+
 from .records import Lines, _Doc, _Log, _TrialFile
 from .release import _SYSTEM, SECTION_SYSTEMS
 from .text import _pieces, _split_prose

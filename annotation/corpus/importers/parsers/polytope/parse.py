@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...bundle import ImportBundle, ImportValidationError, Issue, Location
+from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue, Location
+
 from .documents import _documents, _group_by_story
 from .loose import _bart_items, _loose_outputs, _textrank_items
 from .outputs import _lead3, _section_outputs

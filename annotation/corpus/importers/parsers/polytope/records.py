@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ...bundle import DocumentRecord, Issue, Location, ReportLine
+from annotation.imports.bundle import DocumentRecord, Issue, Location, ReportLine
 
 Lines = list[tuple[int, str]]
 

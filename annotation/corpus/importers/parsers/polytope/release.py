@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...bundle import KIND_ABSTRACTIVE, KIND_EXTRACTIVE, DatasetRecord, SystemRecord
+from annotation.imports.bundle import KIND_ABSTRACTIVE, KIND_EXTRACTIVE, DatasetRecord, SystemRecord
 
 EXPECTED_DOCUMENTS = 150
 

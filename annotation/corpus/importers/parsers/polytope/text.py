@@ -6,7 +6,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ...splitting import split_sentences
+from annotation.imports.splitting import split_sentences
+
 from .records import Lines
 
 _SEPARATOR = re.compile(r"\s{2,}")

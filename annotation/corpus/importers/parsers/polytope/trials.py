@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...bundle import ImportValidationError
-from ...readers import read_lines
+from annotation.imports.bundle import ImportValidationError
+from annotation.imports.readers import read_lines
+
 from .records import Lines, _Log, _Section, _TrialFile
 from .release import _BASE_SECTIONS, SECTION_SYSTEMS
 from .text import _is_separator

@@ -1,4 +1,4 @@
-"""Plain-data records that every importer parser produces and the writer consumes.
+"""Plain-data records that every importer parser produces and the writers consume.
 
 The import pipeline is ``reader -> parser -> validators -> writer``. Parsers turn files into an
 :class:`ImportBundle` made only of these dataclasses (no Django), so they can be tested without a
@@ -9,6 +9,8 @@ validation error can name the file, the line and the field.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from config.exceptions import IssuesError
 
 CATEGORY_NOISE = "noise"
 CATEGORY_LOW = "low"
@@ -59,7 +61,7 @@ class Issue:
         return f"{self.location}: {self.message}"
 
 
-class ImportValidationError(Exception):
+class ImportValidationError(IssuesError):
     """Raised by any pipeline stage when input is invalid; carries every issue found."""
 
     def __init__(self, issues: list[Issue]):

@@ -12,10 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from annotation.imports.bundle import (
+    ImportValidationError,
+    Issue,
+    Location,
+    OutputRecord,
+    ReportLine,
+    SystemRecord,
+)
 from config.uploads import human_size
-
-from ..bundle import ImportValidationError, Issue, Location, OutputRecord, ReportLine, SystemRecord
-from .outputs_jsonl import parse_output_records
+from scoring.systems.parsers.outputs_jsonl import parse_output_records
 
 SUFFIX = ".txt"
 # Reading one member can fail: an encrypted member (RuntimeError), an unknown compression

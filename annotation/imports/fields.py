@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from ..bundle import Issue, Location
-from ..splitting import split_sentences
+from annotation.imports.bundle import Issue, Location
+from annotation.imports.splitting import split_sentences
 
 
 def records(lines: Iterable[tuple[int, str]], file: str, issues: list[Issue]):

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from scoring.metrics.align import LOW_CONFIDENCE_THRESHOLD, align_sentences
-
-from ..bundle import (
+from annotation.imports.bundle import (
     KIND_EXTRACTIVE,
     METHOD_EXACT,
     METHOD_GIVEN,
@@ -18,7 +16,8 @@ from ..bundle import (
     ReportLine,
     SystemRecord,
 )
-from .common import records, sentence_list, text_sentences, unknown_fields
+from annotation.imports.fields import records, sentence_list, text_sentences, unknown_fields
+from scoring.metrics.align import LOW_CONFIDENCE_THRESHOLD, align_sentences
 
 OUTPUT_KEYS = {"doc_id", "summary", "sentences", "extracted"}
 
@@ -190,3 +189,38 @@ def parse_output_records(
     if issues:
         raise ImportValidationError(issues)
     return outputs
+
+
+def low_confidence_issues(outputs: Iterable[OutputRecord]) -> list[Issue]:
+    """An issue for each extractive sentence whose nearest document sentence is a guess.
+
+    Text given for an extractive system is mapped to document sentences (exact, else TF-IDF
+    cosine). Below ``LOW_CONFIDENCE_THRESHOLD`` (0.3, see ``scoring.metrics.align``) the nearest
+    sentence is a guess: on the PolyTope release every mapping at 0.3 or more was right, and
+    the wrong ones were all below. An upload refuses such mappings unless the uploader accepts
+    them explicitly; then they are listed in the report instead.
+
+    Args:
+        outputs: the parsed outputs (given indices and exact matches have confidence 1.0).
+
+    Returns:
+        One issue per sentence below the threshold, naming the file, line, sentence and cosine.
+    """
+    issues = []
+    for output in outputs:
+        for position, (sentence, index, similarity) in enumerate(
+            zip(output.sentences, output.extracted or (), output.confidences or (), strict=False)
+        ):
+            if similarity >= LOW_CONFIDENCE_THRESHOLD:
+                continue
+            issues.append(
+                Issue(
+                    output.location or Location(f"output {output.document_id}"),
+                    f"sentence {position + 1} of {output.document_id} ({sentence[:80]!r}) is "
+                    f"not in the document: its nearest sentence, {index}, has TF-IDF cosine "
+                    f"{similarity:.3f}, below {LOW_CONFIDENCE_THRESHOLD}. Give the sentence as "
+                    'the document has it, or its index under "extracted"; to keep the nearest '
+                    "match anyway, upload again accepting low-confidence mappings",
+                )
+            )
+    return issues

@@ -1,0 +1,68 @@
+"""Receivers of ``annotation``'s events: each queues the scoring work the event calls for.
+
+Connected in ``ScoresConfig.ready()``. The events are sent inside the sender's transaction, so
+a job's row commits with the data it scores; the job itself goes to the workers on commit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from annotation.imports.bundle import SystemRecord
+from annotation.imports.summary import ImportSummary
+from scoring.systems.models import OutputVersion
+from scoring.systems.services import system_output_import
+
+from .models import JobTrigger
+from .services import scoring_job_create, scoring_job_request_for_fams
+
+
+def on_dataset_imported(*, dataset, summary: ImportSummary, user=None, **_) -> None:
+    """Queue the scoring of the outputs an imported release brought (if any).
+
+    Args:
+        dataset: the imported dataset.
+        summary: what the import wrote.
+        user: who imported it.
+    """
+    if summary.versions:
+        scoring_job_create(
+            dataset=dataset,
+            trigger=JobTrigger.UPLOAD,
+            versions=list(OutputVersion.objects.filter(dataset=dataset)),
+            user=user,
+        )
+
+
+def on_scored_fams_changed(*, dataset, user=None, **_) -> None:
+    """Queue a rescoring after gold (or released) FAMs changed; one waiting job covers a burst.
+
+    Args:
+        dataset: the dataset whose FAMs changed.
+        user: who changed them.
+    """
+    scoring_job_request_for_fams(dataset=dataset, user=user)
+
+
+def on_demo_dataset_loaded(*, dataset, fixtures_dir: Path, **_) -> list[str]:
+    """Import the demo systems' outputs and queue their scoring, so the leaderboard fills at once.
+
+    Args:
+        dataset: the demo dataset.
+        fixtures_dir: the demo's fixtures (``systems.json`` and ``outputs/<system>.jsonl``).
+
+    Returns:
+        The report lines of the output imports.
+    """
+    report: list[str] = []
+    for raw in json.loads((fixtures_dir / "systems.json").read_text(encoding="utf-8")):
+        system = SystemRecord(**raw)
+        summary = system_output_import(
+            dataset=dataset,
+            system=system,
+            source=fixtures_dir / "outputs" / f"{system.slug}.jsonl",
+        )
+        report.extend(str(line) for line in summary.report)
+    scoring_job_create(dataset=dataset, trigger=JobTrigger.UPLOAD)
+    return report
