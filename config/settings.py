@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "annotation.campaigns",
     "scoring.systems",
     "scoring.scores",
+    "scoring.judgments",
     "scoring.leaderboards",
     "frontend",
 ]

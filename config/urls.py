@@ -13,6 +13,7 @@ api_patterns = [
     path("", include("annotation.campaigns.urls")),
     path("", include("scoring.systems.urls")),
     path("", include("scoring.scores.urls")),
+    path("", include("scoring.judgments.urls")),
     path("", include("scoring.leaderboards.urls")),
 ]
 

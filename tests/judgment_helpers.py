@@ -6,7 +6,7 @@ import io
 import json
 
 from annotation.corpus.models import Document
-from scoring.leaderboards.judgments import human_judgments_import
+from scoring.judgments.services import human_judgments_import
 
 URL = "/api/datasets/demo/judgments/"
 SYSTEMS = ("lead-3", "demo-extsum", "demo-abs")

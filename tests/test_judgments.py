@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.corpus.importers.bundle import ImportValidationError
 from annotation.corpus.models import Document
+from annotation.imports.bundle import ImportValidationError
 from config.exceptions import ApplicationError, ConflictError
-from scoring.leaderboards.judgment_selectors import (
+from scoring.judgments.models import HumanJudgment
+from scoring.judgments.selectors import (
     human_judgment_stamp,
     human_judgment_study_list,
     human_judgments_for,
 )
-from scoring.leaderboards.judgments import human_judgment_study_delete
-from scoring.leaderboards.models import HumanJudgment
+from scoring.judgments.services import human_judgment_study_delete
 from scoring.metrics.leaderboard.correlations import correlate_with_human
 from tests.judgment_helpers import SYSTEMS, THREE_SCORES, doc_pk, import_text, jsonl
 

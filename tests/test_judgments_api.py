@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.leaderboards.models import HumanJudgment
+from scoring.judgments.models import HumanJudgment
 from tests.judgment_helpers import THREE_SCORES, URL, import_text, upload
 
 

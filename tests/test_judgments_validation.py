@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.corpus.importers.bundle import ImportValidationError
+from annotation.imports.bundle import ImportValidationError
 from config.exceptions import ApplicationError
-from scoring.leaderboards.models import HumanJudgment
+from scoring.judgments.models import HumanJudgment
 from tests.judgment_helpers import import_text, jsonl
 
 BAD_UPLOADS = [

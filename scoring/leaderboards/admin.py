@@ -1,15 +1,1 @@
-"""Admin pages for human judgments."""
-
-from django.contrib import admin
-
-from .models import HumanJudgment
-
-
-@admin.register(HumanJudgment)
-class HumanJudgmentAdmin(admin.ModelAdmin):
-    list_display = ("name", "dataset", "kind", "system", "document", "value", "uploaded_by")
-    list_filter = ("dataset", "name", "kind", "system")
-    search_fields = ("name", "system__slug", "document__external_id")
-    raw_id_fields = ("document",)
-    list_select_related = ("dataset", "system", "document", "uploaded_by")
-    readonly_fields = ("created_at",)
+"""Admin pages of the leaderboards app: none; snapshots are a cache."""

@@ -18,13 +18,15 @@ from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
 from scoring.systems.models import System
 
-from .outputs import (
+from .selectors import (
+    CATEGORIES,
+    leaderboard_per_document,
     output_document_view,
     output_score_table,
     output_version_get,
     output_version_list,
 )
-from .selectors import CATEGORIES, leaderboard_get, leaderboard_per_document
+from .services import leaderboard_serve
 
 CATEGORY_CHOICES = [*CATEGORIES]
 PLOTS = ("far-rouge1r", "far-sar", "categories", "far-distribution")
@@ -65,7 +67,7 @@ class LeaderboardApi(APIView):
     @extend_schema(parameters=PARAMETERS, responses=OpenApiTypes.OBJECT)
     def get(self, request, slug: str):
         dataset = get_object_or_404(Dataset, slug=slug)
-        return Response(leaderboard_get(dataset=dataset, **_params(request)))
+        return Response(leaderboard_serve(dataset=dataset, **_params(request)))
 
 
 def _cell_text(value):
@@ -79,7 +81,7 @@ def leaderboard_csv(envelope: dict) -> str:
     """The leaderboard as CSV: one row per system, four columns per metric.
 
     Args:
-        envelope: :func:`leaderboard_get`'s result.
+        envelope: :func:`leaderboard_serve`'s result.
 
     Returns:
         CSV text with the header ``system,name,kind,version,n_documents,<m>,<m>_ci_low,...``.
@@ -106,7 +108,7 @@ def leaderboard_json(envelope: dict) -> str:
     """The leaderboard as a JSON list with one object per system.
 
     Args:
-        envelope: :func:`leaderboard_get`'s result.
+        envelope: :func:`leaderboard_serve`'s result.
 
     Returns:
         JSON text.
@@ -131,7 +133,7 @@ class LeaderboardExportApi(APIView):
         serializer = self.InputSerializer(data=request.query_params)
         serializer.is_valid(raise_exception=True)
         kind = serializer.validated_data["file"]
-        envelope = leaderboard_get(dataset=dataset, **_params(request))
+        envelope = leaderboard_serve(dataset=dataset, **_params(request))
         suffix = (envelope["category"] or "all").replace("+", "-")
         if kind == "csv":
             body, content_type = leaderboard_csv(envelope), "text/csv; charset=utf-8"
@@ -153,11 +155,11 @@ def _plot(name: str, dataset: Dataset, params: dict) -> str:
         return plots.distribution_svg(values, metric="far", title="Per-document FAR", names=names)
     if name == "categories":
         envelopes = {
-            category: leaderboard_get(dataset=dataset, **{**params, "category": category})
+            category: leaderboard_serve(dataset=dataset, **{**params, "category": category})
             for category in CATEGORIES
         }
         return plots.category_bars_svg(envelopes, metric="far", title="FAR by facet category")
-    envelope = leaderboard_get(dataset=dataset, **params)
+    envelope = leaderboard_serve(dataset=dataset, **params)
     x, title = {
         "far-rouge1r": ("rouge1_r", "FAR against ROUGE-1 recall"),
         "far-sar": ("sar", "FAR against SAR"),

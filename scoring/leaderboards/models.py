@@ -1,56 +1,8 @@
-"""Leaderboard models: human judgments of systems and a cache of computed leaderboards."""
+"""Leaderboard models: a cache of computed leaderboards."""
 
-from django.conf import settings
 from django.db import models
 
-from annotation.corpus.models import Dataset, Document
-from scoring.systems.models import System
-
-
-class JudgmentKind(models.TextChoices):
-    SCORE = "score", "Score (higher is better)"
-    RANK = "rank", "Rank (1 is best)"
-
-
-class HumanJudgment(models.Model):
-    """One human judgment of a system, overall (no document) or on one document.
-
-    ``name`` groups the judgments of one study (e.g. ``overall`` or ``faithfulness``). A study
-    is either per system or per system and document, and either scores or ranks.
-    """
-
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="judgments")
-    name = models.SlugField(max_length=64)
-    kind = models.CharField(max_length=5, choices=JudgmentKind.choices)
-    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="judgments")
-    document = models.ForeignKey(
-        Document, null=True, blank=True, on_delete=models.CASCADE, related_name="judgments"
-    )
-    value = models.FloatField()
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["dataset", "name", "system", "document"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["dataset", "name", "system", "document"],
-                name="judgment_unique_per_document",
-            ),
-            models.UniqueConstraint(
-                fields=["dataset", "name", "system"],
-                condition=models.Q(document__isnull=True),
-                name="judgment_unique_per_system",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(kind__in=JudgmentKind.values), name="judgment_kind_valid"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.system} = {self.value}"
+from annotation.corpus.models import Dataset
 
 
 class LeaderboardSnapshot(models.Model):

@@ -8,7 +8,8 @@ from celery import shared_task
 
 from annotation.corpus.models import Dataset
 
-from .selectors import CATEGORIES, leaderboard_get
+from .selectors import CATEGORIES
+from .services import leaderboard_serve
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,6 @@ def leaderboard_warm(dataset_id: int, ks: list[int]) -> int:
     count = 0
     for k in ks:
         for category in (None, *CATEGORIES):
-            leaderboard_get(dataset=dataset, category=category, k=k)
+            leaderboard_serve(dataset=dataset, category=category, k=k)
             count += 1
     return count

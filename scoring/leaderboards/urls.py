@@ -1,4 +1,4 @@
-"""URLs of the leaderboards API: tables, downloads, plots, per-document views and judgments."""
+"""URLs of the leaderboards API: tables, downloads, plots and per-document views."""
 
 from django.urls import path
 
@@ -10,7 +10,6 @@ from .apis import (
     SystemScoresApi,
     SystemVersionListApi,
 )
-from .judgment_apis import JudgmentDetailApi, JudgmentListApi
 
 urlpatterns: list = [
     path("datasets/<slug:slug>/leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
@@ -38,12 +37,5 @@ urlpatterns: list = [
         "datasets/<slug:slug>/systems/<slug:system>/documents/<str:external_id>/",
         OutputDocumentApi.as_view(),
         name="output-document",
-    ),
-    # Human judgments (see judgment_apis.py).
-    path("datasets/<slug:slug>/judgments/", JudgmentListApi.as_view(), name="judgment-list"),
-    path(
-        "datasets/<slug:slug>/judgments/<slug:study>/",
-        JudgmentDetailApi.as_view(),
-        name="judgment-detail",
     ),
 ]

@@ -10,8 +10,8 @@ import statistics
 import pytest
 from django.core.management import call_command
 
-from annotation.corpus.importers.bundle import SystemRecord
 from annotation.corpus.models import Dataset
+from annotation.imports.bundle import SystemRecord
 from scoring.metrics.stats import paired_permutation_test
 from scoring.scores.models import DocumentScore
 from scoring.scores.services import scoring_pending_run_inline
@@ -221,7 +221,7 @@ def test_plots_carry_the_leaderboard_values(scored, client_for):
 def test_human_judgments_correlate_with_every_metric(scored, client_for):
     from scipy import stats
 
-    from scoring.leaderboards.judgments import human_judgments_import
+    from scoring.judgments.services import human_judgments_import
 
     human = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
     body = "system,score\n" + "".join(f"{s},{v}\n" for s, v in human.items())
@@ -247,7 +247,7 @@ def test_human_judgments_correlate_with_every_metric(scored, client_for):
 
 
 def test_a_study_older_than_a_systems_new_version_is_noted(scored, client_for, tmp_path):
-    from scoring.leaderboards.judgments import human_judgments_import
+    from scoring.judgments.services import human_judgments_import
 
     body = b"system,score\nlead-3,2\ndemo-extsum,3\ndemo-abs,4\n"
     human_judgments_import(

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from annotation.accounts.services import user_create
-from scoring.leaderboards.models import HumanJudgment
+from scoring.judgments.models import HumanJudgment
 from scoring.systems.models import OutputVersion
 
 pytestmark = pytest.mark.django_db

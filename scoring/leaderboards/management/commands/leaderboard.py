@@ -7,7 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.corpus.models import Dataset
 from config.exceptions import ApplicationError
 from scoring.leaderboards.apis import leaderboard_csv, leaderboard_json
-from scoring.leaderboards.selectors import CATEGORIES, leaderboard_get
+from scoring.leaderboards.selectors import CATEGORIES
+from scoring.leaderboards.services import leaderboard_serve
 from scoring.scores.services import scoring_pending_run_inline
 
 TABLE_METRICS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_r")
@@ -23,7 +24,7 @@ def leaderboard_table(envelope: dict) -> str:
     """A plain-text table (values x100 with 95% CIs), notes and jobs underneath.
 
     Args:
-        envelope: :func:`leaderboard_get`'s result.
+        envelope: :func:`leaderboard_serve`'s result.
 
     Returns:
         The table text.
@@ -85,7 +86,7 @@ class Command(BaseCommand):
             ran = scoring_pending_run_inline(dataset=dataset, ks=[options["k"]])
             self.stderr.write(f"ran {ran} scoring job(s) in this process")
         try:
-            envelope = leaderboard_get(
+            envelope = leaderboard_serve(
                 dataset=dataset,
                 category=options["category"],
                 k=options["k"],

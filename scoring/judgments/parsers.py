@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from annotation.corpus.importers.bundle import ImportValidationError, Issue, Location
-from annotation.corpus.importers.parsers.common import records, unknown_fields
-from annotation.corpus.importers.readers import read_lines
+from annotation.imports.bundle import ImportValidationError, Issue, Location
+from annotation.imports.fields import records, unknown_fields
+from annotation.imports.readers import read_lines
 
-from ..models import JudgmentKind
+from .models import JudgmentKind
 from .rows import (
     CSV_SUFFIXES,
     DOC_ID,

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from annotation.corpus.models import Category, Dataset, Document
 from config.exceptions import ApplicationError
+from scoring.judgments.models import HumanJudgment
+from scoring.judgments.selectors import human_judgment_stamp, human_judgments_for
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import (
     FAR_MEASURES,
@@ -21,14 +23,10 @@ from scoring.metrics.leaderboard import (
 )
 from scoring.metrics.stats import TEST_PERMUTATION
 from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
-from scoring.scores.selectors import (
-    output_version_current_list,
-    scoring_jobs_summary,
-)
+from scoring.scores.selectors import output_version_current_list
 from scoring.systems.models import OutputVersion, SystemOutput
 
-from .judgment_selectors import human_judgment_stamp, human_judgments_for
-from .models import HumanJudgment, LeaderboardSnapshot
+from ..models import LeaderboardSnapshot
 
 CATEGORIES = {
     "noise": (Category.NOISE,),
@@ -234,18 +232,33 @@ def _correlations(dataset, scores, documents, metrics) -> list[dict]:
     return results
 
 
-def leaderboard_get(
+@dataclass(frozen=True)
+class LeaderboardRead:
+    """A leaderboard as read: its cache key, the stamp of its inputs, and the payload.
+
+    ``stored`` says the payload came from a snapshot that is still current; otherwise it was
+    computed now and the caller may store it (``leaderboard_snapshot_store``).
+    """
+
+    params: str
+    stamp: str
+    payload: dict
+    stored: bool
+
+
+def leaderboard_read(
     *,
     dataset: Dataset,
     category: str | None = None,
     k: int = DEFAULT_K,
     sort: str | None = None,
     common_only: bool = False,
-) -> dict:
-    """The dataset's leaderboard as the API serves it (see README, "Leaderboards").
+) -> LeaderboardRead:
+    """The dataset's leaderboard (see README, "Leaderboards"), from its snapshot or computed.
 
-    Computed from the stored per-document scores of every system's latest output version and
-    reused while nothing it depends on changed (versions, finished jobs, judgments).
+    Computed from the stored per-document scores of every system's latest output version. A
+    snapshot is used while nothing it depends on changed (versions, finished jobs, judgments,
+    categories). Nothing is written here.
 
     Args:
         dataset: the dataset.
@@ -255,8 +268,8 @@ def leaderboard_get(
         common_only: restrict every system to the documents all of them cover.
 
     Returns:
-        The envelope: dataset, filters, metrics, coverage, notes, CI and test settings,
-        ``systems`` (one dict per system) and ``correlations``; plus live ``jobs``.
+        A :class:`LeaderboardRead` whose payload holds the dataset, filters, metrics,
+        coverage, notes, CI and test settings, ``systems`` and ``correlations``.
 
     Raises:
         LeaderboardParamsError: an unknown category, a bad k or a sort metric without data.
@@ -269,20 +282,11 @@ def leaderboard_get(
     stamp = _stamp(dataset, versions)
     snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
     if snapshot is not None and snapshot.stamp == stamp:
-        payload = snapshot.payload
-    else:
-        payload = _compute(
-            dataset, versions, category=category, k=k, sort=sort, common_only=common_only
-        )
-        try:
-            with transaction.atomic():
-                LeaderboardSnapshot.objects.update_or_create(
-                    dataset=dataset, params=params, defaults={"stamp": stamp, "payload": payload}
-                )
-        except IntegrityError:
-            pass  # a concurrent request stored the same snapshot first
-
-    return {**payload, "jobs": scoring_jobs_summary(dataset=dataset)}
+        return LeaderboardRead(params, stamp, snapshot.payload, stored=True)
+    payload = _compute(
+        dataset, versions, category=category, k=k, sort=sort, common_only=common_only
+    )
+    return LeaderboardRead(params, stamp, payload, stored=False)
 
 
 def leaderboard_per_document(

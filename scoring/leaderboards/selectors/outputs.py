@@ -9,7 +9,7 @@ from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import scoring_fam_map
 from scoring.systems.models import OutputVersion, System, SystemOutput
 
-from .selectors import METRICS, check_params, leaderboard_documents
+from .board import METRICS, check_params, leaderboard_documents
 
 
 def output_version_list(*, dataset: Dataset, system: System) -> list[dict]:

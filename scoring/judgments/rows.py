@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from annotation.corpus.importers.bundle import Location
+from annotation.imports.bundle import Location
 
-from ..models import JudgmentKind
+from .models import JudgmentKind
 
 CSV_SUFFIXES = (".csv",)
 JSONL_SUFFIXES = (".jsonl", ".ndjson")

@@ -11,12 +11,12 @@ from django.db import IntegrityError, transaction
 from rest_framework import status
 
 from annotation.accounts.roles import ADMIN, has_role
-from annotation.corpus.importers.bundle import ImportValidationError, Issue, Location
 from annotation.corpus.models import Dataset, Document
+from annotation.imports.bundle import ImportValidationError, Issue, Location
 from config.exceptions import ApplicationError, ConflictError
 from scoring.systems.models import System, SystemOutput
 
-from ..models import HumanJudgment
+from .models import HumanJudgment
 from .parsers import judgments_parse
 from .rows import DOC_ID, SYSTEM, ParsedStudy
 

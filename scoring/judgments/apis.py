@@ -11,8 +11,8 @@ from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
 from config.uploads import upload_size_check
 
-from .judgment_selectors import human_judgment_study_list
-from .judgments import human_judgment_study_delete, human_judgments_import
+from .selectors import human_judgment_study_list
+from .services import human_judgment_study_delete, human_judgments_import
 
 
 class JudgmentListApi(APIView):
