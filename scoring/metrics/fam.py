@@ -45,7 +45,7 @@ class InvalidCountError(FamError):
 
 
 @dataclass(frozen=True)
-class Fam:
+class FacetAwareMapping:
     """A validated FAM: ``groups[f]`` holds facet ``f``'s support groups (frozensets of indices).
 
     A facet with no group is unsupported (high abstraction) or noise; FAR leaves it out of its
@@ -101,8 +101,8 @@ def validate_fam(
     n_sentences: int,
     n_facets: int,
     allow_duplicate_groups: bool = False,
-) -> Fam:
-    """Validate a facet -> support-groups mapping and return it as an immutable :class:`Fam`.
+) -> FacetAwareMapping:
+    """Validate a facet -> support-groups mapping; return an immutable :class:`FacetAwareMapping`.
 
     Args:
         mapping: either a dict ``{facet_index: [group, ...]}`` or a list indexed by facet; each
@@ -115,7 +115,7 @@ def validate_fam(
             releases that must be stored verbatim (the FAR release repeats one group).
 
     Returns:
-        The validated :class:`Fam`; facets missing from a dict get no groups.
+        The validated :class:`FacetAwareMapping`; facets missing from a dict get no groups.
 
     Raises:
         InvalidCountError: ``n_sentences`` or ``n_facets`` is negative or not an integer.
@@ -169,4 +169,4 @@ def validate_fam(
                 )
             seen.append(frozen)
         groups[facet] = tuple(seen)
-    return Fam(groups=tuple(groups), n_sentences=n_sentences)
+    return FacetAwareMapping(groups=tuple(groups), n_sentences=n_sentences)

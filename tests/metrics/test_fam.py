@@ -11,7 +11,7 @@ from scoring.metrics.errors import MetricsError
 from scoring.metrics.fam import (
     DuplicateGroupError,
     EmptyGroupError,
-    Fam,
+    FacetAwareMapping,
     FamError,
     IndexOutOfRangeError,
     InvalidCountError,
@@ -26,7 +26,7 @@ GOOD = {0: [[0], [2, 3]], 1: [[4]], 2: []}
 
 def test_a_valid_fam_from_a_dict_or_a_list():
     fam = validate_fam(GOOD, n_sentences=5, n_facets=3)
-    assert isinstance(fam, Fam)
+    assert isinstance(fam, FacetAwareMapping)
     assert fam.groups == ((frozenset({0}), frozenset({2, 3})), (frozenset({4}),), ())
     assert (fam.n_facets, fam.n_sentences) == (3, 5)
     assert fam.support(0) == {0, 2, 3} and fam.support(2) == frozenset()

@@ -13,18 +13,17 @@ import pytest
 from scoring.metrics import cli
 from scoring.metrics.fam import validate_fam
 from scoring.metrics.far import (
-    DocumentScore,
     EmptyExtractionError,
     ExtractedIndexError,
+    FarDocumentScore,
     FarEngine,
     FarError,
+    FarScoreTable,
     FarSystemScore,
     InvalidKError,
     MissingOutputsError,
     NoDocumentsError,
     NoSupportError,
-    ScoreTable,
-    SystemScore,
     UnknownMeasureError,
     aggregate,
     considered_sentences,
@@ -33,7 +32,7 @@ from scoring.metrics.far import (
     score_document,
     score_system,
 )
-from scoring.metrics.polytope import SystemScore as PolytopeSystemScore
+from scoring.metrics.polytope import PolytopeSystemScore
 from scoring.metrics.stats import paired_permutation_test
 
 # A document of 8 sentences and 3 facets:
@@ -101,7 +100,7 @@ def test_k_takes_the_first_k_in_extraction_order():
     assert (every.n_considered, every.n_hit, every.far) == (4, 2, 1.0)
     assert every.far_per_sentence == 1.0 / 4
     # k larger than the extraction is the whole extraction.
-    assert score_document(FAM, [7, 6, 0, 5], k=10) == DocumentScore(
+    assert score_document(FAM, [7, 6, 0, 5], k=10) == FarDocumentScore(
         None, 10, *[getattr(every, f) for f in ("n_considered", "n_support", "n_hit")],
         every.n_facets, every.n_covered, every.n_redundant,
     )  # fmt: skip
@@ -248,7 +247,7 @@ def test_per_document_feeds_the_paired_tests_directly():
 
 
 def test_as_dict_and_the_far_system_score_alias():
-    assert FarSystemScore is SystemScore
+    assert FarSystemScore is FarSystemScore
     assert FarSystemScore is not PolytopeSystemScore
     result = score_system("sys", FAMS, {"a": [0, 5, 7]}, allow_partial=True)
     record = result.as_dict()
@@ -303,7 +302,7 @@ def test_outputs_for_other_documents_are_ignored():
 
 
 def test_aggregate_refuses_documents_it_does_not_expect():
-    table = ScoreTable.from_scores([score_document(FAM, [0, 5], document="x")], 3)
+    table = FarScoreTable.from_scores([score_document(FAM, [0, 5], document="x")], 3)
     with pytest.raises(NoDocumentsError, match="'x'"):
         aggregate(table, system="sys", expected=["a"])
     with pytest.raises(NoDocumentsError):
@@ -575,7 +574,7 @@ def test_cli_bad_facet_counts(run_far, facets, expected):
 
 
 def test_cli_output_is_the_library_record(run_far):
-    # The JSON is SystemScore.as_dict() plus the CLI's coverage.ignored_outputs, key for key.
+    # The JSON is FarSystemScore.as_dict() plus the CLI's coverage.ignored_outputs, key for key.
     extracted = {"doc-1": [0, 5, 7, 2], "doc-2": [1, 0, 4], "x": [0]}
     _, out, _ = run_far(CLI_FAMS, extracted)
     fams = {

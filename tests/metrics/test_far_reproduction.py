@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from annotation.corpus.importers.bundle import CATEGORY_LOW
 from annotation.corpus.importers.parsers.far import LEAD_SLUG, parse_far_release
+from annotation.imports.bundle import CATEGORY_LOW
 from scoring.metrics import cli
 from scoring.metrics.fam import validate_fam
 from scoring.metrics.far import FarEngine, fam_statistics, score_system

@@ -26,8 +26,8 @@ from scoring.metrics.polytope import (
     MissingSegmentsError,
     NoSegmentsError,
     PolyTopeError,
+    PolytopeSegmentScore,
     Segment,
-    SegmentScore,
     Severity,
     Subtype,
     UnexpectedSegmentError,
@@ -215,7 +215,7 @@ def test_segment_score_hand_worked():
     segment = Segment("a", TEN_WORDS)
     issues = [Issue("a", "Omission", "Whole Sentence"), Issue("a", "Addition", "Function Word")]
     result = score_segment(segment, issues)
-    assert result == SegmentScore("a", words=10, critical=1, major=0, minor=1)
+    assert result == PolytopeSegmentScore("a", words=10, critical=1, major=0, minor=1)
     assert result.penalty == 5.5
     assert result.score == 45.0
     assert result.errors == 2

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from rouge_score import rouge_scorer
 
-from scoring.metrics.fam import Fam
+from scoring.metrics.fam import FacetAwareMapping
 from scoring.metrics.far import NoSupportError, score_document
 from scoring.metrics.suggest import (
     EmbeddingScorer,
@@ -161,7 +161,7 @@ def test_scorer_output_is_checked():
 def test_machine_fam_top_n_each_its_own_group():
     scores = np.array([[0.1, 0.7, 0.3, 0.7], [0.0, 0.0, 0.0, 0.0]])
     fam = machine_fam_from_scores(scores, top_n=2)
-    assert isinstance(fam, Fam)
+    assert isinstance(fam, FacetAwareMapping)
     assert fam.n_sentences == 4 and fam.n_facets == 2
     assert fam.groups[0] == (frozenset({1}), frozenset({3}))  # tied at 0.7: document order
     # All zero: no evidence, so no group (not {0} and {1} from the tie-break).

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..fam import Fam
+from ..fam import FacetAwareMapping
 from .corpus import Corpus, build_corpus
 from .errors import (
     FacetCountMismatchError,
@@ -15,9 +15,9 @@ from .errors import (
     UnknownDocumentError,
 )
 
-# One annotator's FAM of one document: a validated Fam, or a list indexed by facet of support
-# groups, each an iterable of document-sentence indices.
-RawFam = Fam | Sequence[Sequence[Iterable[int]]]
+# One annotator's FAM of one document: a validated FacetAwareMapping, or a list indexed by facet
+# of support groups, each an iterable of document-sentence indices.
+RawFam = FacetAwareMapping | Sequence[Sequence[Iterable[int]]]
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,8 @@ class FamAnnotation:
 
     Attributes:
         groups: ``groups[f]`` holds facet ``f``'s alternative support groups.
-        n_sentences: the sentence count a :class:`Fam` was validated against, else ``None``.
+        n_sentences: the sentence count a :class:`FacetAwareMapping` was validated against,
+            else ``None``.
     """
 
     groups: tuple[tuple[frozenset[int], ...], ...]
@@ -74,20 +75,20 @@ def normalise_fam(document: Hashable, annotator: Hashable, raw: RawFam) -> FamAn
     Args:
         document: the document id (for error messages).
         annotator: the annotator id (for error messages).
-        raw: a :class:`Fam`, or a list indexed by facet of lists of groups.
+        raw: a :class:`FacetAwareMapping`, or a list indexed by facet of lists of groups.
 
     Returns:
         The annotation, with repeated groups kept once.
 
     Raises:
-        InvalidAnnotationError: not a Fam or a list of facets; an empty group; a negative or
-            non-integer sentence index.
+        InvalidAnnotationError: not a FacetAwareMapping or a list of facets; an empty group; a
+            negative or non-integer sentence index.
     """
-    if isinstance(raw, Fam):
+    if isinstance(raw, FacetAwareMapping):
         return FamAnnotation(tuple(_unique(groups) for groups in raw.groups), raw.n_sentences)
     if isinstance(raw, str | bytes | Mapping) or not isinstance(raw, Sequence):
         raise InvalidAnnotationError(
-            "expected a Fam or a list indexed by facet of support groups "
+            "expected a FacetAwareMapping or a list indexed by facet of support groups "
             f"(validate a dict with scoring.metrics.fam.validate_fam), got {type(raw).__name__}",
             document=document,
             annotator=annotator,
@@ -133,7 +134,8 @@ def load_fams(
     """Check and normalise ``document -> annotator -> FAM``.
 
     Args:
-        documents: per document, per annotator, a :class:`Fam` or a list of facets' groups.
+        documents: per document, per annotator, a :class:`FacetAwareMapping` or a list of
+            facets' groups.
         n_facets: optional facet count of each document's reference, to check every FAM against.
 
     Returns:

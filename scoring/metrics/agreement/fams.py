@@ -64,8 +64,9 @@ def fam_jaccard(
     One unit is one facet for one annotator pair; every level is the mean of its units.
 
     Args:
-        documents: per document, per annotator, a :class:`~scoring.metrics.fam.Fam` or a list
-            indexed by facet of support groups.
+        documents: per document, per annotator, a
+            :class:`~scoring.metrics.fam.FacetAwareMapping` or a list indexed by facet of support
+            groups.
         both_empty: a facet neither annotator supports is ``"skip"``-ped (counted in
             ``excluded``) or counts as ``"agree"`` (1.0).
         n_facets: optional facet count per document, checked against every FAM.

@@ -14,9 +14,9 @@ from ..polytope import (
     MissingSegmentsError,
     NoSegmentsError,
     PolyTopeError,
+    PolytopeSystemScore,
     Segment,
     Subtype,
-    SystemScore,
     UnexpectedSegmentError,
     UnknownSegmentError,
     score_system,
@@ -197,7 +197,7 @@ def score_files(
     expected: Path | None = None,
     *,
     allow_partial: bool = False,
-) -> SystemScore:
+) -> PolytopeSystemScore:
     """Read the files and score the system.
 
     Args:
@@ -208,7 +208,7 @@ def score_files(
         allow_partial: accept expected segments missing from SEGMENTS.jsonl, and report them.
 
     Returns:
-        The :class:`SystemScore`, with its coverage.
+        The :class:`PolytopeSystemScore`, with its coverage.
 
     Raises:
         CliError: any bad input, naming the file and line; missing segments without

@@ -1,6 +1,7 @@
 """The FAR family (Mao et al., ACL 2020, Sec. 3.1): facet-aware recall and support-sentence scores.
 
-Definitions, for one document with a validated FAM (:class:`scoring.metrics.fam.Fam`) and a
+Definitions, for one document with a validated FAM
+(:class:`scoring.metrics.fam.FacetAwareMapping`) and a
 system's extracted sentence indices in extraction order:
 
 * **Considered sentences** ``E``: the *set* of the first ``k`` extracted entries (default
@@ -32,7 +33,7 @@ system's extracted sentence indices in extraction order:
 * **Covered facets per sentence** (``covered_per_sentence``, an alternative reading of the
   same footnote): ``covered facets / |E|`` per document, then averaged. It does not depend on
   FAR's denominator. Available per document and as
-  :attr:`SystemScore.covered_per_sentence`; not in :meth:`SystemScore.means` nor in the CLI.
+  :attr:`FarSystemScore.covered_per_sentence`; not in :meth:`FarSystemScore.means` nor in the CLI.
 
 Undefined values are never returned as 0 or NaN: a document whose FAM has no support group
 raises :class:`NoSupportError` (SAR and FAR would be 0/0), an empty extraction raises
@@ -42,23 +43,22 @@ documents raises :class:`MissingOutputsError` unless the caller passes ``allow_p
 
 :func:`score_document` is the per-document definition, :func:`score_system` applies it document
 by document, and :class:`FarEngine` computes the same numbers in bulk with bit masks. Both
-return a :class:`SystemScore` (also exported as :data:`FarSystemScore`, which does not clash
-with PolyTope's ``SystemScore``): :meth:`SystemScore.per_document` gives one measure per
-document for :mod:`scoring.metrics.stats`, and :meth:`SystemScore.as_dict` the JSON record the
+return a :class:`FarSystemScore` (named apart from PolyTope's ``PolytopeSystemScore`` and the
+scores app's models): :meth:`FarSystemScore.per_document` gives one measure per
+document for :mod:`scoring.metrics.stats`, and :meth:`FarSystemScore.as_dict` the JSON record the
 ``far`` CLI prints.
 """
 
 from .aggregate import (
     PER_DOCUMENT_MEASURES,
+    FarScoreTable,
     FarSystemScore,
-    ScoreTable,
-    SystemScore,
     aggregate,
     score_system,
 )
 from .document import (
     DEFAULT_K,
-    DocumentScore,
+    FarDocumentScore,
     all_support,
     check_k,
     considered_sentences,
@@ -82,7 +82,7 @@ from .stats import FamStats, fam_statistics
 
 __all__ = [
     "DEFAULT_K",
-    "DocumentScore",
+    "FarDocumentScore",
     "EmptyExtractionError",
     "ExtractedIndexError",
     "PER_DOCUMENT_MEASURES",
@@ -94,8 +94,8 @@ __all__ = [
     "MissingOutputsError",
     "NoDocumentsError",
     "NoSupportError",
-    "ScoreTable",
-    "SystemScore",
+    "FarScoreTable",
+    "FarSystemScore",
     "UnknownMeasureError",
     "aggregate",
     "all_support",

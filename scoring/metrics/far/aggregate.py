@@ -1,6 +1,6 @@
 """Aggregation of per-document FAR-family scores into a system's means, with coverage.
 
-Per-document scores arrive as a :class:`ScoreTable` (columns of exact counts), whether they came
+Per-document scores arrive as a :class:`FarScoreTable` (columns of exact counts), whether they came
 from :func:`.document.score_document` one by one or from :class:`.engine.FarEngine` in bulk, so
 both paths share one aggregation. Means are ``math.fsum(values) / n``: correctly rounded and
 independent of the documents' order.
@@ -14,22 +14,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..fam import Fam
-from .document import DEFAULT_K, DocumentScore, check_k, score_document
+from ..fam import FacetAwareMapping
+from .document import DEFAULT_K, FarDocumentScore, check_k, score_document
 from .errors import MissingOutputsError, NoDocumentsError, UnknownMeasureError, format_documents
 
 COUNT_FIELDS = ("n_considered", "n_support", "n_hit", "n_facets", "n_covered", "n_redundant")
 MEASURES = ("sap", "sar", "saf1", "far", "far_per_sentence")
-# What :meth:`SystemScore.per_document` accepts: the measures, the alternative reading of FAR
+# What :meth:`FarSystemScore.per_document` accepts: the measures, the alternative reading of FAR
 # per sentence, and ``redundant`` as 1.0 / 0.0 (its mean is the redundancy rate).
 PER_DOCUMENT_MEASURES = (*MEASURES, "covered_per_sentence", "redundant")
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreTable:
+class FarScoreTable:
     """Per-document counts as columns: ``documents[i]`` goes with row ``i`` of every array.
 
-    The ratio columns are computed with the same formulas as :class:`DocumentScore`'s
+    The ratio columns are computed with the same formulas as :class:`FarDocumentScore`'s
     properties, so a row of this table and the document's score are bit-for-bit equal.
     """
 
@@ -43,7 +43,7 @@ class ScoreTable:
     n_redundant: np.ndarray
 
     @classmethod
-    def from_scores(cls, scores: Sequence[DocumentScore], k: int | None) -> ScoreTable:
+    def from_scores(cls, scores: Sequence[FarDocumentScore], k: int | None) -> FarScoreTable:
         """Stack per-document scores (all scored with the same ``k``) into columns.
 
         Args:
@@ -53,10 +53,10 @@ class ScoreTable:
                 the scores' own ``k``).
 
         Returns:
-            A :class:`ScoreTable` with one int64 row per score.
+            A :class:`FarScoreTable` with one int64 row per score.
 
         Raises:
-            AttributeError: an item of ``scores`` is not a :class:`DocumentScore`-like record.
+            AttributeError: an item of ``scores`` is not a :class:`FarDocumentScore`-like record.
         """
         columns = {
             name: np.fromiter((getattr(s, name) for s in scores), np.int64, len(scores))
@@ -95,11 +95,11 @@ class ScoreTable:
     def redundant(self) -> np.ndarray:
         return self.n_redundant > 0
 
-    def rows(self) -> tuple[DocumentScore, ...]:
-        """The table as one :class:`DocumentScore` per document."""
+    def rows(self) -> tuple[FarDocumentScore, ...]:
+        """The table as one :class:`FarDocumentScore` per document."""
         columns = [getattr(self, name).tolist() for name in COUNT_FIELDS]
         return tuple(
-            DocumentScore(document, self.k, *values)
+            FarDocumentScore(document, self.k, *values)
             for document, *values in zip(self.documents, *columns, strict=True)
         )
 
@@ -109,7 +109,7 @@ def _mean(values: np.ndarray) -> float:
 
 
 @dataclass(frozen=True)
-class SystemScore:
+class FarSystemScore:
     """One system's FAR-family means over the documents it was scored on, with coverage.
 
     ``coverage`` is ``n_scored / n_expected``; ``missing`` lists the expected documents that
@@ -118,7 +118,7 @@ class SystemScore:
     ``redundancy_rate`` is the share of documents with a redundant facet.
 
     Also exported as :data:`FarSystemScore`, a name that does not clash with
-    :class:`scoring.metrics.polytope.SystemScore`.
+    :class:`scoring.metrics.polytope.FarSystemScore`.
     """
 
     system: str
@@ -133,7 +133,7 @@ class SystemScore:
     far_per_sentence: float
     redundancy_rate: float
     mean_considered: float
-    table: ScoreTable = field(repr=False, compare=False)
+    table: FarScoreTable = field(repr=False, compare=False)
 
     @property
     def n_scored(self) -> int:
@@ -143,14 +143,14 @@ class SystemScore:
     def coverage(self) -> float:
         return self.n_scored / self.n_expected
 
-    def documents(self) -> tuple[DocumentScore, ...]:
-        """Every scored document's :class:`DocumentScore`, in scoring order."""
+    def documents(self) -> tuple[FarDocumentScore, ...]:
+        """Every scored document's :class:`FarDocumentScore`, in scoring order."""
         return self.table.rows()
 
     @property
     def covered_per_sentence(self) -> float:
         """Mean of covered facets per distinct considered sentence (see
-        :attr:`.document.DocumentScore.covered_per_sentence`); not part of :meth:`means`."""
+        :attr:`.document.FarDocumentScore.covered_per_sentence`); not part of :meth:`means`."""
         return _mean(self.table.covered_per_sentence)
 
     def means(self) -> dict[str, float]:
@@ -190,7 +190,7 @@ class SystemScore:
         Returns:
             ``{"system", "k", "include_unsupported", "coverage": {"scored", "expected",
             "ratio", "missing"}, "mean": {sap, sar, saf1, far, far_per_sentence,
-            redundancy_rate, considered}, "documents": {document id: DocumentScore.as_dict()}}``,
+            redundancy_rate, considered}, "documents": {document id: FarDocumentScore.as_dict()}}``,
             in that key order. Document ids are used as given (``json.dumps`` needs them to be
             strings, numbers, bools or None).
         """
@@ -209,18 +209,14 @@ class SystemScore:
         }
 
 
-# The same class under a name that does not clash with scoring.metrics.polytope.SystemScore.
-FarSystemScore = SystemScore
-
-
 def aggregate(
-    table: ScoreTable,
+    table: FarScoreTable,
     *,
     system: str,
     expected: Sequence[Hashable],
     allow_partial: bool = False,
     include_unsupported: bool = False,
-) -> SystemScore:
+) -> FarSystemScore:
     """Average a system's per-document scores, checking them against the expected documents.
 
     Args:
@@ -261,8 +257,8 @@ def aggregate(
     return _system_score(table, system, len(expected), missing, include_unsupported)
 
 
-def _system_score(table, system, n_expected, missing, include_unsupported) -> SystemScore:
-    return SystemScore(
+def _system_score(table, system, n_expected, missing, include_unsupported) -> FarSystemScore:
+    return FarSystemScore(
         system=system,
         k=table.k,
         include_unsupported=include_unsupported,
@@ -281,13 +277,13 @@ def _system_score(table, system, n_expected, missing, include_unsupported) -> Sy
 
 def score_system(
     system: str,
-    fams: Mapping[Hashable, Fam],
+    fams: Mapping[Hashable, FacetAwareMapping],
     extracted: Mapping[Hashable, Sequence[int]],
     k: int | None = DEFAULT_K,
     *,
     include_unsupported: bool = False,
     allow_partial: bool = False,
-) -> SystemScore:
+) -> FarSystemScore:
     """Score one system on every document of ``fams``, one document at a time.
 
     Args:
@@ -325,7 +321,7 @@ def score_system(
         if document in extracted
     ]
     return aggregate(
-        ScoreTable.from_scores(scores, k),
+        FarScoreTable.from_scores(scores, k),
         system=system,
         expected=expected,
         allow_partial=allow_partial,

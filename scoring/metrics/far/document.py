@@ -10,7 +10,7 @@ import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..fam import Fam
+from ..fam import FacetAwareMapping
 from .errors import EmptyExtractionError, ExtractedIndexError, InvalidKError, NoSupportError
 
 DEFAULT_K = 3
@@ -89,7 +89,7 @@ def considered_sentences(extracted: Sequence[int], k: int | None = DEFAULT_K) ->
     return frozenset(extracted if k is None else extracted[:k])
 
 
-def covered_groups(fam: Fam, considered: frozenset[int]) -> tuple[int, ...]:
+def covered_groups(fam: FacetAwareMapping, considered: frozenset[int]) -> tuple[int, ...]:
     """Per facet, how many *distinct* support groups lie wholly inside ``considered``.
 
     A group listed twice for one facet (the FAR release repeats one) counts once.
@@ -104,7 +104,7 @@ def covered_groups(fam: Fam, considered: frozenset[int]) -> tuple[int, ...]:
     return tuple(sum(1 for group in set(groups) if group <= considered) for groups in fam.groups)
 
 
-def all_support(fam: Fam) -> frozenset[int]:
+def all_support(fam: FacetAwareMapping) -> frozenset[int]:
     """The union of every support sentence of every facet.
 
     Args:
@@ -116,7 +116,7 @@ def all_support(fam: Fam) -> frozenset[int]:
     return frozenset(index for groups in fam.groups for group in groups for index in group)
 
 
-def scorable_documents(fams: Mapping[Hashable, Fam]) -> list[Hashable]:
+def scorable_documents(fams: Mapping[Hashable, FacetAwareMapping]) -> list[Hashable]:
     """The documents whose FAM has at least one support group, in the mapping's order.
 
     Only these can be scored: for the others SAR and FAR are undefined (:class:`NoSupportError`).
@@ -132,7 +132,7 @@ def scorable_documents(fams: Mapping[Hashable, Fam]) -> list[Hashable]:
 
 
 @dataclass(frozen=True)
-class DocumentScore:
+class FarDocumentScore:
     """The FAR family for one document and one extraction, kept as exact counts.
 
     Counts:
@@ -230,13 +230,13 @@ class DocumentScore:
 
 
 def score_document(
-    fam: Fam,
+    fam: FacetAwareMapping,
     extracted: Sequence[int],
     k: int | None = DEFAULT_K,
     *,
     include_unsupported: bool = False,
     document: Hashable | None = None,
-) -> DocumentScore:
+) -> FarDocumentScore:
     """Score one extraction against one validated FAM.
 
     Args:
@@ -250,7 +250,7 @@ def score_document(
         document: the document's id, carried into the score and into error messages.
 
     Returns:
-        The document's :class:`DocumentScore`.
+        The document's :class:`FarDocumentScore`.
 
     Raises:
         InvalidKError: a bad ``k``.
@@ -268,7 +268,7 @@ def score_document(
         raise EmptyExtractionError(document)
     counts = covered_groups(fam, considered)
     supported = [count for count, groups in zip(counts, fam.groups, strict=True) if groups]
-    return DocumentScore(
+    return FarDocumentScore(
         document=document,
         k=k,
         n_considered=len(considered),

@@ -9,7 +9,7 @@ Scoring a system then turns its extractions into masks and needs only whole-arra
   groups per facet and then the covered (and redundant) facets per document.
 
 The counts are the same integers as :func:`.document.score_document` computes with sets, and
-:class:`.aggregate.ScoreTable` turns both into the same floats; the tests check it.
+:class:`.aggregate.FarScoreTable` turns both into the same floats; the tests check it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
-from ..fam import Fam
-from .aggregate import ScoreTable, SystemScore, aggregate
+from ..fam import FacetAwareMapping
+from .aggregate import FarScoreTable, FarSystemScore, aggregate
 from .document import DEFAULT_K, check_k, validate_extracted
 from .errors import (
     EmptyExtractionError,
@@ -79,7 +79,9 @@ class FarEngine:
         NoSupportError: a FAM without any support group, naming the document.
     """
 
-    def __init__(self, fams: Mapping[Hashable, Fam], *, include_unsupported: bool = False):
+    def __init__(
+        self, fams: Mapping[Hashable, FacetAwareMapping], *, include_unsupported: bool = False
+    ):
         if not fams:
             raise NoDocumentsError("no document to score")
         self.documents: tuple[Hashable, ...] = tuple(fams)
@@ -124,7 +126,7 @@ class FarEngine:
         k: int | None = DEFAULT_K,
         *,
         allow_partial: bool = False,
-    ) -> SystemScore:
+    ) -> FarSystemScore:
         """Score one system on every compiled document.
 
         Args:
@@ -199,7 +201,7 @@ class FarEngine:
 
     def score_matrix(
         self, matrix: np.ndarray, k: int | None = DEFAULT_K, *, present: np.ndarray | None = None
-    ) -> ScoreTable:
+    ) -> FarScoreTable:
         """Per-document counts from a matrix of extracted indices, one row per document.
 
         Args:
@@ -246,7 +248,7 @@ class FarEngine:
         n_covered = np.add.reduceat((per_facet > 0).astype(np.int64), self.doc_facet_start)
         n_redundant = np.add.reduceat((per_facet > 1).astype(np.int64), self.doc_facet_start)
         documents = self.documents if present is None else tuple(self.documents[i] for i in rows)
-        return ScoreTable(
+        return FarScoreTable(
             documents=documents,
             k=k,
             n_considered=n_considered[rows],

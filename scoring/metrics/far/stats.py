@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..fam import Fam
+from ..fam import FacetAwareMapping
 from .document import all_support
 from .errors import NoDocumentsError
 
@@ -48,7 +48,7 @@ class FamStats:
         return self.n_groups / self.mapped_facets if self.mapped_facets else None
 
 
-def fam_statistics(fams: Iterable[Fam]) -> FamStats:
+def fam_statistics(fams: Iterable[FacetAwareMapping]) -> FamStats:
     """Count facets, groups and support sentences over ``fams``.
 
     The FAR release's figures (310 mapped facets, 5.44 unique and 6.04 non-unique support

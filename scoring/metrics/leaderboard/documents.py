@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import MetricsError
-from ..fam import Fam
+from ..fam import FacetAwareMapping
 from ..far import NoSupportError, check_k, score_document
 from ..rouge import score_pair
 
@@ -71,7 +71,7 @@ def score_output(
     summary: Sequence[str],
     reference: Sequence[str] | None,
     extracted: Sequence[int] | None = None,
-    fam: Fam | None = None,
+    fam: FacetAwareMapping | None = None,
     ks: Sequence[int] = (3,),
     document: object = None,
 ) -> OutputScores:

@@ -16,8 +16,8 @@ from .errors import (
 )
 from .model import Issue, Segment
 from .score import (
-    SegmentScore,
-    SystemScore,
+    PolytopeSegmentScore,
+    PolytopeSystemScore,
     penalty_of,
     polytope_score,
     score_segment,
@@ -45,10 +45,10 @@ __all__ = [
     "NoSegmentsError",
     "PolyTopeError",
     "Segment",
-    "SegmentScore",
+    "PolytopeSegmentScore",
     "Severity",
     "Subtype",
-    "SystemScore",
+    "PolytopeSystemScore",
     "UnexpectedSegmentError",
     "UnknownLabelError",
     "UnknownSegmentError",

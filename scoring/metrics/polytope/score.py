@@ -60,7 +60,7 @@ def polytope_score(penalty: float, words: int) -> float:
 
 
 @dataclass(frozen=True)
-class SegmentScore:
+class PolytopeSegmentScore:
     """The score of one summary, with its error counts per severity."""
 
     segment: str
@@ -91,7 +91,8 @@ class SegmentScore:
             ``{"segment", "words", "critical", "major", "minor", "penalty", "score"}``.
 
         Raises:
-            ValueError: ``words`` is not positive (only for a hand-made :class:`SegmentScore`;
+            ValueError: ``words`` is not positive (only for a hand-made
+                :class:`PolytopeSegmentScore`;
                 :func:`score_segment` takes its words from a checked :class:`Segment`).
         """
         return {
@@ -106,7 +107,7 @@ class SegmentScore:
 
 
 @dataclass(frozen=True)
-class SystemScore:
+class PolytopeSystemScore:
     """A system's segment scores, its error breakdown and its pooled score, with coverage.
 
     ``missing`` lists the expected segments that had no summary; it is empty unless the score
@@ -119,7 +120,7 @@ class SystemScore:
         missing: expected segments without a summary, in the expected order.
     """
 
-    segments: tuple[SegmentScore, ...]
+    segments: tuple[PolytopeSegmentScore, ...]
     breakdown: Breakdown
     missing: tuple[str, ...] = ()
 
@@ -219,7 +220,7 @@ class SystemScore:
         }
 
 
-def score_segment(segment: Segment, issues: Iterable[Issue]) -> SegmentScore:
+def score_segment(segment: Segment, issues: Iterable[Issue]) -> PolytopeSegmentScore:
     """Score one segment from its issues.
 
     Args:
@@ -227,7 +228,7 @@ def score_segment(segment: Segment, issues: Iterable[Issue]) -> SegmentScore:
         issues: its errors; none for a clean ("No errors") segment.
 
     Returns:
-        The :class:`SegmentScore`.
+        The :class:`PolytopeSegmentScore`.
 
     Raises:
         UnknownSegmentError: an issue that belongs to another segment.
@@ -237,7 +238,7 @@ def score_segment(segment: Segment, issues: Iterable[Issue]) -> SegmentScore:
         if issue.segment != segment.id:
             raise UnknownSegmentError(issue.segment, index=index)
         counts[issue.severity] += 1
-    return SegmentScore(
+    return PolytopeSegmentScore(
         segment=segment.id,
         words=segment.words,
         critical=counts[Severity.CRITICAL],
@@ -268,7 +269,7 @@ def score_system(
     *,
     expected: Sequence[str] | None = None,
     allow_partial: bool = False,
-) -> SystemScore:
+) -> PolytopeSystemScore:
     """Score a system: every segment, the breakdown and the pooled system score.
 
     With ``expected``, the segments are checked against it: an expected segment without a
@@ -288,7 +289,7 @@ def score_system(
         allow_partial: accept missing segments instead of raising, and report them.
 
     Returns:
-        The :class:`SystemScore`, segments in input order.
+        The :class:`PolytopeSystemScore`, segments in input order.
 
     Raises:
         NoSegmentsError: no segment at all, an empty ``expected``, or (with ``allow_partial``)
@@ -328,7 +329,7 @@ def score_system(
         if issue.segment not in position:
             raise UnknownSegmentError(issue.segment, index=index)
         grouped[position[issue.segment]].append(issue)
-    return SystemScore(
+    return PolytopeSystemScore(
         segments=tuple(map(score_segment, segments, grouped)),
         breakdown=breakdown(issues),
         missing=missing,

@@ -59,6 +59,31 @@ class PairedTestResult:
     ci: ConfidenceInterval | None = None
 
 
+def paired_keys(a: Mapping[Hashable, object], b: Mapping[Hashable, object], *, what: str):
+    """The keys both systems cover, in canonical order; they must be the same keys.
+
+    Args:
+        a: key -> value of system A.
+        b: key -> value of system B.
+        what: the test's name, for the error.
+
+    Returns:
+        The keys as a tuple in canonical order.
+
+    Raises:
+        MismatchedDocumentsError: the two mappings cover different keys.
+    """
+    if a.keys() != b.keys():
+        raise MismatchedDocumentsError(
+            what,
+            only_left=a.keys() - b.keys(),
+            only_right=b.keys() - a.keys(),
+            left="system A",
+            right="system B",
+        )
+    return tuple(sorted(a, key=canonical_key))
+
+
 def paired_differences(
     a: Mapping[Hashable, float], b: Mapping[Hashable, float]
 ) -> tuple[tuple[Hashable, ...], np.ndarray]:
@@ -79,15 +104,7 @@ def paired_differences(
         NonFiniteValueError: a score is NaN or infinite (the error names the document).
         TooFewPointsError: fewer than 2 documents.
     """
-    if a.keys() != b.keys():
-        raise MismatchedDocumentsError(
-            "paired test",
-            only_left=a.keys() - b.keys(),
-            only_right=b.keys() - a.keys(),
-            left="system A",
-            right="system B",
-        )
-    documents = tuple(sorted(a, key=canonical_key))
+    documents = paired_keys(a, b, what="paired test")
     for side, scores in (("system A", a), ("system B", b)):
         for doc in documents:
             value = scores[doc]
@@ -109,6 +126,49 @@ def _p_value(null: np.ndarray, observed: float, alternative: str, *, exact: bool
     if exact:
         return float(hits / null.size)
     return float((hits + 1) / (null.size + 1))
+
+
+def paired_result(
+    result_type: type,
+    *,
+    test: str,
+    observed: float,
+    null: np.ndarray,
+    alternative: str,
+    exact: bool,
+    n: int,
+    seed: int,
+    resamples: int | None = None,
+    **extra,
+):
+    """Build a paired test's result: the statistic, its p-value against ``null``, and settings.
+
+    Args:
+        result_type: :class:`PairedTestResult` or the ratio tests' result class.
+        test: the test's name.
+        observed: the observed statistic.
+        null: the statistics of the null distribution (centred on zero).
+        alternative: ``"two-sided"``, ``"greater"`` or ``"less"``.
+        exact: whether ``null`` enumerates every pattern (no add-one in the p-value).
+        n: documents or units compared.
+        seed: the random generator's seed.
+        resamples: resamples drawn; default ``null.size``.
+        **extra: the result type's further fields (``ci``, ``ratio_a``, ``low``, ...).
+
+    Returns:
+        An instance of ``result_type``.
+    """
+    return result_type(
+        test=test,
+        statistic=observed,
+        p_value=_p_value(null, observed, alternative, exact=exact),
+        n=n,
+        alternative=alternative,
+        resamples=int(null.size) if resamples is None else resamples,
+        exact=exact,
+        seed=seed,
+        **extra,
+    )
 
 
 def permutation_null(
@@ -199,14 +259,14 @@ def paired_permutation_test(
         from_bits=lambda bits: 1 - 2 * bits,
         draw=lambda rng, shape: rng.choice(np.array([-1.0, 1.0]), size=shape),
     )
-    return PairedTestResult(
+    return paired_result(
+        PairedTestResult,
         test=TEST_PERMUTATION,
-        statistic=observed,
-        p_value=_p_value(null, observed, alternative, exact=exact),
-        n=n,
+        observed=observed,
+        null=null,
         alternative=alternative,
-        resamples=int(null.size),
         exact=exact,
+        n=n,
         seed=seed,
     )
 
@@ -252,14 +312,15 @@ def paired_bootstrap_test(
     means = bootstrap_means(diffs, resamples, np.random.default_rng(seed))
     ci = percentile_interval(diffs, means, level=level, resamples=resamples, seed=seed)
     observed = ci.mean
-    return PairedTestResult(
+    return paired_result(
+        PairedTestResult,
         test=TEST_BOOTSTRAP,
-        statistic=observed,
-        p_value=_p_value(means - observed, observed, alternative, exact=False),
-        n=int(diffs.size),
+        observed=observed,
+        null=means - observed,
         alternative=alternative,
-        resamples=resamples,
         exact=False,
+        n=int(diffs.size),
         seed=seed,
+        resamples=resamples,
         ci=ci,
     )

@@ -19,13 +19,11 @@ from .bootstrap import (
     resample_indices,
 )
 from .errors import (
-    MismatchedDocumentsError,
     NonFiniteValueError,
     StatsError,
     TooFewPointsError,
-    canonical_key,
 )
-from .paired import _check_alternative, _p_value, permutation_null
+from .paired import _check_alternative, paired_keys, paired_result, permutation_null
 from .ratio import _constant_ratio, _pooled, _positive, _quantiles
 
 TEST_RATIO_PERMUTATION = "paired permutation of pooled ratios (unit swap)"
@@ -127,15 +125,7 @@ def _paired_terms(
         NonPositiveDenominatorError: a denominator is zero or negative (names the unit).
         TooFewPointsError: fewer than 2 units.
     """
-    if a.keys() != b.keys():
-        raise MismatchedDocumentsError(
-            "paired ratio test",
-            only_left=a.keys() - b.keys(),
-            only_right=b.keys() - a.keys(),
-            left="system A",
-            right="system B",
-        )
-    units = tuple(sorted(a, key=canonical_key))
+    units = paired_keys(a, b, what="paired ratio test")
     if len(units) < 2:
         raise TooFewPointsError("paired ratio test", n=len(units), needed=2)
     num_a, den_a = _side(a, units, "system A")
@@ -164,8 +154,8 @@ def paired_ratio_permutation_test(
     ``p = 1``. As in :func:`~.paired.paired_permutation_test`, statistics within a relative
     1e-12 of ``d`` count as ties.
 
-    For PolyTope, pass :meth:`scoring.metrics.polytope.SystemScore.ratio_terms` of two systems
-    scored on the same segments: ``d`` is then a difference of penalty rates, and the
+    For PolyTope, pass :meth:`scoring.metrics.polytope.PolytopeSystemScore.ratio_terms` of two
+    systems scored on the same segments: ``d`` is then a difference of penalty rates, and the
     difference of system scores is ``-100 * d``.
 
     Args:
@@ -211,17 +201,17 @@ def paired_ratio_permutation_test(
         from_bits=lambda bits: bits.astype(float),
         draw=lambda rng, shape: rng.integers(0, 2, size=shape).astype(float),
     )
-    return PairedRatioTestResult(
+    return paired_result(
+        PairedRatioTestResult,
         test=TEST_RATIO_PERMUTATION,
-        statistic=observed,
+        observed=observed,
+        null=null,
+        alternative=alternative,
+        exact=exact,
+        n=n,
+        seed=seed,
         ratio_a=ratio_a,
         ratio_b=ratio_b,
-        p_value=_p_value(null, observed, alternative, exact=exact),
-        n=n,
-        alternative=alternative,
-        resamples=int(null.size),
-        exact=exact,
-        seed=seed,
     )
 
 
@@ -282,17 +272,18 @@ def paired_ratio_bootstrap_test(
         low = high = observed
     else:
         low, high = _quantiles(differences, level)
-    return PairedRatioTestResult(
+    return paired_result(
+        PairedRatioTestResult,
         test=TEST_RATIO_BOOTSTRAP,
-        statistic=observed,
+        observed=observed,
+        null=differences - observed,
+        alternative=alternative,
+        exact=False,
+        n=len(terms.units),
+        seed=seed,
+        resamples=resamples,
         ratio_a=ratio_a,
         ratio_b=ratio_b,
-        p_value=_p_value(differences - observed, observed, alternative, exact=False),
-        n=len(terms.units),
-        alternative=alternative,
-        resamples=resamples,
-        exact=False,
-        seed=seed,
         low=low,
         high=high,
         level=float(level),

@@ -147,7 +147,7 @@ def bootstrap_ratio_ci(
     resamples and seed always give the same interval.
 
     For a PolyTope system, pass each segment's penalty and word count
-    (:meth:`scoring.metrics.polytope.SystemScore.ratio_terms`): the interval of the score
+    (:meth:`scoring.metrics.polytope.PolytopeSystemScore.ratio_terms`): the interval of the score
     ``100 * (1 - ratio)`` is then ``[100 * (1 - high), 100 * (1 - low)]``.
 
     Args:

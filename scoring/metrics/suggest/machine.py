@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..fam import Fam, validate_fam
+from ..fam import FacetAwareMapping, validate_fam
 from .base import Scorer, SuggestError, has_evidence, ranking
 
 
@@ -30,7 +30,7 @@ def _check_min_score(min_score: float | None) -> None:
 
 def machine_fam_from_scores(
     scores: np.ndarray, *, top_n: int = 1, min_score: float | None = None
-) -> Fam:
+) -> FacetAwareMapping:
     """Build a FAM from a score matrix, as in the FAR paper (Mao et al., 2020, Sec. 4.2).
 
     Each facet gets its ``top_n`` best sentences (ties in document order, see
@@ -54,7 +54,7 @@ def machine_fam_from_scores(
             keeps every score strictly above 0.
 
     Returns:
-        The validated :class:`~scoring.metrics.fam.Fam`.
+        The validated :class:`~scoring.metrics.fam.FacetAwareMapping`.
 
     Raises:
         SuggestError: ``top_n`` is not a positive integer, ``min_score`` is not a finite number
@@ -84,7 +84,7 @@ def machine_fam(
     *,
     top_n: int = 1,
     min_score: float | None = None,
-) -> Fam:
+) -> FacetAwareMapping:
     """Score one document with ``scorer`` and build its machine-made FAM.
 
     Args:
@@ -96,7 +96,8 @@ def machine_fam(
             keeps every score strictly above 0. A score of 0 or below never makes a group.
 
     Returns:
-        The validated :class:`~scoring.metrics.fam.Fam` (see :func:`machine_fam_from_scores`).
+        The validated :class:`~scoring.metrics.fam.FacetAwareMapping` (see
+        :func:`machine_fam_from_scores`).
 
     Raises:
         SuggestError: bad texts, ``top_n``, ``min_score`` or scores.
