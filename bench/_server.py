@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from _client import request
 from _common import ROOT  # puts the repository on sys.path
+from _stats import load_average, machine, revision
 
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 
@@ -260,3 +262,22 @@ class Gunicorn:
             if len(parts) == 4 and parts[2].isdigit() and parts[3].isdigit():
                 entries.append((parts[0], parts[1], int(parts[2]), int(parts[3]) / 1000))
         return entries
+
+
+def bench_start(script: str) -> bool:
+    """The start every live-server benchmark shares: PostgreSQL there, SIGTERM handled, and the
+    machine line printed. False (after saying why) when PostgreSQL cannot be reached."""
+    if postgres_missing(script):
+        return False
+    sigterm_as_exit()
+    print(f"machine: {machine()}; {revision()}; load average {load_average()}")
+    return True
+
+
+@contextlib.contextmanager
+def bench_workdir() -> Iterator[tuple[Path, dict[str, str]]]:
+    """A temporary folder and a fresh database, with the environment that points at both;
+    both are removed at the end, also on failure."""
+    with tempfile.TemporaryDirectory(prefix="loupe-bench-") as tmp, bench_database() as url:
+        folder = Path(tmp)
+        yield folder, bench_env(url, folder / "var")

@@ -8,8 +8,8 @@ import numpy as np
 from _common import POLYTOPE_RELEASE, best_of, release_missing  # puts the repo on sys.path
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from annotation.corpus.importers.bundle import KIND_EXTRACTIVE
 from annotation.corpus.importers.parsers.polytope import parse_polytope_release
+from annotation.imports.bundle import KIND_EXTRACTIVE
 from scoring.metrics.align import METHOD_EXACT, align_sentences
 
 RELEASE = POLYTOPE_RELEASE

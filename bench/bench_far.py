@@ -10,7 +10,7 @@ and extrapolated linearly to 100 systems (the work per system is the same):
 
 * a naive loop: per document, Python sets and ``issubset``, as the release's notebook does;
 * our per-document definition, ``scoring.metrics.far.score_system`` (sets, with validation and
-  one ``DocumentScore`` per document).
+  one ``FarDocumentScore`` per document).
 
 Both references must agree with ours: the per-document path bit for bit, the naive loop to
 1e-12 (it computes F1 as 2PR/(P+R)). Run from the repository root:

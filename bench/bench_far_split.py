@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 
 from _common import FAR_RELEASE, best_of, release_missing  # puts the repo on sys.path
 
-from annotation.corpus.importers.bundle import ImportValidationError
 from annotation.corpus.importers.far_split import (
     naive_split,
     released_mismatches,
     split_sentences,
 )
 from annotation.corpus.importers.parsers.far import DUMP_FILES, parse_far_release
+from annotation.imports.bundle import ImportValidationError
 
 RELEASE = FAR_RELEASE
 REPEATS = 5

@@ -28,7 +28,6 @@ import argparse
 import json
 import random
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -46,14 +45,12 @@ from _data import (
 )
 from _server import (
     Gunicorn,
-    bench_database,
-    bench_env,
+    bench_start,
+    bench_workdir,
     manage,
-    postgres_missing,
     run_loader,
-    sigterm_as_exit,
 )
-from _stats import load_average, machine, revision, summary
+from _stats import load_average, summary
 
 SEED = 20261121
 CONCURRENCY = (20, 50)
@@ -254,16 +251,12 @@ def main() -> int:
         print(json.dumps(load(args.jsonl, args.users, args.show_queries)))
         return 0
 
-    if postgres_missing("bench_save_api"):
+    if not bench_start("bench_save_api"):
         return 0
-    sigterm_as_exit()
     users = max(args.concurrency)
-    print(f"machine: {machine()}; {revision()}; load average {load_average()}")
     rng = random.Random(SEED)
     documents = [synthetic_document(rng, N_SENTENCES, N_FACETS) for _ in range(users)]
-    with tempfile.TemporaryDirectory(prefix="loupe-bench-") as tmp, bench_database() as url:
-        tmp = Path(tmp)
-        env = bench_env(url, tmp / "var")
+    with bench_workdir() as (tmp, env):
         (tmp / "var" / "static").mkdir(parents=True)  # no pages here: no collectstatic
         begun = time.perf_counter()
         manage(env, "migrate", "--noinput")

@@ -10,7 +10,6 @@ import re
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections import Counter
@@ -23,14 +22,12 @@ from _client import obtain_token, request, token_headers
 from _common import ROOT
 from _server import (
     Gunicorn,
-    bench_database,
-    bench_env,
+    bench_start,
+    bench_workdir,
     manage,
-    postgres_missing,
     run_loader,
-    sigterm_as_exit,
 )
-from _stats import load_average, machine, revision, summary
+from _stats import load_average, summary
 
 SEED = 20261122
 DOCUMENTS = 11_490  # the CNN/DM test split
@@ -82,7 +79,8 @@ PROFILE_PHASES = {
 
 def import_dataset(documents: list[dict], slug: str, name: str) -> None:
     """Write the documents, their references and released FAMs through ``bundle_import``."""
-    from annotation.corpus.importers.bundle import (
+    from annotation.corpus.services import bundle_import
+    from annotation.imports.bundle import (
         AnnotationSetRecord,
         DatasetRecord,
         DocumentRecord,
@@ -91,7 +89,6 @@ def import_dataset(documents: list[dict], slug: str, name: str) -> None:
         ImportBundle,
         ReferenceRecord,
     )
-    from annotation.corpus.services import bundle_import
 
     bundle = ImportBundle(
         dataset=DatasetRecord(slug=slug, name=name, source="bench_scoring.py (synthetic)"),
@@ -780,10 +777,8 @@ def main() -> int:
         print(json.dumps(loaded))
         return 0
 
-    if postgres_missing("bench_scoring") or redis_missing("bench_scoring", args.redis):
+    if redis_missing("bench_scoring", args.redis) or not bench_start("bench_scoring"):
         return 0
-    sigterm_as_exit()
-    print(f"machine: {machine()}; {revision()}; load average {load_average()}")
     queue = f"bench-scoring-{uuid.uuid4().hex[:8]}"
     try:
         return run(args, queue)
@@ -798,9 +793,7 @@ def main() -> int:
 
 def run(args: argparse.Namespace, queue: str) -> int:
     """Set up, run the end-to-end runs and the leaderboard latency, print the figures."""
-    with tempfile.TemporaryDirectory(prefix="loupe-bench-") as tmp, bench_database() as url:
-        tmp = Path(tmp)
-        env = bench_env(url, tmp / "var")
+    with bench_workdir() as (tmp, env):
         env.update(CELERY_BROKER_URL=args.redis, CELERY_QUEUE=queue)
         server_env = {**env, "GUNICORN_CMD_ARGS": f"--timeout {args.gunicorn_timeout}"}
         (tmp / "var" / "static").mkdir(parents=True)  # no pages here: no collectstatic
@@ -847,7 +840,7 @@ def run(args: argparse.Namespace, queue: str) -> int:
                 prep = score_lb_dataset(server.port, token)
                 workers.wait_idle(args.redis)
                 prep["tasks"] = workers.task_seconds()
-            lb = leaderboard_latency(server, token, args.requests, url)
+            lb = leaderboard_latency(server, token, args.requests, env["DATABASE_URL"])
         report_runs(runs)
         report_latency(lb, prep, args.lb_documents, args.lb_systems)
         print(f"load average at the end {load_average()}")

@@ -29,7 +29,6 @@ import json
 import math
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -44,14 +43,12 @@ from _data import (
 )
 from _server import (
     Gunicorn,
-    bench_database,
-    bench_env,
+    bench_start,
+    bench_workdir,
     manage,
-    postgres_missing,
     run_loader,
-    sigterm_as_exit,
 )
-from _stats import load_average, machine, revision, summary
+from _stats import load_average, summary
 
 SEED = 20261121
 SCORERS = ["rougeavg-f", "tfidf"]
@@ -224,15 +221,11 @@ def main() -> int:
         print(json.dumps(load(args.jsonl, args.queue, args.show_queries)))
         return 0
 
-    if postgres_missing("bench_workspace"):
+    if not bench_start("bench_workspace"):
         return 0
-    sigterm_as_exit()
-    print(f"machine: {machine()}; {revision()}; load average {load_average()}")
     rng = random.Random(SEED)
     documents = [synthetic_document(rng, N_SENTENCES, N_FACETS) for _ in range(args.queue)]
-    with tempfile.TemporaryDirectory(prefix="loupe-bench-") as tmp, bench_database() as url:
-        tmp = Path(tmp)
-        env = bench_env(url, tmp / "var")
+    with bench_workdir() as (tmp, env):
         start = time.perf_counter()
         manage(env, "migrate", "--noinput")
         static_ok = True

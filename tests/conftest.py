@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -111,24 +110,15 @@ def start_worker(*, queue: str, database_url: str, log, env: dict | None = None)
     Returns:
         The ``subprocess.Popen`` of the worker.
     """
+    from config.celery import worker_command
+
     env = {**os.environ, "CELERY_QUEUE": queue, "DATABASE_URL": database_url, **(env or {})}
     return subprocess.Popen(  # noqa: S603 - fixed argv
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "-Q",
-            queue,
-            "--hostname",
-            f"{queue}-{uuid.uuid4().hex[:4]}@%h",
-            "--without-mingle",
-            "--without-gossip",
-        ],
+        worker_command(
+            queue=queue,
+            hostname=f"{queue}-{uuid.uuid4().hex[:4]}@%h",
+            options=["--pool=solo", "--without-mingle", "--without-gossip"],
+        ),
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import logging
 
-from celery import chord, shared_task
+from celery import shared_task
+
+from config.celery import chord_failure_task, chord_fan_out, long_job
 
 from .models import Campaign, SuggestionStatus
 
 log = logging.getLogger(__name__)
 CHUNK = 25
 
-LONG_JOB = {"acks_late": True, "soft_time_limit": 600, "time_limit": 660}
+LONG_JOB = long_job(soft_time_limit=600)
 
 
 @shared_task(name="loupe.campaigns.suggestions_compute", **LONG_JOB)
@@ -30,13 +32,12 @@ def campaign_suggestions_compute(campaign_id: int) -> int:
         return 0
     ids = list(campaign.documents.order_by("position", "id").values_list("pk", flat=True))
     chunks = [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
-    header = [suggestions_compute_chunk.s(campaign_id, chunk) for chunk in chunks]
-    chord(header)(
-        campaign_suggestions_finish.s(campaign_id).on_error(
-            campaign_suggestions_failed.s(campaign_id)
-        )
+    return chord_fan_out(
+        [suggestions_compute_chunk.s(campaign_id, chunk) for chunk in chunks],
+        done=campaign_suggestions_finish,
+        failed=campaign_suggestions_failed,
+        key=campaign_id,
     )
-    return len(chunks)
 
 
 @shared_task(name="loupe.campaigns.suggestions_chunk", **LONG_JOB)
@@ -77,20 +78,18 @@ def campaign_suggestions_finish(results: list[int], campaign_id: int) -> int:
     return sum(results)
 
 
-@shared_task(name="loupe.campaigns.suggestions_failed")
-def campaign_suggestions_failed(request, exc, traceback, campaign_id: int) -> None:
-    """Chord error callback: record why the suggestions could not be computed.
-
-    Args:
-        request: the failed task's request.
-        exc: the exception.
-        traceback: its traceback text.
-        campaign_id: the campaign's primary key.
-    """
+def _suggestions_failed(campaign_id: int, error: str) -> None:
     from .services import campaign_suggestions_status_set
 
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is not None:
         campaign_suggestions_status_set(
-            campaign=campaign, status=SuggestionStatus.FAILED, error=f"{type(exc).__name__}: {exc}"
+            campaign=campaign, status=SuggestionStatus.FAILED, error=error
         )
+
+
+campaign_suggestions_failed = chord_failure_task(
+    name="loupe.campaigns.suggestions_failed",
+    record=_suggestions_failed,
+    doc="Chord error callback: record why the campaign's suggestions could not be computed.",
+)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from celery import chord, shared_task
+from celery import shared_task
+
+from config.celery import chord_failure_task, chord_fan_out, long_job
 
 from .models import ScoringChunk, ScoringJob
 
 log = logging.getLogger(__name__)
 
-LONG_JOB = {"acks_late": True, "soft_time_limit": 900, "time_limit": 960}
+LONG_JOB = long_job(soft_time_limit=900)
 # How often a job re-sends chunks that never finished before it gives up.
 MAX_DISPATCHES = 4
 # A chunk started this often without finishing kills its worker each time (say, out of
@@ -51,9 +53,12 @@ def scoring_job_run(job_id: int) -> int:
     if not chunks:
         scoring_job_finish(job=job)
         return 0
-    header = [scoring_chunk_run.s(job_id, chunk.pk) for chunk in chunks]
-    chord(header)(scoring_job_done.s(job_id).on_error(scoring_job_failed.s(job_id)))
-    return len(chunks)
+    return chord_fan_out(
+        [scoring_chunk_run.s(job_id, chunk.pk) for chunk in chunks],
+        done=scoring_job_done,
+        failed=scoring_job_failed,
+        key=job_id,
+    )
 
 
 @shared_task(name="loupe.scores.chunk_run", **LONG_JOB)
@@ -108,18 +113,16 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
     return sum(results)
 
 
-@shared_task(name="loupe.scores.job_failed")
-def scoring_job_failed(request, exc, traceback, job_id: int) -> None:
-    """Chord error callback: record why the job failed.
-
-    Args:
-        request: the failed task's request.
-        exc: the exception.
-        traceback: its traceback text.
-        job_id: the job's primary key.
-    """
+def _job_failed(job_id: int, error: str) -> None:
     from .services import scoring_job_fail
 
     job = _job(job_id)
     if job is not None:
-        scoring_job_fail(job=job, error=f"{type(exc).__name__}: {exc}")
+        scoring_job_fail(job=job, error=error)
+
+
+scoring_job_failed = chord_failure_task(
+    name="loupe.scores.job_failed",
+    record=_job_failed,
+    doc="Chord error callback: record why the scoring job failed.",
+)
