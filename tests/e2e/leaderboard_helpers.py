@@ -10,16 +10,21 @@ from playwright.sync_api import expect
 DEFAULT_COLUMNS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f")
 
 
-def partial_upload(dataset, tmp_path, lines: list[dict]):
+def partial_upload(dataset, tmp_path, lines: list[dict], *, accept_low_confidence=False):
     """Upload a new version of Lead-3's outputs covering only some documents."""
-    from annotation.corpus.importers.bundle import SystemRecord
+    from annotation.imports.bundle import SystemRecord
     from scoring.systems.models import OutputVersion
     from scoring.systems.services import system_output_import
 
     path = tmp_path / "lead-3.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     system = SystemRecord(slug="lead-3", name="Lead-3", kind="extractive")
-    system_output_import(dataset=dataset, system=system, source=path)
+    system_output_import(
+        dataset=dataset,
+        system=system,
+        source=path,
+        accept_low_confidence=accept_low_confidence,
+    )
     return OutputVersion.objects.filter(dataset=dataset, system__slug="lead-3").latest("number")
 
 

@@ -170,7 +170,7 @@ def test_coverage_warning_and_live_scoring_jobs(context, board, tmp_path):
 
 
 def test_correlations_with_human_judgments(context, board, tmp_path):
-    from scoring.leaderboards.judgments import human_judgments_import
+    from scoring.judgments.services import human_judgments_import
 
     ratings = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
     path = tmp_path / "overall.jsonl"

@@ -96,10 +96,28 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     page.keyboard.press("Tab")
     expect(page.locator("#dry-run")).to_be_focused()
     page.keyboard.press("Tab")
+    expect(page.locator("#accept-low-confidence")).to_be_focused()
+    page.keyboard.press("Tab")
     expect(page.locator("#submit")).to_be_focused()
     page.keyboard.press("Enter")
 
+    # Sentence 2 is not in demo-002: its nearest sentence is a guess, so the upload is refused.
     result = page.locator("#result")
+    expect(result).to_be_focused()
+    expect(page.locator("#result-title")).to_have_text("Refused: 1 problem(s); nothing was saved.")
+    expect(result.locator(".issues li")).to_contain_text("accepting low-confidence mappings")
+    assert not OutputVersion.objects.filter(system__slug="e2e-ext").exists()
+
+    # Back to the checkbox by keyboard, accept the guess and upload again.
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#submit")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#accept-low-confidence")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.locator("#accept-low-confidence")).to_be_checked()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+
     expect(result).to_be_focused()
     expect(page.locator("#result-title")).to_have_text("Uploaded e2e-ext version 1 on demo.")
     expect(result.locator(".facts")).to_contain_text("2 of 6")
