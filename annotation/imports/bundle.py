@@ -51,14 +51,19 @@ class Location:
 
 
 @dataclass(frozen=True)
-class Issue:
-    """One validation problem, always tied to a location."""
+class LocatedMessage:
+    """A message tied to a location in the imported files; the base of issues and report lines."""
 
     location: Location
     message: str
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Issue(LocatedMessage):
+    """One validation problem, always tied to a location."""
 
 
 class ImportValidationError(IssuesError):
@@ -166,14 +171,8 @@ class AnnotationSetRecord:
 
 
 @dataclass(frozen=True)
-class ReportLine:
+class ReportLine(LocatedMessage):
     """A non-fatal finding the import report must show (e.g. a low-confidence mapping)."""
-
-    location: Location
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
 
 
 @dataclass
