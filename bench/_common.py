@@ -20,6 +20,8 @@ if str(ROOT) not in sys.path:
 SHARED = ROOT.parent / "shared" / "data"
 POLYTOPE_RELEASE = SHARED / "polytope-release" / "outputs"
 FAR_RELEASE = SHARED / "far-release"
+# The local PostgreSQL the live-server benchmarks create their databases on (trust auth).
+PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 
 
 def release_missing(script: str, release: str, path: Path) -> bool:

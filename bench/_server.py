@@ -16,10 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _client import request
-from _common import ROOT  # puts the repository on sys.path
+from _common import PG, ROOT  # puts the repository on sys.path
 from _stats import load_average, machine, revision
-
-PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 
 
 def bench_env(database_url: str, var_dir: Path) -> dict[str, str]:

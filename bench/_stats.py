@@ -9,8 +9,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from _common import ROOT  # puts the repository on sys.path
-from _server import PG
+from _common import PG, ROOT  # puts the repository on sys.path
 
 
 def percentile(values: list[float], q: float) -> float:

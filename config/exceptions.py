@@ -1,5 +1,7 @@
 """One API exception handler: turns service-layer errors into consistent JSON responses."""
 
+from abc import ABCMeta
+
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -9,11 +11,13 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 
-class IssuesError(Exception):
+class IssuesError(Exception, metaclass=ABCMeta):
     """Invalid input with a list of issues (HTTP 400); nothing was written.
 
     Each issue has a ``message`` and a ``location`` with ``file``, ``line`` and ``field``. The
-    import kernel's ``ImportValidationError`` is one; this base keeps ``config`` free of apps.
+    import kernel's ``ImportValidationError`` is one: it stays plain Python (importing ``config``
+    loads Django), so its app registers it with ``IssuesError.register`` in ``ready()``. Being a
+    virtual subclass, it is matched by ``isinstance`` (as the handler does), not by ``except``.
     """
 
     issues: list

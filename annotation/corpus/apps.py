@@ -7,3 +7,10 @@ class CorpusConfig(AppConfig):
     name = "annotation.corpus"
     label = "corpus"
     verbose_name = "Corpus"
+
+    def ready(self):
+        """Let the API's exception handler render the import kernel's errors with their issues."""
+        from annotation.imports.bundle import ImportValidationError
+        from config.exceptions import IssuesError
+
+        IssuesError.register(ImportValidationError)

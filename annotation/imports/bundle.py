@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from config.exceptions import IssuesError
-
 CATEGORY_NOISE = "noise"
 CATEGORY_LOW = "low"
 CATEGORY_HIGH = "high"
@@ -66,8 +64,12 @@ class Issue(LocatedMessage):
     """One validation problem, always tied to a location."""
 
 
-class ImportValidationError(IssuesError):
-    """Raised by any pipeline stage when input is invalid; carries every issue found."""
+class ImportValidationError(Exception):
+    """Raised by any pipeline stage when input is invalid; carries every issue found.
+
+    The API renders it as a 400 with its issues: ``annotation.corpus`` registers it as a
+    ``config.exceptions.IssuesError`` when Django starts, so that this module needs no Django.
+    """
 
     def __init__(self, issues: list[Issue]):
         self.issues = list(issues)
