@@ -2,21 +2,36 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+HASH := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+# `make run` installs what the platform runs; `make test` adds the test tools and the embedding
+# scorer's extra (torch, about 1.6 GB), which the demo does not use.
+RUN_STAMP := $(VENV)/.installed-run-$(HASH)
+TEST_STAMP := $(VENV)/.installed-test-$(HASH)
 export DEBUG ?= 1
 # Tests run with production settings (DEBUG off), over plain HTTP on the test client.
 TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
 	CELERY_QUEUE=loupe-test
 
-.PHONY: install run test lint format
+.PHONY: install install-test run test lint format
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e .
+	rm -f $(VENV)/.installed-run-*
+	touch $@
+
+$(TEST_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -e ".[dev,embeddings]"
 	rm -f $(VENV)/.installed-*
-	touch $@
+	touch $@ $(RUN_STAMP)
 
-install: $(STAMP)
+## What `make run` needs.
+install: $(RUN_STAMP)
+
+## Everything, for the tests: the dev tools, the embeddings extra and Debian's chromium.
+install-test: $(TEST_STAMP)
+	bash .ci/ensure-chromium
 
 ## Install, migrate, load the demo and serve http://127.0.0.1:8000/ with a Celery worker.
 run: install
@@ -25,12 +40,12 @@ run: install
 	$(BIN)/python manage.py serve $(or $(ADDRPORT),127.0.0.1:8000)
 
 ## Install, lint, check formatting and run the whole test suite.
-test: install
+test: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(TEST_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
-format: install
+format: install-test
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
