@@ -10,6 +10,7 @@ from tests.e2e.helpers import (
     api_get,
     eventually,
     groups,
+    login,
     open_task,
     pending_copies,
     sentence,
@@ -265,4 +266,46 @@ def test_a_logged_out_save_is_kept_and_sent_after_logging_in_again(context, make
     wait_saved(page)
     expect(page.locator("#relogin")).to_be_hidden()
     assert groups(page, world, task) == [[[4]], [], []]
+    assert pending_copies(page, task) == []
+
+
+SESSION_ENDED = (
+    "Your session has ended. Your changes are kept in this browser and sent once you log in again."
+)
+SESSION_ENDED_NEXT = (
+    "Your session has ended: log in again (your changes are kept here), then press n."
+)
+
+
+def test_a_session_that_ends_mid_edit_says_so_in_words_and_the_edits_survive(context, make_world):
+    """Logging out in another page of the same browser ends this page's session: the save is
+    refused, the page says so in readable words, and the edit is saved after logging in again."""
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    sentence(page, 0).click()
+    wait_saved(page)
+
+    other = context.new_page()  # same browser profile: logging out there ends this session too
+    other.goto(f"{world.url}/tasks/")
+    other.click("form.logout button[type=submit]")
+    other.wait_for_url(re.compile(r"/login/|/$"))
+
+    page.bring_to_front()
+    sentence(page, 3).click()
+    state = page.locator("#save-state")
+    expect(state).to_have_attribute("data-state", "auth")
+    expect(page.locator("#flash")).to_have_text(SESSION_ENDED)
+    expect(page.locator("#relogin")).to_be_visible()
+    page.keyboard.press("n")  # not with the change unconfirmed
+    expect(page.locator("#flash")).to_have_text(SESSION_ENDED_NEXT)
+    assert page.url.endswith(f"/tasks/{task.pk}/")
+    [copy] = pending_copies(page, task)
+    assert copy["facets"][0]["groups"] == [[0, 3]]
+
+    login(other, world.url)  # the annotator logs in again in the other page
+    page.bring_to_front()
+    wait_saved(page, timeout=20_000)  # without a reload: the kept change goes out by itself
+    expect(page.locator("#relogin")).to_be_hidden()
+    assert groups(page, world, task) == [[[0, 3]], [], []]
     assert pending_copies(page, task) == []

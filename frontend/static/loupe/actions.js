@@ -100,7 +100,7 @@ export function toggleLabel(label) {
 
 export function notSavedMessage() {
   if (ctx.saver.conflict) return "Choose which state to keep first.";
-  if (ctx.saver.state === "auth") return "Your session has ended: ctx.log in again (your changes are kept here), then press n.";
+  if (ctx.saver.state === "auth") return "Your session has ended: log in again (your changes are kept here), then press n.";
   return "Your changes are not on the server yet: they are kept here and retried. Press n again once Saved.";
 }
 

@@ -21,7 +21,7 @@ export const SAVE_HELP = {
   offline: "No connection. Your changes are kept in this browser and sent when it returns.",
   conflict: "This task was saved elsewhere; choose which state to keep.",
   error: "The server refused the change; it is kept in this browser.",
-  auth: "Your session has ended. Your changes are kept in this browser and sent once you ctx.log in again.",
+  auth: "Your session has ended. Your changes are kept in this browser and sent once you log in again.",
 };
 
 let saveState = ["saved", ""];
