@@ -224,3 +224,48 @@ def test_submit_marks_the_task_done_and_logs_ignored_suggestions(context, make_w
     row = page.locator(f"#tasks tr[data-task='{task.pk}']")
     expect(row.locator("a.button")).to_have_text("View")
     expect(row.locator("button:has-text('Reopen')")).to_have_count(0)
+
+
+def test_the_first_space_on_a_fresh_workspace_puts_sentence_one_in_the_group(context, make_world):
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    # A fresh workspace shows sentence 1 as the current one, so space acts on it at once.
+    expect(sentence(page, 0)).to_have_class(re.compile(r"\bcursor\b"))
+    page.keyboard.press("Space")
+    expect(sentence(page, 0)).to_have_class(IN_GROUP)
+    wait_saved(page)
+    assert groups(page, world, task) == [[[0]], [], []]
+
+
+def test_submit_by_keyboard_only_with_ctrl_enter(context, make_world):
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    # The help lists the key.
+    page.keyboard.press("?")
+    key = page.locator("#help dt", has_text="Enter")
+    expect(key).to_have_text("Ctrl+Enter")
+    expect(page.locator("#help dt:has-text('Enter') + dd")).to_have_text(
+        "submit the task (the same checks as the Submit button)"
+    )
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_be_hidden()
+
+    for key in ["Space", "2", "o"]:  # facet 1: sentence 1; facet 2: noise
+        page.keyboard.press(key)
+    # Facet 3 is not done: the key refuses as the button does, and goes to the facet.
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#flash")).to_contain_text("Facet 3 is not done")
+    expect(page.locator("#facets li[data-index='2']")).to_have_class(re.compile(r"\bselected\b"))
+    wait_saved(page)
+    assert api_get(page, world, f"/api/tasks/{task.pk}/")["status"] == "in_progress"
+
+    page.keyboard.press("u")  # facet 3: no support
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#banner")).to_contain_text("Submitted")
+    expect(page.locator("#submit-btn")).to_be_disabled()
+    detail = api_get(page, world, f"/api/tasks/{task.pk}/")
+    assert detail["status"] == "submitted"
+    assert [f["label"] for f in detail["fam"]["facets"]] == ["supported", "noise", "no_support"]
+    assert detail["fam"]["facets"][0]["groups"] == [[0]]

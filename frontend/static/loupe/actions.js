@@ -148,6 +148,16 @@ export async function submit() {
   }
 }
 
+// Ctrl+Enter: what a click on Submit does, only when the button could be clicked.
+export function submitFromKeyboard() {
+  const button = $("submit-btn");
+  if (S.readOnly || button.hidden) {
+    flash(S.task.editable ? "The task is submitted already." : "Read-only.");
+    return;
+  }
+  if (!button.disabled) submit();
+}
+
 export async function reopen() {
   try {
     const task = await api(`/api/tasks/${taskId}/reopen/`, { method: "POST" });

@@ -4,11 +4,19 @@
 const TYPING = "input[type=text], input:not([type]), textarea, select, [contenteditable]";
 const CONTROL = "button, a, input, summary";
 
-// actions: {next, previous, toggle, facet(index), escape, keys: {"g": fn, ...}};
+// actions: {next, previous, toggle, facet(index), escape, submit, keys: {"g": fn, ...}};
 // isBlocked(): true while a modal dialog is open.
+// Ctrl+Enter (Cmd+Enter on a Mac) submits, even from the note field: it is the one key with
+// a modifier, so typing never triggers it.
 export function bindKeys(actions, isBlocked) {
   document.addEventListener("keydown", (e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isBlocked()) return;
+    if (e.defaultPrevented || isBlocked()) return;
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey) {
+      e.preventDefault();
+      actions.submit();
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target instanceof Element ? e.target : document.body;
     const typing = target.matches(TYPING);
     if (e.key === "Escape") {

@@ -18,7 +18,9 @@ import {
   deleteGroup,
   toggleLabel,
   nextTask,
+  setCursor,
   submit,
+  submitFromKeyboard,
   reopen,
 } from "./actions.js";
 import { acceptTop, toggleSuggestions, onSuggestions } from "./suggest-view.js";
@@ -52,13 +54,14 @@ function bindKeyboard() {
     {
       next: () => move(1),
       previous: () => move(-1),
-      toggle: () => (S.cursor < 0 ? move(1) : toggle(S.cursor)),
+      toggle: () => S.cursor >= 0 && toggle(S.cursor),
       facet: (f) => {
         if (f >= S.facets.length) return false;
         selectFacet(f, { fromKeyboard: true });
         return true;
       },
       escape: () => S.historyOpen && toggleHistory(false),
+      submit: submitFromKeyboard,
       keys,
     },
     () => $("help").open || $("conflict").open,
@@ -161,6 +164,8 @@ async function main() {
   wire();
   redrawSaveState();
   render();
+  // Sentence 1 is the current one from the start: the first space acts on it.
+  setCursor(0, { focus: !$("conflict").open });
   root.setAttribute("aria-busy", "false");
   if (restored) {
     ctx.saver.change(state(), { immediate: true });
