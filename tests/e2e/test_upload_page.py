@@ -175,3 +175,50 @@ def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_written(context, s
     assert (ScoringJob.objects.count(), queued) == (jobs, [])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "upload-refused.png"))
+
+
+def test_the_browser_refuses_a_bad_slug_and_logs_no_error(context, site, tmp_path):
+    url, _ = site
+    path = tmp_path / "new.jsonl"
+    path.write_text(
+        json.dumps({"doc_id": "demo-001", "summary": "A library is coming."}) + "\n",
+        encoding="utf-8",
+    )
+    page = context.new_page()
+    console, sent = [], []
+    page.on("console", lambda message: console.append((message.type, message.text)))
+    page.on("pageerror", lambda error: console.append(("pageerror", str(error))))
+    page.on(
+        "request", lambda request: sent.append(request.url) if "/outputs/" in request.url else None
+    )
+    login(page, url, "researcher")
+    page.goto(f"{url}/upload/")
+    expect(page.locator("#system option[value=lead-3]")).to_have_count(1)
+    page.select_option("#dataset", "demo")
+    page.select_option("#system", "__new__")
+    page.check("input[name=kind][value=abstractive]")
+    page.set_input_files("#file", str(path))
+    page.check("#dry-run")
+    slug = page.locator("#system-slug")
+    slug.focus()
+    page.keyboard.type("bad slug!")
+    page.focus("#submit")
+    page.keyboard.press("Enter")
+
+    # Constraint validation stops the submission: the focus goes back to the slug.
+    expect(slug).to_be_focused()
+    assert slug.evaluate("(input) => input.validity.patternMismatch") is True
+    assert slug.evaluate("(input) => input.form.checkValidity()") is False
+    expect(page.locator("#result")).to_be_hidden()
+    assert sent == []
+
+    slug.fill("")
+    page.keyboard.type("good-slug_1")
+    assert slug.evaluate("(input) => input.validity.valid") is True
+    page.focus("#submit")
+    page.keyboard.press("Enter")
+    expect(page.locator("#result-title")).to_have_text(
+        "Checked: the file is valid and would become good-slug_1 version 1. Nothing was saved."
+    )
+    assert len(sent) == 1
+    assert [entry for entry in console if entry[0] in ("error", "pageerror")] == []
