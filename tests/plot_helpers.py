@@ -104,3 +104,39 @@ def per_document():
             min(1.0, max(0.0, far + ((i * 37 + index) % 21 - 10) / 40)) for i in range(40)
         ]
     return values
+
+
+def view_box(root: ET.Element) -> tuple[float, float, float, float]:
+    x, y, width, height = (float(v) for v in root.get("viewBox").split())
+    return x, y, x + width, y + height
+
+
+def mark_box(element: ET.Element) -> tuple[float, float, float, float]:
+    """The box a legend's ``<text>`` or ``<rect>`` takes (text: as wide as the plots' estimate,
+    an upper bound of DejaVu Sans and Liberation Sans; the browser tests measure the real one)."""
+    from scoring.leaderboards.plots.textfit import text_width
+
+    x, y = float(element.get("x")), float(element.get("y"))
+    if element.tag == f"{NS}rect":
+        return x, y, x + float(element.get("width")), y + float(element.get("height"))
+    assert element.tag == f"{NS}text", element.tag
+    size = float(element.get("font-size"))
+    width = text_width("".join(element.itertext()), size)
+    shift = {"start": 0.0, "middle": width / 2, "end": width}[element.get("text-anchor", "start")]
+    return x - shift, y - size, x - shift + width, y + 0.3 * size
+
+
+def drawn_colours(root: ET.Element) -> dict[str, set[str]]:
+    """Per system, every palette colour its marks are drawn in (fills and strokes of the
+    elements carrying its ``data-system`` and of their children)."""
+    from scoring.leaderboards.plots.svg import PALETTE
+
+    colours: dict[str, set[str]] = {}
+    for element in root.iter():
+        system = element.get("data-system")
+        if system is None:
+            continue
+        found = colours.setdefault(system, set())
+        for node in element.iter():
+            found.update(v for v in (node.get("fill"), node.get("stroke")) if v in PALETTE)
+    return colours

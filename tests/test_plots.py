@@ -17,17 +17,27 @@ from scoring.leaderboards.plots import (
     scatter_svg,
 )
 from scoring.leaderboards.plots.axes import nice_ticks
-from tests.plot_helpers import NS, categories, check_document, envelope, parse, per_document
+from scoring.leaderboards.plots.svg import PALETTE
+from tests.plot_helpers import (
+    NS,
+    SYSTEMS,
+    categories,
+    check_document,
+    drawn_colours,
+    envelope,
+    parse,
+    per_document,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def all_plots(env, envs, values, names=None):
+def all_plots(env, envs, values, names=None, **colours):
     return [
-        scatter_svg(env, x="rouge1_r", y="far", title="FAR against ROUGE-1 recall"),
-        scatter_svg(env, x="sar", y="far", title="FAR against SAR"),
-        category_bars_svg(envs, metric="far", title="FAR by category"),
-        distribution_svg(values, metric="far", title="Per-document FAR", names=names),
+        scatter_svg(env, x="rouge1_r", y="far", title="FAR against ROUGE-1 recall", **colours),
+        scatter_svg(env, x="sar", y="far", title="FAR against SAR", **colours),
+        category_bars_svg(envs, metric="far", title="FAR by category", **colours),
+        distribution_svg(values, metric="far", title="Per-document FAR", names=names, **colours),
     ]
 
 
@@ -56,6 +66,20 @@ def test_the_same_input_gives_the_same_svg():
     assert first == second
     ids = {parse(svg).get("aria-labelledby") for svg in first}
     assert len(ids) == 4  # distinct ids when the plots share a page
+
+
+def test_every_plot_draws_a_system_in_the_same_colour():
+    env, envs, values = envelope(), categories(), per_document()
+    # Without a mapping each plot colours its systems in sorted slug order: the same for all.
+    by_slug = {slug: PALETTE[i] for i, slug in enumerate(sorted(s[0] for s in SYSTEMS))}
+    # With the board's mapping, every plot takes it as given (here, the reverse order).
+    given = {slug: PALETTE[i] for i, slug in enumerate(sorted(by_slug, reverse=True))}
+    for kwargs, expected in (({}, by_slug), ({"colours": given}, given)):
+        seen: dict[str, set[str]] = {}
+        for svg in all_plots(env, envs, values, **kwargs):
+            for system, colours in drawn_colours(parse(svg)).items():
+                seen.setdefault(system, set()).update(colours)
+        assert seen == {slug: {colour} for slug, colour in expected.items()}
 
 
 def test_values_that_are_not_numbers_are_refused():

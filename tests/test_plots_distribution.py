@@ -11,9 +11,11 @@ from tests.plot_helpers import (
     by_class,
     check_document,
     is_empty,
+    mark_box,
     parse,
     per_document,
     plot_area,
+    view_box,
 )
 
 
@@ -118,3 +120,36 @@ def test_a_large_system_shows_at_most_400_dots_but_its_box_counts_every_document
     assert len(dots) == 400 and boxes[0].get("data-n") == "1000"
     # Evenly spaced by rank: every 2.5th value, starting with the smallest.
     assert [float(d.get("data-value")) for d in dots[:3]] == [0.0, 2 / 999, 5 / 999]
+
+
+def _legend_marks(root):
+    marks = [t for cls in ("row-label", "row-n", "note") for t in by_class(root, "text", cls)]
+    for group in by_class(root, "g", "legend"):
+        marks += [e for e in group.iter() if e.tag in (f"{NS}text", f"{NS}rect")]
+    return list(dict.fromkeys(marks))
+
+
+def test_the_legend_lies_inside_the_view_box_even_for_long_names():
+    names = {
+        "wide": "W" * 60,
+        "cjk": "\u6f22\u5b57" * 20,
+        "mixed": "UnifiedSum(E) with a long, descriptive name that goes on",
+        "short": "A",
+    }
+    for systems in (names, {"short": "A"}, {f"s{i}": "M" * (i + 1) for i in range(20)}):
+        values = {slug: [0.1, 0.45, 0.5, 0.9] for slug in systems}
+        root = parse(distribution_svg(values, title="Per-document FAR", names=systems))
+        left, top, right, bottom = view_box(root)
+        area = plot_area(root)
+        marks = _legend_marks(root)
+        assert len(by_class(root, "text", "row-label")) == len(systems)
+        assert by_class(root, "text", "note")  # the key to the marks is there
+        for mark in marks:
+            x0, y0, x1, y1 = mark_box(mark)
+            where = (mark.get("class"), "".join(mark.itertext())[:30], (x0, y0, x1, y1))
+            assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom, where
+            if mark.get("class") in ("row-label", "row-n"):
+                assert x1 <= area[0], where  # a name never runs into the plot
+        shown = [t.text for t in by_class(root, "text", "row-label")]
+        for label, name in zip(shown, systems.values(), strict=True):
+            assert label == name or (label.endswith("\u2026") and name.startswith(label[:-1]))

@@ -1,6 +1,7 @@
 """Server-side SVG plots of leaderboards; every mark's data-* values are repr() of Python floats."""
 
 from .bars import CATEGORY_ORDER, category_bars_svg
+from .colours import system_colours
 from .distribution import box_statistics, distribution_svg
 from .scatter import scatter_svg
 from .svg import no_data
@@ -16,4 +17,5 @@ __all__ = [
     "metric_label",
     "no_data",
     "scatter_svg",
+    "system_colours",
 ]

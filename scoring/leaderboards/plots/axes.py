@@ -6,7 +6,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .svg import GRID, INK, WIDTH, el, px, text, text_width
+from .svg import GRID, INK, WIDTH, el, px, text
+from .textfit import text_width
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .axes import Area, Scale, domain, frame, legend, y_axis
+from .colours import colours_for
 from .envelope import Stat, metric_stat, system_names
-from .svg import GRID, HEIGHT, INK, MUTED, PALETTE, WIDTH, document, el, no_data, text, truncate
+from .svg import GRID, HEIGHT, INK, MUTED, WIDTH, document, el, no_data, text
+from .textfit import truncate
 from .values import data_value, metric_label, optional, shown
 
 CATEGORY_ORDER = ("noise", "low", "high", "low+high")
@@ -21,7 +23,13 @@ def _ci_text(envelopes: Mapping[str, Mapping]) -> str:
     return "CI"
 
 
-def category_bars_svg(envelopes: Mapping[str, Mapping], *, metric: str = "far", title: str) -> str:
+def category_bars_svg(
+    envelopes: Mapping[str, Mapping],
+    *,
+    metric: str = "far",
+    title: str,
+    colours: Mapping[str, str] | None = None,
+) -> str:
     """Grouped bars: a group per category, a bar per system at the mean, CI error bars.
 
     Categories come in the order noise, low, high, low+high (others after, as given). A
@@ -35,6 +43,7 @@ def category_bars_svg(envelopes: Mapping[str, Mapping], *, metric: str = "far", 
         envelopes: leaderboard API envelopes keyed by category.
         metric: the metric key to draw, e.g. ``"far"``.
         title: the visible and accessible title.
+        colours: the board's colour per slug (see ``system_colours``); by sorted slug if None.
 
     Returns:
         An SVG document; the "No data" SVG when no category has a value.
@@ -60,8 +69,8 @@ def category_bars_svg(envelopes: Mapping[str, Mapping], *, metric: str = "far", 
         return no_data(title)
 
     slugs = list(names)
-    colours = {slug: PALETTE[i % len(PALETTE)] for i, slug in enumerate(slugs)}
-    entries = [(s, f"{i}. {truncate(names[s], 30)}", colours[s]) for i, s in enumerate(slugs, 1)]
+    palette = colours_for(slugs, colours)
+    entries = [(s, f"{i}. {truncate(names[s], 30)}", palette[s]) for i, s in enumerate(slugs, 1)]
     legend_marks, legend_bottom = legend(entries, top=48)
     area = Area(left=72, top=legend_bottom + 16, right=WIDTH - 24, bottom=HEIGHT - 52)
     values = [v for _, stats in groups for s in stats.values() for v in (s.mean, s.ci_high)]
@@ -94,7 +103,7 @@ def category_bars_svg(envelopes: Mapping[str, Mapping], *, metric: str = "far", 
                 + (f", n={stat.n}" if stat.n is not None else "")
             )
             geometry = (centre, bar_width, scale, area.bottom)
-            marks += _bar(slug, names[slug], category, stat, colours[slug], geometry, tip)
+            marks += _bar(slug, names[slug], category, stat, palette[slug], geometry, tip)
             if slot >= 9:
                 marks.append(
                     text(

@@ -7,24 +7,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .axes import Area, Scale, domain, frame, x_axis
-from .svg import (
-    GRID,
-    HEIGHT,
-    INK,
-    MUTED,
-    PALETTE,
-    WIDTH,
-    document,
-    el,
-    no_data,
-    text,
-    text_width,
-    truncate,
-)
+from .colours import colours_for
+from .svg import GRID, HEIGHT, INK, MUTED, WIDTH, document, el, no_data, text
+from .textfit import fit, text_width, wrap
 from .values import data_value, metric_label, number, shown
 
 GOLDEN = 0.6180339887498949
 MIN_ROW = 36.0
+MARGIN = 24.0  # between the drawing's edges and anything in it
+LABEL_ROOM = 190.0  # the widest a system's name may be, left of the plot
+KEY_SIZE = 10
+KEY_LINE = 13.0
 
 
 def box_statistics(values: Sequence[float]) -> dict[str, float]:
@@ -151,6 +144,7 @@ def distribution_svg(
     metric: str = "far",
     title: str,
     names: Mapping[str, str] | None = None,
+    colours: Mapping[str, str] | None = None,
 ) -> str:
     """Per-document distribution of a metric per system: box plot plus one dot per document.
 
@@ -163,11 +157,16 @@ def distribution_svg(
     data-index= data-value=>`` (``data-index`` is the position in the input list); values
     are ``repr`` of Python floats (fractions). None and NaN values are left out of ``n``.
 
+    The legend stays inside the drawing whatever the names: each row's name (cut to fit) and
+    its ``n`` start at the left margin, and the key to the marks (``<g class="legend key">``)
+    is wrapped into lines under the axis.
+
     Args:
         per_document: per system slug, its per-document values (fractions), rows in this order.
         metric: the metric key, for the axis title, e.g. ``"far"``.
         title: the visible and accessible title.
         names: display names per slug (the slug when absent).
+        colours: the board's colour per slug (see ``system_colours``); by sorted slug if None.
 
     Returns:
         An SVG document; the "No data" SVG when no system has a value.
@@ -185,11 +184,21 @@ def distribution_svg(
     if not rows:
         return no_data(title)
 
-    labels = [truncate(name, 26) for _, name, _, _ in rows]
-    label_width = max(max(text_width(label, 12) for label in labels), 48.0)
+    palette = colours_for((slug for slug, *_ in rows), colours)
+    labels = [fit(name, LABEL_ROOM, 12) for _, name, _, _ in rows]
+    counts = [f"n = {len(values)}" for _, _, values, _ in rows]
+    label_width = max(48.0, *(text_width(label, 12) for label in labels))
+    label_width = max(label_width, *(text_width(count, 11) for count in counts))
+    note = (
+        "Box: quartiles \u00b7 bar: median \u00b7 \u25c7: mean \u00b7 whiskers: furthest document"
+        f" within 1.5 IQR \u00b7 dots: documents (at most {MAX_DOTS} per system, evenly spaced"
+        " by rank)."
+    )
+    key_lines = wrap(note, WIDTH - 2 * MARGIN, KEY_SIZE)
+    below = 58.0 + KEY_LINE * (len(key_lines) - 1) + 6  # axis labels, title and the key
     top = 44.0
-    height = max(HEIGHT, top + MIN_ROW * len(rows) + 74)
-    area = Area(left=24 + label_width + 14, top=top, right=WIDTH - 28, bottom=height - 74)
+    height = max(HEIGHT, top + MIN_ROW * len(rows) + below)
+    area = Area(left=MARGIN + label_width + 14, top=top, right=WIDTH - 28, bottom=height - below)
     ticks = domain(v * 100 for _, _, values, _ in rows for _, v in values)
     scale = Scale(ticks[0], ticks[-1], area.left, area.right)
     label = metric_label(metric)
@@ -208,50 +217,36 @@ def distribution_svg(
         for i in range(1, len(rows), 2)
     ]
     body += x_axis(area, scale, ticks, f"{label} per document (\u00d7100)", grid=True)
-    for i, ((slug, name, values, stats), shown_name) in enumerate(zip(rows, labels, strict=True)):
+    for i, (slug, name, values, stats) in enumerate(rows):
         band_top = area.top + i * row_height
         middle = band_top + row_height / 2
+        body.append(text(MARGIN, middle - 1, labels[i], class_="row-label", data_system=slug))
         body.append(
             text(
-                area.left - 10,
-                middle - 1,
-                shown_name,
-                class_="row-label",
-                data_system=slug,
-                text_anchor="end",
-            )
-        )
-        body.append(
-            text(
-                area.left - 10,
+                MARGIN,
                 middle + 13,
-                f"n = {len(values)}",
+                counts[i],
                 class_="row-n",
                 data_system=slug,
                 font_size=11,
                 fill=MUTED,
-                text_anchor="end",
             )
         )
-        colour = PALETTE[i % len(PALETTE)]
         band = (band_top, row_height)
-        body += _row(slug, name, _thinned(values), stats, colour, band, scale, len(values))
+        body += _row(slug, name, _thinned(values), stats, palette[slug], band, scale, len(values))
     body.append(el("line", x1=area.left, y1=area.top, x2=area.left, y2=area.bottom, stroke=GRID))
-    note = (
-        "Box: quartiles, bar: median, \u25c7: mean, whiskers: furthest document within"
-        f" 1.5 IQR; dots: documents (at most {MAX_DOTS} per system, evenly spaced by rank)."
-    )
-    body.append(
+    key = [
         text(
-            WIDTH - 24,
-            height - 10,
-            note,
+            MARGIN,
+            area.bottom + 58 + KEY_LINE * i,
+            line,
             class_="note",
-            font_size=10,
+            font_size=KEY_SIZE,
             fill=MUTED,
-            text_anchor="end",
         )
-    )
+        for i, line in enumerate(key_lines)
+    ]
+    body.append(el("g", key, class_="legend key"))
     summary = "; ".join(
         f"{name} median {shown(s['median'])}, quartiles {shown(s['q1'])}\u2013{shown(s['q3'])},"
         f" n={len(values)}"
@@ -259,6 +254,6 @@ def distribution_svg(
     )
     desc = (
         f"Per-document {label} for {len(rows)} system{'s' * (len(rows) != 1)}"
-        f" (values \u00d7100): {summary}."
+        f" (values \u00d7100): {summary}. {note}"
     )
     return document("distribution", title, desc, body, height=height)

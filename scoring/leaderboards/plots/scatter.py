@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .axes import Area, Scale, domain, frame, x_axis, y_axis
+from .colours import colours_for
 from .envelope import Stat, metric_stat, system_names
-from .svg import HEIGHT, MUTED, PALETTE, WIDTH, document, el, no_data, text, text_width, truncate
+from .svg import HEIGHT, MUTED, WIDTH, document, el, no_data, text
+from .textfit import text_width, truncate
 from .values import data_value, metric_label, optional, shown
 
 AREA = Area(left=72, top=44, right=WIDTH - 24, bottom=HEIGHT - 72)
@@ -88,7 +90,15 @@ def _segment(stat: Stat, scale: Scale, fixed: float, horizontal: bool) -> tuple 
     return (a, fixed, b, fixed) if horizontal else (fixed, a, fixed, b)
 
 
-def scatter_svg(envelope: Mapping, *, x: str, y: str, title: str, ci: bool = True) -> str:
+def scatter_svg(
+    envelope: Mapping,
+    *,
+    x: str,
+    y: str,
+    title: str,
+    ci: bool = True,
+    colours: Mapping[str, str] | None = None,
+) -> str:
     """One labelled point per system: metric ``y`` against metric ``x`` (values shown x100).
 
     Systems whose ``x`` or ``y`` is null are skipped. Each point is a
@@ -102,6 +112,7 @@ def scatter_svg(envelope: Mapping, *, x: str, y: str, title: str, ci: bool = Tru
         y: the metric key on the vertical axis, e.g. ``"far"``.
         title: the visible and accessible title.
         ci: draw the confidence intervals as whiskers in both directions.
+        colours: the board's colour per slug (see ``system_colours``); by sorted slug if None.
 
     Returns:
         An SVG document; the "No data" SVG when no system has both values.
@@ -144,11 +155,12 @@ def scatter_svg(envelope: Mapping, *, x: str, y: str, title: str, ci: bool = Tru
         [(cx, cy, truncate(r[1], 28)) for (cx, cy), r in zip(centres, rows, strict=True)],
         [segment for pair in whiskers for segment in pair if segment is not None],
     )
+    palette = colours_for((row[0] for row in rows), colours)
     lines, points, names = [], [], []
-    for index, ((slug, name, sx, sy), (cx, cy), spot, pair) in enumerate(
-        zip(rows, centres, labels, whiskers, strict=True)
+    for (slug, name, sx, sy), (cx, cy), spot, pair in zip(
+        rows, centres, labels, whiskers, strict=True
     ):
-        colour = PALETTE[index % len(PALETTE)]
+        colour = palette[slug]
         for segment in filter(None, pair):
             ends = dict(zip(("x1", "y1", "x2", "y2"), segment, strict=True))
             lines.append(

@@ -124,32 +124,6 @@ def text(x: float, y: float, content: str, **attributes: object) -> str:
     return el("text", content, x=float(x), y=float(y), **attributes)
 
 
-def text_width(content: str, size: float = 12) -> float:
-    """A rough width of ``content`` in a sans-serif font (for layout only).
-
-    Args:
-        content: the text.
-        size: the font size.
-
-    Returns:
-        The estimated width in user units.
-    """
-    return 0.58 * size * len(content)
-
-
-def truncate(content: str, limit: int) -> str:
-    """``content`` cut to ``limit`` characters with an ellipsis when longer.
-
-    Args:
-        content: the text.
-        limit: the most characters kept (ellipsis included).
-
-    Returns:
-        The possibly shortened text.
-    """
-    return content if len(content) <= limit else content[: limit - 1] + "\u2026"
-
-
 def document(kind: str, title: str, desc: str, body: Sequence[str], height: float = HEIGHT) -> str:
     """A complete, self-contained SVG document: title text, ``<title>``, ``<desc>`` and ``body``.
 
