@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import ARTIFACTS, login
+from tests.e2e.leaderboard_helpers import wait_query
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,8 +128,12 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     version = OutputVersion.objects.get(system__slug="e2e-ext", dataset__slug="demo")
     job = ScoringJob.objects.get(versions=version)
     assert (job.trigger, queued) == ("upload", [(job.pk,)])
-    expect(result.get_by_role("link", name="Job status")).to_have_attribute(
-        "href", f"/api/scoring-jobs/{job.pk}/"
+    # The page follows the job (here it stays queued: it was recorded, not sent to a worker)
+    # and links to the system's page instead of the job's raw JSON.
+    expect(result.locator(".job")).to_have_attribute("data-state", "queued")
+    expect(result.locator(".job-status")).to_contain_text(f"Job {job.pk} (upload, k = 3) queued")
+    expect(result.get_by_role("link", name="e2e-ext on demo")).to_have_attribute(
+        "href", "/leaderboards/demo/systems/e2e-ext/"
     )
     expect(result.get_by_role("link", name="Leaderboard")).to_have_attribute(
         "href", "/leaderboards/demo/"
@@ -175,6 +180,94 @@ def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_written(context, s
     assert (ScoringJob.objects.count(), queued) == (jobs, [])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "upload-refused.png"))
+
+
+@pytest.fixture
+def scored_site(live_server, monkeypatch):
+    """The demo scored in this process; from then on scoring jobs go to a real Celery worker."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from annotation.accounts.roles import ROLES
+    from annotation.corpus.demo import demo_load
+    from annotation.corpus.models import Dataset
+    from scoring.scores.services import scoring_pending_run_inline
+    from scoring.scores.tasks import scoring_job_run
+    from scoring.systems.models import System
+
+    with monkeypatch.context() as patch:  # the demo's own job runs here, not on the worker
+        patch.setattr(scoring_job_run, "delay", lambda *args: None)
+        for role in ROLES:  # made by a data migration, gone after an earlier test's flush
+            Group.objects.get_or_create(name=role)
+        demo_load()
+        scoring_pending_run_inline(dataset=Dataset.objects.get(slug="demo"), ks=[3])
+    System.objects.update(owner=get_user_model().objects.get(username="researcher"))
+    return live_server.url
+
+
+def test_after_an_upload_the_page_follows_the_scoring_job_to_the_leaderboard(
+    context, scored_site, celery_worker_process, tmp_path
+):
+    from scoring.scores.models import ScoringJob
+    from scoring.systems.models import OutputVersion
+
+    url = scored_site
+    path = tmp_path / "lead.jsonl"
+    path.write_text(
+        json.dumps({"doc_id": "demo-001", "extracted": [1, 0]})
+        + "\n"
+        + json.dumps({"doc_id": "demo-002", "extracted": [0, 2]})
+        + "\n",
+        encoding="utf-8",
+    )
+    page = _open_upload_page(context, url)
+    page.keyboard.type("Demo")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Lead")  # "Lead-3 (lead-3, extractive)": its next version
+    expect(page.locator("#system")).to_have_value("lead-3")
+    page.keyboard.press("Tab")
+    _choose_file(page, path)
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    expect(page.locator("#submit")).to_be_focused()
+    page.keyboard.press("Enter")
+
+    result = page.locator("#result")
+    expect(result).to_be_focused()
+    expect(page.locator("#result-title")).to_have_text("Uploaded lead-3 version 2 on demo.")
+    version = OutputVersion.objects.get(system__slug="lead-3", dataset__slug="demo", number=2)
+    job = ScoringJob.objects.get(versions=version)
+    # The real worker scores the upload; the page follows the job until it is final.
+    panel = result.locator(".job")
+    expect(panel).to_have_attribute("data-state", "succeeded", timeout=60_000)
+    job.refresh_from_db()
+    assert job.status == "succeeded" and job.scores_written > 0
+    expect(panel.locator(".job-status")).to_contain_text(f"Job {job.pk} (upload, k = 3) succeeded")
+    expect(panel.locator(".job-counts")).to_have_text(
+        f"{job.chunks_done} of {job.chunks_total} chunks · {job.outputs_total} outputs · "
+        f"{job.scores_written} scores written"
+    )
+    expect(panel.locator("progress")).to_be_hidden()
+    expect(panel.locator(".job-error")).to_be_hidden()
+    expect(result.locator("a[href^='/api/']")).to_have_count(0)  # no raw JSON
+    expect(result.get_by_role("link", name="lead-3 on demo")).to_have_attribute(
+        "href", "/leaderboards/demo/systems/lead-3/"
+    )
+    expect(page.locator("#result-title")).to_be_visible()  # everything fits at 1280x800
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "upload-job-succeeded.png"))
+
+    # By keyboard from the result to the leaderboard, which shows the new version's scores.
+    page.keyboard.press("Tab")
+    expect(result.get_by_role("link", name="Leaderboard")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{url}/leaderboards/demo/")
+    wait_query(page, "?k=3")
+    row = page.locator("#lb-table tr[data-system='lead-3']")
+    expect(row.locator("th.system small")).to_have_text("extractive · version 2")
+    expect(row.locator("td[data-metric='n_documents']")).to_have_text("2")
+    expect(page.locator("#jobs")).to_have_attribute("data-state", "succeeded")
+    page.screenshot(path=str(ARTIFACTS / "upload-job-leaderboard.png"))
 
 
 def test_the_browser_refuses_a_bad_slug_and_logs_no_error(context, site, tmp_path):

@@ -1,6 +1,10 @@
 // Upload system outputs: fills the dataset and system choices from the JSON API, posts the
-// form (multipart) to POST /api/datasets/<slug>/outputs/ and shows the report or the issues.
+// form (multipart) to POST /api/datasets/<slug>/outputs/ and shows the report or the issues;
+// after an upload it follows the scoring job live and links to the leaderboard.
 import { api, el } from "./api.js";
+import { issueList } from "./issues.js";
+import { systemUrl } from "./leaderboard-format.js";
+import { jobNodes, JobView } from "./scoring-job.js";
 
 const NEW = "__new__";
 const form = document.getElementById("upload-form");
@@ -14,6 +18,7 @@ const formStatus = document.getElementById("form-status");
 const result = document.getElementById("result");
 const resultTitle = document.getElementById("result-title");
 const resultBody = document.getElementById("result-body");
+let scoring = null; // the JobView following the latest upload's scoring job
 
 function option(value, text) {
   const node = el("option", text);
@@ -72,9 +77,17 @@ function showSummary(data) {
   fact("System", `${data.system}${data.system_created ? " (new)" : ""}, version ${data.version}`);
   const nodes = [facts];
   if (data.scoring_job) {
-    const scoring = el("p", `Scoring job ${data.scoring_job} is queued. `);
-    scoring.append(link("Job status", data.scoring_job_url), " · ", link("Leaderboard", data.leaderboard_url));
-    nodes.push(scoring);
+    const job = jobNodes();
+    job.status.textContent = `Scoring job ${data.scoring_job}: checking its status…`;
+    const links = el("p", null, { class: "links" });
+    links.append(
+      link("Leaderboard", data.leaderboard_url),
+      " · ",
+      link(`${data.system} on ${data.dataset}`, systemUrl(data.dataset, data.system)),
+    );
+    nodes.push(el("h3", "Scoring"), job.root, links);
+    scoring = new JobView(job);
+    scoring.follow(data.scoring_job, 0);
   }
   if (data.report.length) {
     nodes.push(el("h3", `Low-confidence mappings (${data.report.length})`));
@@ -90,27 +103,10 @@ function showSummary(data) {
   show("done", title, ...nodes);
 }
 
-function issueText(issue) {
-  let where = issue.file;
-  if (issue.line) where += `:${issue.line}`;
-  if (issue.field) where += ` [${issue.field}]`;
-  return [where, issue.message];
-}
-
 // Loupe's errors: {message, extra: {issues: [...]}} for invalid files, {fields: {...}} for
 // invalid form fields, or just a message (too large, not allowed).
 function showRefusal(status, data) {
-  const extra = (data && data.extra) || {};
-  const list = el("ul", null, { class: "issues" });
-  for (const issue of extra.issues || []) {
-    const [where, message] = issueText(issue);
-    const item = el("li");
-    item.append(el("code", where), ` ${message}`);
-    list.append(item);
-  }
-  for (const [field, messages] of Object.entries(extra.fields || {})) {
-    list.append(el("li", `${field}: ${[].concat(messages).join(" ")}`));
-  }
+  const list = issueList(data && data.extra);
   let message = (data && data.message) || `The server answered ${status}.`;
   if (status === 401 || status === 403) message = `${message} (Log in again as a researcher or admin.)`;
   const title = list.childElementCount ? `Refused: ${list.childElementCount} problem(s); nothing was saved.` : "Refused; nothing was saved.";
@@ -125,6 +121,8 @@ function csrfToken() {
 
 async function send(event) {
   event.preventDefault();
+  if (scoring) scoring.stop(); // the result panel is about to show something else
+  scoring = null;
   const dataset = datasetSelect.value;
   const file = fileInput.files[0];
   const limit = Number(form.dataset.maxBytes);

@@ -1,0 +1,89 @@
+// One scoring job shown live: status line, progress bar, counts and error, polled every 2 s at
+// GET /api/scoring-jobs/<id>/ until it is final. The leaderboard and the upload page share it.
+import { api, el, when } from "./api.js";
+
+export const POLL_MS = 2000;
+const UNFINISHED = new Set(["queued", "running"]);
+
+export function isUnfinished(job) {
+  return Boolean(job) && UNFINISHED.has(job.status);
+}
+
+// The nodes of a job panel built in script (the leaderboard's are in its template): a
+// container with data-state, the status line (a live region), progress, counts and error.
+export function jobNodes() {
+  const root = el("section", null, { class: "job", "data-state": "", "aria-label": "Scoring job" });
+  const status = el("p", "…", { class: "job-status", role: "status", "aria-live": "polite" });
+  const progress = el("progress", null, { max: "1", value: "0", "aria-label": "Scoring progress" });
+  progress.hidden = true;
+  const counts = el("p", null, { class: "muted job-counts" });
+  const error = el("p", null, { class: "error job-error" });
+  error.hidden = true;
+  root.append(status, progress, counts, error);
+  return { root, status, progress, counts, error };
+}
+
+export class JobView {
+  // nodes: {root, status, progress, counts, error}; note(): text added to the status line;
+  // onFinal(job): called when a followed job reaches succeeded or failed.
+  constructor(nodes, { note = () => "", onFinal = () => {} } = {}) {
+    Object.assign(this, nodes);
+    this.note = note;
+    this.onFinal = onFinal;
+    this.timer = null;
+  }
+
+  show(job) {
+    this.root.dataset.state = job ? job.status : "none";
+    this.error.hidden = true;
+    if (!job) {
+      this.status.textContent = "No scoring job yet.";
+      this.progress.hidden = true;
+      this.counts.textContent = "";
+      return;
+    }
+    let text = `Job ${job.id} (${job.trigger}, k = ${job.ks.join(", ")}) ${job.status}`;
+    if (job.finished_at) text += ` ${when(job.finished_at)}${job.seconds !== null ? ` in ${job.seconds} s` : ""}`;
+    else if (job.status === "running") text += ` · ${Math.round(job.progress * 100)}%`;
+    this.status.textContent = `${text}${this.note()}.`;
+    this.progress.hidden = !isUnfinished(job);
+    this.progress.value = job.progress;
+    this.counts.textContent =
+      job.status === "queued" && !job.chunks_total
+        ? "Waiting for a worker to start it."
+        : `${job.chunks_done} of ${job.chunks_total} chunks · ${job.outputs_total} outputs · ` +
+          `${job.scores_written} scores written`;
+    if (job.status === "failed") this.showError(`Error: ${job.error || "unknown"}`);
+  }
+
+  showError(message) {
+    this.error.textContent = message;
+    this.error.hidden = false;
+  }
+
+  // Poll job `id` (first after `delay` ms) and show it until it is final, then call onFinal.
+  follow(id, delay = POLL_MS) {
+    this.stop();
+    const timer = setTimeout(async () => {
+      let job;
+      try {
+        job = await api(`/api/scoring-jobs/${id}/`);
+      } catch (error) {
+        if (this.timer !== timer) return; // stopped, or another job followed, meanwhile
+        this.counts.textContent = `Could not check job ${id}: ${error.message}; trying again.`;
+        this.follow(id);
+        return;
+      }
+      if (this.timer !== timer) return;
+      this.show(job);
+      if (isUnfinished(job)) this.follow(id);
+      else this.onFinal(job);
+    }, delay);
+    this.timer = timer;
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
