@@ -252,6 +252,8 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "10"))
 # Outputs per scoring task, and bootstrap/permutation resamples behind leaderboard CIs and tests.
 LOUPE_SCORING_CHUNK = env_int("LOUPE_SCORING_CHUNK", 250)
 LOUPE_LEADERBOARD_RESAMPLES = env_int("LOUPE_LEADERBOARD_RESAMPLES", 1000)
+# A workspace tab counts as having its task open this long after its last heartbeat.
+LOUPE_PRESENCE_SECONDS = env_int("LOUPE_PRESENCE_SECONDS", 15)
 LOUPE_UPLOAD_MAX_BYTES = env_int("LOUPE_UPLOAD_MAX_BYTES", 50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = LOUPE_UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

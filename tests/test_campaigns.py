@@ -349,3 +349,126 @@ def test_session_fam_saves_need_the_csrf_token(campaign):
     token = client.cookies["csrftoken"].value
     saved = client.put(url, body, content_type="application/json", headers={"X-CSRFToken": token})
     assert saved.status_code == 200 and saved.json()["version"] == 2
+
+
+def _presence_client(username):
+    """A logged-in session (one browser) for the presence tests."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def _beat(client, task, client_id, **extra):
+    return client.post(
+        f"/api/tasks/{task.pk}/presence/",
+        {"client_id": client_id, **extra},
+        content_type="application/json",
+    )
+
+
+def test_presence_tells_each_tab_who_else_has_the_task_open(campaign):
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    laptop, desktop = _presence_client("annotator"), _presence_client("annotator")
+    admin = _presence_client("admin")
+
+    first = _beat(laptop, task, "tab-laptop-1")
+    assert first.status_code == 200
+    assert first.json() == {"expires_after": 15, "others": []}  # alone
+    [laptop_seen] = _beat(desktop, task, "tab-desktop-1").json()["others"]
+    assert 0 <= laptop_seen.pop("seconds_ago") <= 1
+    assert laptop_seen == {
+        "user": "annotator",
+        "is_you": True,  # the same person, in another tab or browser
+        "editing": True,
+        "last_seen": _last_seen(task, "tab-laptop-1"),
+    }
+    # The laptop now sees the desktop; an admin looking at the task sees both, as editors.
+    seen = _beat(laptop, task, "tab-laptop-1").json()["others"]
+    assert [(o["user"], o["is_you"], o["editing"]) for o in seen] == [("annotator", True, True)]
+    by_admin = _beat(admin, task, "tab-admin-1").json()["others"]
+    assert sorted((o["user"], o["is_you"], o["editing"]) for o in by_admin) == [
+        ("annotator", False, True),
+        ("annotator", False, True),
+    ]
+    # ... and the annotator sees the admin, who only looks.
+    seen = _beat(laptop, task, "tab-laptop-1").json()["others"]
+    assert sorted((o["user"], o["is_you"], o["editing"]) for o in seen) == [
+        ("admin", False, False),
+        ("annotator", True, True),
+    ]
+    # A tab that leaves is gone at once for the others.
+    assert _beat(desktop, task, "tab-desktop-1", leaving=True).status_code == 200
+    seen = _beat(laptop, task, "tab-laptop-1").json()["others"]
+    assert [o["user"] for o in seen] == ["admin"]
+    from annotation.campaigns.models import TaskPresence
+
+    assert not TaskPresence.objects.filter(client_id="tab-desktop-1").exists()
+    # The task page tells the workspace whether to announce itself.
+    assert laptop.get(f"/api/tasks/{task.pk}/").json()["presence"] is True
+    assert admin.get(f"/api/tasks/{task.pk}/").json()["presence"] is True
+    assert _presence_client("researcher").get(f"/api/tasks/{task.pk}/").json()["presence"] is False
+
+
+def _last_seen(task, client_id):
+    from rest_framework.fields import DateTimeField
+
+    from annotation.campaigns.models import TaskPresence
+
+    presence = TaskPresence.objects.get(task=task, client_id=client_id)
+    return DateTimeField().to_representation(presence.last_seen)
+
+
+def test_presence_entries_expire_after_the_configured_seconds(campaign, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotation.campaigns.models import TaskPresence
+
+    settings.LOUPE_PRESENCE_SECONDS = 30
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    here, there = _presence_client("annotator"), _presence_client("annotator")
+    _beat(there, task, "tab-there-1")
+    assert _beat(here, task, "tab-here-1").json()["expires_after"] == 30
+    # The other tab stopped beating (crashed) 29 s ago: still there ...
+    TaskPresence.objects.filter(client_id="tab-there-1").update(
+        last_seen=timezone.now() - timedelta(seconds=29)
+    )
+    [other] = _beat(here, task, "tab-here-1").json()["others"]
+    assert other["seconds_ago"] == 29
+    # ... and 31 s ago: gone, and its row is removed by the next heartbeat.
+    TaskPresence.objects.filter(client_id="tab-there-1").update(
+        last_seen=timezone.now() - timedelta(seconds=31)
+    )
+    assert _beat(here, task, "tab-here-1").json()["others"] == []
+    assert list(TaskPresence.objects.values_list("client_id", flat=True)) == ["tab-here-1"]
+    # A shorter setting applies at once.
+    settings.LOUPE_PRESENCE_SECONDS = 5
+    _beat(there, task, "tab-there-1")
+    TaskPresence.objects.filter(client_id="tab-there-1").update(
+        last_seen=timezone.now() - timedelta(seconds=6)
+    )
+    assert _beat(here, task, "tab-here-1").json() == {"expires_after": 5, "others": []}
+
+
+def test_presence_is_refused_to_everyone_but_the_annotator_and_admins(campaign):
+    from annotation.campaigns.models import TaskPresence
+
+    (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
+    # Researchers read tasks but may not announce themselves on one.
+    researcher = _beat(_presence_client("researcher"), task, "tab-researcher")
+    assert researcher.status_code == 403
+    assert researcher.json()["message"] == "Only the task's annotator or an admin may do this."
+    # Another annotator does not even learn that the task exists.
+    assert _beat(_presence_client("annotator2"), task, "tab-annotator2").status_code == 404
+    from django.test import Client
+
+    assert _beat(Client(), task, "tab-anonymous").status_code == 401
+    assert not TaskPresence.objects.exists()
+    # A malformed tab id is refused.
+    bad = _beat(_presence_client("annotator"), task, "<script>")
+    assert bad.status_code == 400 and "client_id" in str(bad.json())
+    assert not TaskPresence.objects.exists()

@@ -23,6 +23,7 @@ ROLE_HOLDERS = {"anonymous": 401, "norole": 403, "annotator": 200, "researcher":
 RESEARCH = {"anonymous": 401, "norole": 403, "annotator": 403, "researcher": 200, "admin": 200}
 ADMIN_ONLY = {"anonymous": 401, "norole": 403, "annotator": 403, "researcher": 403, "admin": 200}
 OWNER_ONLY = {"anonymous": 401, "norole": 403, "annotator": 200, "researcher": 403, "admin": 403}
+OWNER_OR_ADMIN = OWNER_ONLY | {"admin": 200}
 
 
 @dataclass
@@ -126,6 +127,10 @@ CASES = {
     ),
     "api:task-submit": Case("post", "/api/tasks/{complete_task}/submit/", OWNER_ONLY),
     "api:task-reopen": Case("post", "/api/tasks/{submitted_task}/reopen/", OWNER_ONLY),
+    # Saying "I have this task open" (the workspace's heartbeat): its annotator and admins.
+    "api:task-presence": Case(
+        "post", "/api/tasks/{task}/presence/", OWNER_OR_ADMIN, body={"client_id": "matrix-tab"}
+    ),
     "api:task-suggestion-events": Case(
         "post",
         "/api/tasks/{task}/suggestion-events/",

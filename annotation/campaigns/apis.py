@@ -1,4 +1,4 @@
-"""Campaign and task APIs: campaigns (admins), the annotator's tasks, FAM saves, suggestions."""
+"""Campaign and task APIs: campaigns (admins), tasks, FAM saves, suggestions and presence."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -21,6 +21,15 @@ class IsTaskAnnotator(BasePermission):
 
     def has_object_permission(self, request, view, obj) -> bool:
         return obj.annotator_id == request.user.pk
+
+
+class IsTaskAnnotatorOrAdmin(BasePermission):
+    """Only the task's annotator and admins may announce that they have the task open."""
+
+    message = "Only the task's annotator or an admin may do this."
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return selectors.task_presence_may_announce(task=obj, user=request.user)
 
 
 class CampaignSerializer(serializers.Serializer):
@@ -173,6 +182,7 @@ class TaskDetailApi(APIView):
         others = serializers.ListField(child=serializers.DictField())
         next_task = serializers.IntegerField(allow_null=True)
         editable = serializers.BooleanField()
+        presence = serializers.BooleanField()
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, pk: int):
@@ -296,3 +306,45 @@ class TaskSuggestionEventsApi(APIView):
         data.is_valid(raise_exception=True)
         created = services.suggestion_events_log(task=task, events=data.validated_data["events"])
         return Response({"created": created}, status=status.HTTP_201_CREATED)
+
+
+class TaskPresenceApi(APIView):
+    """A workspace tab's heartbeat: the task is open here (or was left); who else has it open.
+
+    Entries expire ``expires_after`` seconds after their last heartbeat.
+    """
+
+    permission_classes = [IsAnyRole, IsTaskAnnotatorOrAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        client_id = serializers.RegexField(r"^[A-Za-z0-9._:-]{8,64}$")
+        leaving = serializers.BooleanField(default=False)
+
+    class OutputSerializer(serializers.Serializer):
+        class OtherSerializer(serializers.Serializer):
+            user = serializers.CharField()
+            is_you = serializers.BooleanField()
+            editing = serializers.BooleanField()
+            last_seen = serializers.DateTimeField()
+            seconds_ago = serializers.IntegerField()
+
+        expires_after = serializers.IntegerField()
+        others = OtherSerializer(many=True)
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request, pk: int):
+        task = _own_task(request, self, pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        client_id = data.validated_data["client_id"]
+        if data.validated_data["leaving"]:
+            services.task_presence_leave(task=task, user=request.user, client_id=client_id)
+        else:
+            services.task_presence_touch(task=task, user=request.user, client_id=client_id)
+        body = {
+            "expires_after": selectors.presence_seconds(),
+            "others": selectors.task_presence_list(
+                task=task, user=request.user, client_id=client_id
+            ),
+        }
+        return Response(self.OutputSerializer(body).data)

@@ -1,4 +1,4 @@
-"""Campaign models: a FAM campaign, its tasks, cached suggestions and the suggestion log."""
+"""Campaign models: a FAM campaign, its tasks, suggestions, their log and who has a task open."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -150,3 +150,27 @@ class SuggestionEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task_id}: {self.action} {self.scorer} f{self.facet} s{self.sentence}"
+
+
+class TaskPresence(models.Model):
+    """One open workspace (a browser tab, keyed by the tab's own id) on a task.
+
+    Its heartbeat keeps ``last_seen`` fresh; an entry older than ``LOUPE_PRESENCE_SECONDS`` is
+    gone (a closed or crashed tab). Kept in the database so every web process sees every tab.
+    """
+
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    client_id = models.CharField(max_length=64)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["task", "user", "client_id"], name="task_presence_unique_client"
+            )
+        ]
+        indexes = [models.Index(fields=["task", "last_seen"], name="task_presence_live")]
+
+    def __str__(self) -> str:
+        return f"{self.task_id}: {self.user_id} in {self.client_id}"

@@ -1,14 +1,18 @@
-"""Campaign selectors (reads): campaigns, an annotator's tasks, suggestions and FAM history."""
+"""Campaign selectors (reads): campaigns, tasks, suggestions, FAM history and presence."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.fams.models import Fam, FamRevision
 
-from .models import Campaign, SuggestionSet, SuggestionStatus, Task, TaskStatus
+from .models import Campaign, SuggestionSet, SuggestionStatus, Task, TaskPresence, TaskStatus
 
 
 def campaign_list() -> QuerySet[Campaign]:
@@ -181,7 +185,8 @@ def task_workspace(*, task: Task, user) -> dict:
 
     Returns:
         A JSON-ready dict: task, campaign options, document sentences, facet texts, the FAM,
-        others' FAMs (non-blind only), the next task and whether the user may edit.
+        others' FAMs (non-blind only), the next task, whether the user may edit, and whether
+        the page announces its presence (``POST .../presence/``).
     """
     fam = task_fam(task=task)
     following = task_next(user=task.annotator, after=task)
@@ -208,4 +213,60 @@ def task_workspace(*, task: Task, user) -> dict:
         "others": task_others(task=task),
         "next_task": following.pk if following and following.pk != task.pk else None,
         "editable": task.annotator_id == user.pk,
+        "presence": task_presence_may_announce(task=task, user=user),
     }
+
+
+def presence_seconds() -> int:
+    """How long a tab counts as present after its last heartbeat (``LOUPE_PRESENCE_SECONDS``).
+
+    Returns:
+        Seconds, at least 1.
+    """
+    return max(1, int(settings.LOUPE_PRESENCE_SECONDS))
+
+
+def task_presence_may_announce(*, task: Task, user) -> bool:
+    """Whether ``user`` may say they have the task open: its annotator, or an admin.
+
+    Args:
+        task: the task.
+        user: who asks.
+
+    Returns:
+        True for the task's annotator and for admins.
+    """
+    return task.annotator_id == user.pk or has_role(user, ADMIN)
+
+
+def task_presence_list(*, task: Task, user, client_id: str) -> list[dict]:
+    """The other tabs that have the task open now (the caller's own tab left out).
+
+    Args:
+        task: the task.
+        user: who asks (to mark entries of their own other tabs or browsers).
+        client_id: the asking tab's id.
+
+    Returns:
+        ``[{"user", "is_you", "editing", "last_seen", "seconds_ago"}]``, most recent first;
+        ``editing`` is true for the task's annotator (admins only look).
+    """
+    now = timezone.now()
+    live = (
+        TaskPresence.objects.filter(
+            task=task, last_seen__gte=now - timedelta(seconds=presence_seconds())
+        )
+        .exclude(user=user, client_id=client_id)
+        .select_related("user")
+        .order_by("-last_seen", "pk")
+    )
+    return [
+        {
+            "user": presence.user.username,
+            "is_you": presence.user_id == user.pk,
+            "editing": presence.user_id == task.annotator_id,
+            "last_seen": presence.last_seen,
+            "seconds_ago": max(0, int((now - presence.last_seen).total_seconds())),
+        }
+        for presence in live
+    ]

@@ -15,6 +15,7 @@ urlpatterns = [
     path("tasks/<int:pk>/reopen/", apis.TaskReopenApi.as_view(), name="task-reopen"),
     path("tasks/<int:pk>/history/", apis.TaskHistoryApi.as_view(), name="task-history"),
     path("tasks/<int:pk>/suggestions/", apis.TaskSuggestionsApi.as_view(), name="task-suggestions"),
+    path("tasks/<int:pk>/presence/", apis.TaskPresenceApi.as_view(), name="task-presence"),
     path(
         "tasks/<int:pk>/suggestion-events/",
         apis.TaskSuggestionEventsApi.as_view(),

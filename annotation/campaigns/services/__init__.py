@@ -9,6 +9,7 @@ from .assignments import (
     unfinished_facets,
 )
 from .campaigns import DEFAULT_SCORERS, campaign_create, campaign_suggestions_status_set
+from .presence import task_presence_leave, task_presence_touch
 from .suggestions import suggestion_events_log, suggestions_compute_documents
 
 __all__ = [
@@ -18,6 +19,8 @@ __all__ = [
     "suggestion_events_log",
     "suggestions_compute_documents",
     "task_fam_save",
+    "task_presence_leave",
+    "task_presence_touch",
     "task_reopen",
     "task_submit",
     "tasks_assign_manual",
