@@ -73,3 +73,30 @@ def test_api_refuses_a_bad_name_and_other_roles(client_for, dataset):
     import_text(dataset, "system,score\nlead-3,1\n", "a.csv", name="x")
     assert client_for("annotator").delete(f"{URL}x/").status_code == 403
     assert HumanJudgment.objects.filter(name="x").count() == 1
+
+
+def test_the_list_names_the_uploader_and_who_may_delete(client_for, dataset):
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    owner = client_for("researcher")
+    response = owner.post(
+        URL,
+        {"file": upload("system,score\nlead-3,1\ndemo-abs,2\n", "s.csv"), "name": "overall"},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    import_text(dataset, "system,rank\nlead-3,1\ndemo-abs,2\n", "r.csv", name="shell")
+    other = APIClient()  # the demo's researcher, not the uploader
+    other.force_authenticate(get_user_model().objects.get(username="researcher"))
+
+    def listed(client):
+        return [(s["name"], s["uploaded_by"], s["can_delete"]) for s in client.get(URL).json()]
+
+    assert listed(owner) == [("overall", "t-researcher", True), ("shell", None, False)]
+    assert listed(other) == [("overall", "t-researcher", False), ("shell", None, False)]
+    assert listed(client_for("admin")) == [("overall", "t-researcher", True), ("shell", None, True)]
+    # What the list offers is what the server allows.
+    assert other.delete(f"{URL}overall/").status_code == 403
+    assert owner.delete(f"{URL}shell/").status_code == 403
+    assert owner.delete(f"{URL}overall/").status_code == 204

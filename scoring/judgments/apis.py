@@ -47,11 +47,17 @@ class JudgmentListApi(APIView):
         n_documents = serializers.IntegerField()
         n_rows = serializers.IntegerField()
         uploaded_at = serializers.DateTimeField()
+        uploaded_by = serializers.CharField(
+            allow_null=True, help_text="The uploader's username (null: the shell, or several)."
+        )
+        can_delete = serializers.BooleanField(
+            help_text="Whether the requesting user may replace or delete the study."
+        )
 
     @extend_schema(responses=StudySerializer(many=True))
     def get(self, request, slug: str):
         dataset = get_object_or_404(Dataset, slug=slug)
-        studies = human_judgment_study_list(dataset=dataset)
+        studies = human_judgment_study_list(dataset=dataset, user=request.user)
         return Response(self.StudySerializer(studies, many=True).data)
 
     @extend_schema(

@@ -4,22 +4,52 @@ from __future__ import annotations
 
 from django.db.models import Count, Max
 
+from annotation.accounts.roles import ADMIN, has_role
 from annotation.corpus.models import Dataset
 
 from .models import HumanJudgment
 
 
-def human_judgment_study_list(*, dataset: Dataset) -> list[dict]:
+def human_judgment_study_may_change(*, owner_ids: set, user) -> bool:
+    """Whether ``user`` may replace or delete a study whose rows ``owner_ids`` uploaded.
+
+    Args:
+        owner_ids: the primary keys of the study's uploaders (``None`` for rows written from
+            the shell); empty for a study that does not exist yet.
+        user: who asks; ``None`` is the shell, which may do anything.
+
+    Returns:
+        True for the shell, an admin, a study that does not exist and a study the user alone
+        uploaded; False otherwise.
+    """
+    if user is None or has_role(user, ADMIN):
+        return True
+    return not owner_ids or owner_ids == {user.pk}
+
+
+def human_judgment_study_list(*, dataset: Dataset, user=None) -> list[dict]:
     """The human judgment studies of a dataset, by name.
 
     Args:
         dataset: the dataset.
+        user: who reads the list, for ``can_delete`` (``None``: the shell).
 
     Returns:
         One dict per study: ``name``, ``kind`` (``score`` or ``rank``), ``per_document``,
-        ``n_systems``, ``n_documents`` (0 for a per-system study), ``n_rows`` and
-        ``uploaded_at`` (when its latest row was written).
+        ``n_systems``, ``n_documents`` (0 for a per-system study), ``n_rows``,
+        ``uploaded_at`` (when its latest row was written), ``uploaded_by`` (the uploader's
+        username; ``None`` when written from the shell or by several users) and ``can_delete``
+        (whether ``user`` may replace or delete it).
     """
+    uploaders: dict[str, dict] = {}
+    owners = (
+        HumanJudgment.objects.filter(dataset=dataset)
+        .order_by()
+        .values_list("name", "uploaded_by", "uploaded_by__username")
+        .distinct()
+    )
+    for name, owner_id, username in owners:
+        uploaders.setdefault(name, {})[owner_id] = username
     studies = (
         HumanJudgment.objects.filter(dataset=dataset)
         .values("name", "kind")
@@ -31,7 +61,23 @@ def human_judgment_study_list(*, dataset: Dataset) -> list[dict]:
         )
         .order_by("name", "kind")
     )
-    return [{**study, "per_document": study["n_documents"] > 0} for study in studies]
+    return [
+        {
+            **study,
+            "per_document": study["n_documents"] > 0,
+            "uploaded_by": _single(uploaders[study["name"]]),
+            "can_delete": human_judgment_study_may_change(
+                owner_ids=set(uploaders[study["name"]]), user=user
+            ),
+        }
+        for study in studies
+    ]
+
+
+def _single(uploaders: dict) -> str | None:
+    """The one uploader's username, or None (the shell, or several users)."""
+    names = set(uploaders.values())
+    return names.pop() if len(names) == 1 else None
 
 
 def human_judgments_for(*, dataset: Dataset) -> dict[str, tuple[str, dict[str, dict]]]:

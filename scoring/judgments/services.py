@@ -10,7 +10,6 @@ from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from rest_framework import status
 
-from annotation.accounts.roles import ADMIN, has_role
 from annotation.corpus.models import Dataset, Document
 from annotation.imports.bundle import ImportValidationError, Issue, Location
 from config.exceptions import ApplicationError, ConflictError
@@ -19,6 +18,7 @@ from scoring.systems.models import System, SystemOutput
 from .models import HumanJudgment
 from .parsers import judgments_parse
 from .rows import DOC_ID, SYSTEM, ParsedStudy
+from .selectors import human_judgment_study_may_change
 
 NAME_MAX_LENGTH = 64
 
@@ -160,10 +160,8 @@ def human_judgments_import(
 @transaction.atomic
 def _check_owner(rows, *, user, name: str) -> None:
     """Only the study's uploader or an admin may replace or delete it (None: the shell)."""
-    if user is None or has_role(user, ADMIN):
-        return
     owners = set(rows.values_list("uploaded_by", flat=True).distinct())
-    if owners and owners != {user.pk}:
+    if not human_judgment_study_may_change(owner_ids=owners, user=user):
         raise ApplicationError(
             f"The study {name!r} was uploaded by someone else; only they or an admin can "
             "replace or delete it.",
