@@ -20,6 +20,7 @@ from scoring.systems.models import System
 
 from .selectors import (
     CATEGORIES,
+    leaderboard_colours,
     leaderboard_per_document,
     output_document_view,
     output_score_table,
@@ -60,14 +61,16 @@ PARAMETERS = [
 
 
 class LeaderboardApi(APIView):
-    """A dataset's leaderboard: means with bootstrap 95% CIs, coverage and paired tests."""
+    """A dataset's leaderboard: means with bootstrap 95% CIs, coverage and paired tests, and
+    ``colours``, each system's colour in the plots (for the table's swatches)."""
 
     permission_classes = [IsResearcherOrAdmin]
 
     @extend_schema(parameters=PARAMETERS, responses=OpenApiTypes.OBJECT)
     def get(self, request, slug: str):
         dataset = get_object_or_404(Dataset, slug=slug)
-        return Response(leaderboard_serve(dataset=dataset, **_params(request)))
+        envelope = leaderboard_serve(dataset=dataset, **_params(request))
+        return Response({**envelope, "colours": leaderboard_colours(dataset=dataset)})
 
 
 def _cell_text(value):
@@ -146,25 +149,31 @@ class LeaderboardExportApi(APIView):
 
 
 def _plot(name: str, dataset: Dataset, params: dict) -> str:
+    """One plot; every plot of the board takes the board's colours, one per system."""
     from . import plots
 
+    colours = leaderboard_colours(dataset=dataset)
     if name == "far-distribution":
         values, names = leaderboard_per_document(
             dataset=dataset, metric="far", category=params["category"], k=params["k"]
         )
-        return plots.distribution_svg(values, metric="far", title="Per-document FAR", names=names)
+        return plots.distribution_svg(
+            values, metric="far", title="Per-document FAR", names=names, colours=colours
+        )
     if name == "categories":
         envelopes = {
             category: leaderboard_serve(dataset=dataset, **{**params, "category": category})
             for category in CATEGORIES
         }
-        return plots.category_bars_svg(envelopes, metric="far", title="FAR by facet category")
+        return plots.category_bars_svg(
+            envelopes, metric="far", title="FAR by facet category", colours=colours
+        )
     envelope = leaderboard_serve(dataset=dataset, **params)
     x, title = {
         "far-rouge1r": ("rouge1_r", "FAR against ROUGE-1 recall"),
         "far-sar": ("sar", "FAR against SAR"),
     }[name]
-    return plots.scatter_svg(envelope, x=x, y="far", title=title)
+    return plots.scatter_svg(envelope, x=x, y="far", title=title, colours=colours)
 
 
 class LeaderboardPlotApi(APIView):

@@ -265,3 +265,41 @@ def test_a_study_older_than_a_systems_new_version_is_noted(scored, client_for, t
         "Human study 'overall' judged Lead-3 before its version 2 was uploaded: its "
         "correlations pair those judgments with the new outputs." in notes
     )
+
+
+def _import_extractive(dataset, tmp_path, slug: str, pick) -> None:
+    """Upload an extractive system that takes ``pick(sentence count)`` from every document."""
+    lines = [
+        {"doc_id": external_id, "extracted": pick(len(sentences))}
+        for external_id, sentences in dataset.documents.values_list("external_id", "sentences")
+    ]
+    path = tmp_path / f"{slug}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    record = SystemRecord(slug=slug, name=slug.replace("-", " ").title(), kind="extractive")
+    system_output_import(dataset=dataset, system=record, source=path)
+
+
+def test_every_plot_of_a_board_draws_a_system_in_one_colour(scored, client_for, tmp_path):
+    from tests.plot_helpers import drawn_colours
+
+    # First by slug but last by FAR, and last by slug but in the middle: the plots' own orders
+    # (by FAR, by slug, by first appearance in a category) all differ.
+    _import_extractive(scored, tmp_path, "aaa-tail", lambda n: [n - 1, n - 2, n - 3])
+    _import_extractive(scored, tmp_path, "zzz-mixed", lambda n: [0, 3, 5])
+    scoring_pending_run_inline(dataset=scored, ks=[3])
+    api = client_for("researcher")
+    extractive = {"aaa-tail", "demo-extsum", "lead-3", "zzz-mixed"}
+    for params in ({}, {"category": "low"}):
+        seen: dict[str, set[str]] = {}
+        for name in ("far-rouge1r", "far-sar", "categories", "far-distribution"):
+            for system, colours in drawn_colours(_svg(api, name, **params)).items():
+                seen.setdefault(system, set()).update(colours)
+        assert set(seen) == extractive  # demo-abs has no FAR: in no plot
+        assert {system: len(colours) for system, colours in seen.items()} == dict.fromkeys(
+            extractive, 1
+        )
+        # The table's swatches take the same colours: the API gives the board's mapping.
+        board = api.get(URL, params).json()
+        assert set(board["colours"]) == extractive | {"demo-abs"}
+        assert seen == {system: {board["colours"][system]} for system in extractive}
+        assert len(set(board["colours"].values())) == 5  # five systems, eight colours

@@ -12,12 +12,17 @@ import {
   visibleMetrics,
 } from "./leaderboard-format.js";
 
-function systemCell(dataset, row) {
+// The system's name, with a swatch of its colour in the plots (the same in every plot).
+function systemCell(dataset, row, colour) {
   const th = el("th", null, { scope: "row", class: "system" });
-  th.append(
-    el("a", row.name, { href: systemUrl(dataset, row.system) }),
-    el("small", `${row.kind} · version ${row.version}`, { class: "muted" }),
-  );
+  const name = el("span", null, { class: "system-name" });
+  if (colour) {
+    const swatch = el("span", null, { class: "swatch", "aria-hidden": "true", "data-colour": colour });
+    swatch.style.backgroundColor = colour;
+    name.append(swatch);
+  }
+  name.append(el("a", row.name, { href: systemUrl(dataset, row.system) }));
+  th.append(name, el("small", `${row.kind} · version ${row.version}`, { class: "muted" }));
   return th;
 }
 
@@ -87,7 +92,8 @@ export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
     table.tHead.replaceChildren(head);
     const rows = envelope.systems.map((row, index) => {
       const tr = el("tr", null, { "data-system": row.system });
-      tr.append(el("td", index + 1, { class: "rank" }), systemCell(envelope.dataset, row));
+      const colour = (envelope.colours || {})[row.system];
+      tr.append(el("td", index + 1, { class: "rank" }), systemCell(envelope.dataset, row, colour));
       tr.append(el("td", row.n_documents, { class: "num", "data-metric": "n_documents" }));
       for (const metric of metrics) {
         const cell = row[metric];

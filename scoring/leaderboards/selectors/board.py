@@ -27,6 +27,7 @@ from scoring.scores.selectors import output_version_current_list
 from scoring.systems.models import OutputVersion, SystemOutput
 
 from ..models import LeaderboardSnapshot
+from ..plots import system_colours
 
 CATEGORIES = {
     "noise": (Category.NOISE,),
@@ -287,6 +288,21 @@ def leaderboard_read(
         dataset, versions, category=category, k=k, sort=sort, common_only=common_only
     )
     return LeaderboardRead(params, stamp, payload, stored=False)
+
+
+def leaderboard_colours(*, dataset: Dataset) -> dict[str, str]:
+    """One colour per system of the dataset's board, for every plot and the table's swatches.
+
+    The systems are those with outputs for the dataset, in slug order, so a system keeps its
+    colour whatever the filters, the sort or which systems a plot leaves out.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        system slug -> ``#rrggbb``.
+    """
+    return system_colours(v.system.slug for v in output_version_current_list(dataset=dataset))
 
 
 def leaderboard_per_document(
