@@ -16,7 +16,7 @@ from scoring.leaderboards.plots import (
     metric_label,
     scatter_svg,
 )
-from scoring.leaderboards.plots.axes import nice_ticks
+from scoring.leaderboards.plots.axes import nice_ticks, tick_label
 from scoring.leaderboards.plots.svg import PALETTE
 from tests.plot_helpers import (
     NS,
@@ -102,6 +102,16 @@ def test_metric_labels_and_nice_ticks():
     assert nice_ticks(41.2, 54.8) == [40, 45, 50, 55]
     assert nice_ticks(0, 100) == [0, 20, 40, 60, 80, 100]
     assert nice_ticks(50, 50) == [49, 49.5, 50, 50.5, 51]
+
+
+def test_shown_numbers_never_read_minus_zero():
+    from scoring.leaderboards.plots.values import shown
+
+    # x100 with one decimal: -0.0004 is -0.04, which rounds to zero and shows no sign.
+    assert [shown(v) for v in (-0.0004, -0.0, 0.0004, 0.5064)] == ["0.0", "0.0", "0.0", "50.6"]
+    assert shown(-0.0006) == "-0.1" and shown(-0.00004, 2) == "0.00"
+    assert tick_label(-0.0, [-0.0, 0.5, 1.0]) == "0.0"
+    assert tick_label(-1e-12, [-1e-12, 2.0]) == "0"
 
 
 def test_the_plots_module_loads_no_django():

@@ -146,6 +146,17 @@ def test_downloads_and_command_serve_the_same_rows(scored, client_for):
     assert first["system"] in out.getvalue() and "x100" in out.getvalue()
 
 
+def test_command_table_of_a_single_document_has_no_interval(scored):
+    # demo-006 is the only high-abstraction document: one document, so no CI (and no FAR).
+    out = io.StringIO()
+    call_command("leaderboard", "--dataset", "demo", "--category", "high", stdout=out)
+    table = out.getvalue()
+    lead = next(line for line in table.splitlines() if line.startswith("lead-3"))
+    rouge = _per_document("lead-3", "rouge1_f", {"demo-006"})["demo-006"]
+    assert f"{100 * rouge:.1f} (1 document, no CI)" in lead
+    assert "-0.0" not in table
+
+
 def test_command_sync_scores_pending_outputs_first(demo):
     out = io.StringIO()
     call_command("leaderboard", "--dataset", "demo", "--format", "csv", "--sync", stdout=out)

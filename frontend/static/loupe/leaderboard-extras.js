@@ -1,7 +1,7 @@
 // The leaderboard page's other parts: coverage and notes (a warning when systems cover different
 // documents), download links, the server-rendered SVG plots and the human-judgment correlations.
 import { el } from "./api.js";
-import { CATEGORY_LABELS, metricLabel, pText, queryString, visibleMetrics } from "./leaderboard-format.js";
+import { CATEGORY_LABELS, fixed, metricLabel, pText, queryString, visibleMetrics } from "./leaderboard-format.js";
 
 function base(dataset) {
   return `/api/datasets/${encodeURIComponent(dataset)}/leaderboard`;
@@ -48,7 +48,7 @@ function coefficient(result) {
     cell.append(el("small", (result && result.reason) || "undefined", { class: "muted reason" }));
     return cell;
   }
-  cell.append(el("span", result.value.toFixed(2), { class: "mean" }));
+  cell.append(el("span", fixed(result.value, 2), { class: "mean" }));
   if (result.p_value !== null && result.p_value !== undefined) cell.append(el("small", pText(result.p_value), { class: "ci" }));
   return cell;
 }

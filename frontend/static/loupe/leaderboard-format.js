@@ -51,9 +51,17 @@ export function visibleMetrics(metrics, showPrecisionRecall, sorted = null) {
   return metrics.filter(shown);
 }
 
+// A number with `digits` decimals, rounded as toFixed rounds, but never "-0.00": a value that
+// rounds to zero is shown without a sign. "—" when missing or not a finite number.
+export function fixed(value, digits) {
+  if (typeof value !== "number" || !Number.isFinite(value)) return "—";
+  const text = value.toFixed(digits);
+  return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
+}
+
 // A fraction in [0, 1] as x100 with one decimal ("54.8"); "—" when missing.
 export function x100(value) {
-  return value === null || value === undefined ? "—" : (value * 100).toFixed(1);
+  return typeof value === "number" ? fixed(value * 100, 1) : "—";
 }
 
 // "p = 0.045", or "p < 0.001" for tiny values.

@@ -5,7 +5,7 @@ from .colours import system_colours
 from .distribution import box_statistics, distribution_svg
 from .scatter import scatter_svg
 from .svg import no_data
-from .values import METRIC_LABELS, PlotDataError, metric_label
+from .values import METRIC_LABELS, PlotDataError, fixed, metric_label
 
 __all__ = [
     "CATEGORY_ORDER",
@@ -14,6 +14,7 @@ __all__ = [
     "box_statistics",
     "category_bars_svg",
     "distribution_svg",
+    "fixed",
     "metric_label",
     "no_data",
     "scatter_svg",

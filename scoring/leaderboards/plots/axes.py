@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .svg import GRID, INK, WIDTH, el, px, text
 from .textfit import text_width
+from .values import fixed
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def tick_label(value: float, ticks: Sequence[float]) -> str:
     decimals = 0
     while decimals < 4 and abs(step * 10**decimals - round(step * 10**decimals)) > 1e-6:
         decimals += 1
-    return f"{value:.{decimals}f}"
+    return fixed(value, decimals)
 
 
 def domain(values: Iterable[float], *, zero: bool = False, pad: float = 0.06) -> list[float]:

@@ -80,6 +80,20 @@ def optional(value: float | None) -> str | None:
     return None if value is None else data_value(value)
 
 
+def fixed(value: float, decimals: int = 1) -> str:
+    """``value`` with ``decimals`` decimals, never ``-0.0``: what rounds to zero has no sign.
+
+    Args:
+        value: a finite number.
+        decimals: decimals after the point.
+
+    Returns:
+        The formatted number (``-0.0004`` -> ``"0.0"``, ``-0.06`` -> ``"-0.1"``).
+    """
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
 def shown(value: float, decimals: int = 1) -> str:
     """A fraction as the papers print it: x100 with ``decimals`` decimals (0.506 -> ``"50.6"``).
 
@@ -88,6 +102,6 @@ def shown(value: float, decimals: int = 1) -> str:
         decimals: decimals after the point.
 
     Returns:
-        The formatted number.
+        The formatted number (see :func:`fixed`).
     """
-    return f"{value * 100:.{decimals}f}"
+    return fixed(value * 100, decimals)

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.corpus.models import Dataset
 from config.exceptions import ApplicationError
 from scoring.leaderboards.apis import leaderboard_csv, leaderboard_json
+from scoring.leaderboards.plots import fixed
 from scoring.leaderboards.selectors import CATEGORIES
 from scoring.leaderboards.services import leaderboard_serve
 from scoring.scores.services import scoring_pending_run_inline
@@ -15,9 +16,13 @@ TABLE_METRICS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f"
 
 
 def _cell(cell: dict | None) -> str:
+    """A cell x100 with its CI; a mean over one document has none, and says so."""
     if cell is None:
         return "-"
-    return f"{100 * cell['mean']:.1f} [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]"
+    mean = fixed(100 * cell["mean"])
+    if cell["ci_low"] is None or cell["ci_high"] is None:
+        return f"{mean} ({cell['n']} document{'s' * (cell['n'] != 1)}, no CI)"
+    return f"{mean} [{fixed(100 * cell['ci_low'])}, {fixed(100 * cell['ci_high'])}]"
 
 
 def leaderboard_table(envelope: dict) -> str:
