@@ -58,8 +58,13 @@ def leaderboards(request):
 
 @researcher_page
 def leaderboard(request, slug: str):
-    """One dataset's leaderboard: table, coverage, jobs, downloads, plots (``leaderboard.js``)."""
-    return render(request, "frontend/leaderboard.html", {"slug": slug})
+    """One dataset's leaderboard: table, coverage, jobs, downloads, plots, judgments.
+
+    ``leaderboard.js`` draws it; the judgment form's size limit is the uploads' one.
+    """
+    limit = settings.LOUPE_UPLOAD_MAX_BYTES
+    context = {"slug": slug, "max_bytes": limit, "max_size": human_size(limit)}
+    return render(request, "frontend/leaderboard.html", context)
 
 
 @researcher_page

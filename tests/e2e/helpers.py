@@ -95,6 +95,16 @@ def groups(page, world: World, task) -> list[list[list[int]]]:
     return [f["groups"] for f in api_get(page, world, f"/api/tasks/{task.pk}/")["fam"]["facets"]]
 
 
+def choose_file(page, path) -> None:
+    """Open the focused file input's chooser from the keyboard (Space) and pick ``path``."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("input[type=file]:focus")).to_have_count(1)
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Space")
+    chooser.value.set_files(str(path))
+
+
 def eventually(check: Callable[[], bool], timeout: float = 10.0, message: str = "") -> None:
     """Poll ``check`` until it is true (the page saves asynchronously)."""
     deadline = time.monotonic() + timeout

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import login
+from tests.e2e.helpers import ARTIFACTS, choose_file, login
 from tests.e2e.leaderboard_helpers import (
     DEFAULT_COLUMNS,
     api,
@@ -223,3 +223,119 @@ def test_annotators_get_403(context, demo):
         expect(page.locator("#forbidden")).to_have_text(
             "Only researchers and admins may see this page."
         )
+
+
+def _studies(page) -> list[list]:
+    """The studies the page lists, each with whether it offers a Delete button."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#studies li[data-study]')].map((li) =>
+            [li.dataset.study, li.querySelector('button.study-delete') !== null])"""
+    )
+
+
+def _upload_study(page, name: str, path, *, replace: bool = False) -> None:
+    """Fill the judgment form by keyboard and send it."""
+    page.focus("#judgment-name")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(name)
+    page.keyboard.press("Tab")
+    choose_file(page, path)
+    page.keyboard.press("Tab")
+    expect(page.locator("#judgment-replace")).to_be_focused()
+    if replace != page.locator("#judgment-replace").is_checked():
+        page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    expect(page.locator("#judgment-submit")).to_be_focused()
+    page.keyboard.press("Enter")
+
+
+def test_a_researcher_uploads_replaces_and_deletes_a_judgment_study(context, board, tmp_path):
+    from scoring.judgments.models import HumanJudgment
+    from scoring.judgments.services import human_judgments_import
+
+    good = tmp_path / "overall.csv"
+    good.write_text("system,score\nlead-3,2\ndemo-extsum,3.5\ndemo-abs,4\n", encoding="utf-8")
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/demo/")
+    wait_query(page, "?k=3")
+    expect(page.locator("#correlations")).to_be_hidden()
+    expect(page.locator("#studies")).to_contain_text("No human judgment study yet.")
+
+    # A valid study: the correlations appear without a reload, one row per metric shown.
+    _upload_study(page, "overall", good)
+    message = page.locator("#judgment-result")
+    expect(message).to_be_focused()
+    expect(message).to_have_attribute("data-state", "done")
+    expect(message).to_contain_text("Uploaded overall: 3 rows, scores per system.")
+    expect(page.locator("#correlations")).to_be_visible()
+    envelope = api(page, board.url, "/api/datasets/demo/leaderboard/?k=3")
+    shown = [c for c in envelope["correlations"] if c["metric"] in DEFAULT_COLUMNS]
+    assert shown and {c["judgment"] for c in shown} == {"overall"}
+    rows = page.locator("#corr-table tbody tr")
+    expect(rows).to_have_count(len(shown))
+    expect(rows.first.locator("td").first).to_have_text("overall")
+    assert _studies(page) == [["overall", True]]
+    expect(page.locator("#studies li[data-study=overall]")).to_contain_text(
+        "scores per system · 3 systems · 3 rows · uploaded by researcher"
+    )
+
+    # A bad file: every problem with its file, line and field; nothing changes.
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "system,doc_id,score\nlead-3,demo-001,1\nlead-3,demo-404,2\nghost,demo-002,3\n",
+        encoding="utf-8",
+    )
+    _upload_study(page, "faith", bad)
+    expect(message).to_be_focused()
+    expect(message).to_have_attribute("data-state", "refused")
+    expect(message).to_contain_text("Refused: 2 problem(s); nothing was saved.")
+    issues = message.locator(".issues li")
+    expect(issues.locator("code")).to_have_text(["bad.csv:3 [doc_id]", "bad.csv:4 [system]"])
+    expect(issues.nth(0)).to_contain_text("unknown document 'demo-404'")
+    expect(issues.nth(1)).to_contain_text("unknown system 'ghost'")
+    expect(rows).to_have_count(len(shown))
+    assert _studies(page) == [["overall", True]]
+    assert set(HumanJudgment.objects.values_list("name", flat=True)) == {"overall"}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "leaderboard-judgment-refused.png"))
+
+    # The same name again is refused until "Replace" is ticked; then ranks replace the scores.
+    ranks = tmp_path / "ranks.jsonl"
+    ranks.write_text(
+        "".join(
+            json.dumps({"system": s, "doc_id": d, "rank": r}) + "\n"
+            for d in ("demo-001", "demo-002")
+            for s, r in (("lead-3", 3), ("demo-extsum", 1), ("demo-abs", 2))
+        ),
+        encoding="utf-8",
+    )
+    _upload_study(page, "overall", ranks)
+    expect(message).to_have_attribute("data-state", "refused")
+    expect(message).to_contain_text("already exists")
+    expect(message).to_contain_text("tick “Replace the study of that name”")
+    _upload_study(page, "overall", ranks, replace=True)
+    expect(message).to_have_attribute("data-state", "done")
+    expect(message).to_contain_text("Replaced overall: 6 rows, ranks per system and document.")
+    expect(page.locator("#studies li[data-study=overall]")).to_contain_text(
+        "ranks per system and document · 3 systems · 2 documents · 6 rows"
+    )
+    expect(page.locator("#corr-table tbody")).to_contain_text("summary")
+    assert HumanJudgment.objects.filter(name="overall", kind="rank").count() == 6
+
+    # Someone else's study is listed but offers no Delete; the researcher deletes their own.
+    other = tmp_path / "other.csv"
+    other.write_text("system,score\nlead-3,1\ndemo-extsum,2\ndemo-abs,3\n", encoding="utf-8")
+    human_judgments_import(dataset=board.dataset, name="fluency", source=other, filename=other.name)
+    page.reload()
+    wait_query(page, "?k=3")
+    expect(page.locator("#studies li[data-study]")).to_have_count(2)
+    assert _studies(page) == [["fluency", False], ["overall", True]]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.focus("#studies li[data-study=overall] button.study-delete")
+    page.keyboard.press("Enter")
+    expect(message).to_contain_text("Deleted overall.")
+    expect(page.locator("#studies li[data-study]")).to_have_count(1)
+    assert _studies(page) == [["fluency", False]]
+    expect(page.locator("#corr-table tbody")).not_to_contain_text("overall")
+    assert set(HumanJudgment.objects.values_list("name", flat=True)) == {"fluency"}

@@ -6,10 +6,12 @@ function csrfToken() {
 }
 
 // Errors carry `status` (0 when the network failed: offline, DNS, connection refused) and the
-// decoded JSON body as `data` (`{message, extra}` for Loupe's API errors).
+// decoded JSON body as `data` (`{message, extra}` for Loupe's API errors). A FormData body is
+// sent as multipart (uploads); any other body as JSON.
 export async function api(path, { method = "GET", body, keepalive = false } = {}) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const multipart = body instanceof FormData;
+  if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
   let response;
   try {
@@ -19,7 +21,7 @@ export async function api(path, { method = "GET", body, keepalive = false } = {}
       credentials: "same-origin",
       cache: "no-store",
       keepalive,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || multipart ? body : JSON.stringify(body),
     });
   } catch (cause) {
     const error = new Error("The network is unreachable.");

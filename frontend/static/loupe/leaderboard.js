@@ -1,5 +1,6 @@
 // The leaderboard page: reads the view (category, k, sort, common documents, P/R columns) from
-// the URL, asks GET /api/datasets/<slug>/leaderboard/ and draws the table and its companions.
+// the URL, asks GET /api/datasets/<slug>/leaderboard/ and draws the table and its companions,
+// and lists the human judgment studies with a form to upload one.
 import { api } from "./api.js";
 import {
   bindControls,
@@ -12,6 +13,7 @@ import {
 } from "./leaderboard-format.js";
 import { renderCorrelations, renderCoverage, renderDownloads, renderPlots } from "./leaderboard-extras.js";
 import { JobsPanel } from "./leaderboard-jobs.js";
+import { JudgmentsPanel } from "./leaderboard-judgments.js";
 import { legendText, renderTable } from "./leaderboard-table.js";
 
 const DEFAULTS = { category: "", k: 3, sort: "", common: false, pr: false };
@@ -25,6 +27,7 @@ let envelope = null;
 let latestRequest = 0;
 
 const jobs = new JobsPanel({ dataset, k: () => params.k, onFinished: () => load() });
+const judgments = new JudgmentsPanel({ dataset, onChange: () => load() });
 
 function draw() {
   const e = envelope;
@@ -84,3 +87,4 @@ bindControls(controls, params, DEFAULTS, (key) => {
 });
 jobs.label();
 load();
+judgments.refresh();
