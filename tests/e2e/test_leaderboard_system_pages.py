@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import login
+from tests.e2e.helpers import ARTIFACTS, login
 from tests.e2e.leaderboard_helpers import DEFAULT_COLUMNS, api, partial_upload, wait_query, x100
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -133,3 +135,46 @@ def test_system_page_and_document_view(context, board, tmp_path):
     expect(page.locator("#sentences li.extracted")).to_have_count(2)
     expect(page.locator("#next")).to_be_visible()
     expect(page.locator("#position")).to_have_text("1 of 6")
+
+
+def test_system_page_says_which_documents_each_mean_covers(context, board):
+    from scoring.metrics.leaderboard import FAR_MEASURES, far_key
+    from scoring.scores.models import DocumentScore
+
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/demo/systems/lead-3/")
+    expect(page.locator("#system-page")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#doc-table tbody tr")).to_have_count(6)
+    foot = page.locator("#doc-table tfoot")
+    expect(foot).not_to_contain_text("Mean over 6 documents")
+    for metric in DEFAULT_COLUMNS:
+        # The stored per-document scores, read here, not through the page's API.
+        stored = dict(
+            DocumentScore.objects.filter(
+                version__system__slug="lead-3",
+                metric=far_key(metric, 3) if metric in FAR_MEASURES else metric,
+            ).values_list("document__external_id", "value")
+        )
+        # FAR is only defined where the FAM has a supported facet: demo-006 has none.
+        assert len(stored) == (5 if metric in FAR_MEASURES else 6), metric
+        cell = foot.locator(f"td[data-metric='{metric}']")
+        expect(cell.locator(".n")).to_have_text(f"n = {len(stored)}")
+        expect(cell.locator(".mean")).to_have_text(x100(statistics.fmean(stored.values())))
+    notes = page.locator("#mean-notes li")
+    expect(notes).to_have_text(
+        [
+            "FAR, SAR, SAP, SAF1: mean over 5 of 6 documents; left out: demo-006 (its FAM has"
+            " no supported facet).",
+            "R-1 F, R-2 F, R-L F: mean over all 6 documents.",
+        ]
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#mean-notes").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "system-page-means-1280x800.png"))
+    # With precision and recall shown, their columns join the ROUGE line.
+    page.focus("#show-pr")
+    page.keyboard.press(" ")
+    expect(notes.nth(1)).to_have_text(
+        "R-1 P, R-1 R, R-1 F, R-2 P, R-2 R, R-2 F, R-L P, R-L R, R-L F: mean over all 6 documents."
+    )

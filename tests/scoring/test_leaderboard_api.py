@@ -12,6 +12,8 @@ from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import SystemRecord
+from scoring.metrics.leaderboard import FAR_MEASURES as FAR
+from scoring.metrics.leaderboard import far_key
 from scoring.metrics.stats import paired_permutation_test
 from scoring.scores.models import DocumentScore
 from scoring.scores.services import scoring_pending_run_inline
@@ -314,3 +316,58 @@ def test_every_plot_of_a_board_draws_a_system_in_one_colour(scored, client_for, 
         assert set(board["colours"]) == extractive | {"demo-abs"}
         assert seen == {system: {board["colours"][system]} for system in extractive}
         assert len(set(board["colours"].values())) == 5  # five systems, eight colours
+
+
+def test_system_scores_say_which_documents_each_mean_covers(scored, client_for, tmp_path):
+    api = client_for("researcher")
+    scores = "/api/datasets/demo/systems/lead-3/scores/"
+    body = api.get(scores).json()
+    documents = body["documents"]
+    assert len(documents) == 6 and body["metrics"][0] == "far"
+    for metric in body["metrics"]:
+        values = _per_document("lead-3", far_key(metric, 3) if metric in FAR else metric)
+        mean = body["means"][metric]
+        assert mean["n"] == len(values)
+        assert mean["mean"] == pytest.approx(statistics.mean(values.values()))
+        missing = [d["external_id"] for d in documents if d["external_id"] not in values]
+        assert [d["external_id"] for d in mean["left_out"]] == missing
+    # FAR is defined where a gold (or released) FAM has a supported facet; ROUGE everywhere.
+    reason = "its FAM has no supported facet"
+    for metric in FAR:
+        assert body["means"][metric]["n"] == 5
+        assert body["means"][metric]["left_out"] == [{"external_id": "demo-006", "reason": reason}]
+    assert body["means"]["rouge1_f"]["n"] == 6 and body["means"]["rouge1_f"]["left_out"] == []
+
+    # Without its gold FAM, demo-001 has no FAR in a new version; demo-002 is not scored yet.
+    from annotation.fams.models import Fam
+
+    Fam.objects.filter(document__external_id="demo-001", annotator__isnull=True).delete()
+    path = tmp_path / "lead.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"doc_id": f"demo-00{i}", "extracted": [0, 1, 2]}) + "\n" for i in (1, 3)
+        )
+    )
+    record = SystemRecord(slug="lead-3", name="Lead-3", kind="extractive")
+    system_output_import(dataset=scored, system=record, source=path)
+    scoring_pending_run_inline(dataset=scored, ks=[3])
+    # A score that is missing although it could be computed (a chunk that failed).
+    DocumentScore.objects.filter(
+        version__system__slug="lead-3",
+        version__number=2,
+        document__external_id="demo-003",
+        metric="rouge2_f",
+    ).delete()
+    path.write_text(json.dumps({"doc_id": "demo-002", "extracted": [0, 1, 2]}) + "\n")
+    system_output_import(dataset=scored, system=record, source=path)
+    body = api.get(scores, {"version": 2}).json()
+    assert body["means"]["far"]["left_out"] == [
+        {"external_id": "demo-001", "reason": "no gold or released FAM"}
+    ]
+    assert body["means"]["rouge2_f"]["left_out"] == [
+        {"external_id": "demo-003", "reason": "not scored (yet)"}
+    ]
+    assert body["means"]["far"]["n"] == 1 and body["means"]["rouge1_f"]["n"] == 2
+    body = api.get(scores).json()  # version 3: not scored at all yet
+    assert body["metrics"] == [] and body["means"] == {}
+    assert [d["external_id"] for d in body["documents"]] == ["demo-002"]

@@ -82,14 +82,53 @@ function documentRow(doc, metrics) {
   return row;
 }
 
-function meanRow(documents, metrics) {
-  const row = el("tr");
-  row.append(el("th", `Mean over ${documents.length} documents`, { scope: "row", colspan: 2 }));
+// The means, each over the documents that have its score (FAR needs a FAM with a supported
+// facet, ROUGE a reference): each cell says how many.
+function meanRow(metrics) {
+  const row = el("tr", null, { class: "means" });
+  const head = el("th", "Mean", { scope: "row", colspan: 2, "aria-describedby": "mean-notes" });
+  head.append(el("small", "over the documents with that score", { class: "muted" }));
+  row.append(head);
   for (const metric of metrics) {
-    const values = documents.map((d) => d[metric]).filter((v) => v !== null && v !== undefined);
-    row.append(scoreCell(metric, values.length ? values.reduce((a, b) => a + b, 0) / values.length : null));
+    const mean = data.means[metric];
+    const cell = scoreCell(metric, mean ? mean.mean : null);
+    const n = mean ? mean.n : 0;
+    cell.append(el("small", `n = ${n}`, { class: "n", title: `${n} documents with a ${metricLabel(metric)} score` }));
+    row.append(cell);
   }
   return row;
+}
+
+// "demo-006 (its FAM has no supported facet)"; documents with the same reason are listed together
+// (the first ten by name, then how many more).
+function leftOutText(leftOut) {
+  const byReason = new Map();
+  for (const { external_id: id, reason } of leftOut) byReason.set(reason, [...(byReason.get(reason) || []), id]);
+  return [...byReason]
+    .map(([reason, ids]) => {
+      const named = ids.slice(0, 10).join(", ") + (ids.length > 10 ? ` and ${ids.length - 10} more` : "");
+      return ids.length === 1 ? `${named} (${reason})` : `${ids.length} documents (${reason}): ${named}`;
+    })
+    .join("; ");
+}
+
+// One line per set of columns whose means cover the same documents, naming those left out.
+function drawMeanNotes(metrics) {
+  const total = data.documents.length;
+  const groups = new Map();
+  for (const metric of metrics) {
+    const mean = data.means[metric];
+    const leftOut = mean ? mean.left_out : data.documents.map((d) => ({ external_id: d.external_id, reason: "no score" }));
+    const key = JSON.stringify(leftOut);
+    if (!groups.has(key)) groups.set(key, { leftOut, metrics: [] });
+    groups.get(key).metrics.push(metric);
+  }
+  const lines = [...groups.values()].map(({ leftOut, metrics: columns }) => {
+    const names = columns.map(metricLabel).join(", ");
+    if (!leftOut.length) return el("li", `${names}: mean over all ${total} documents.`);
+    return el("li", `${names}: mean over ${total - leftOut.length} of ${total} documents; left out: ${leftOutText(leftOut)}.`);
+  });
+  document.getElementById("mean-notes").replaceChildren(...(total ? lines : []));
 }
 
 function drawTable() {
@@ -110,8 +149,9 @@ function drawTable() {
     );
     table.tHead.replaceChildren(head);
     table.tBodies[0].replaceChildren(...documents.map((doc) => documentRow(doc, metrics)));
-    table.tFoot.replaceChildren(documents.length ? meanRow(documents, metrics) : el("tr"));
+    table.tFoot.replaceChildren(documents.length ? meanRow(metrics) : el("tr"));
   });
+  drawMeanNotes(metrics);
 }
 
 function draw() {

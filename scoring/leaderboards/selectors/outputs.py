@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from annotation.corpus.models import Dataset
+from statistics import fmean
+
+from annotation.corpus.models import Dataset, Reference
 from scoring.metrics.far import DEFAULT_K, considered_sentences
 from scoring.metrics.leaderboard import FAR_MEASURES, far_key
 from scoring.scores.models import DocumentScore
@@ -67,10 +69,58 @@ def _stored_names(k: int) -> dict[str, str]:
     return {far_key(m, k) if m in FAR_MEASURES else m: m for m in METRICS}
 
 
+NO_FAM = "no gold or released FAM"
+NO_SUPPORT = "its FAM has no supported facet"
+NO_REFERENCE = "no reference"
+NOT_SCORED = "not scored (yet)"
+
+
+def _left_out_reasons(version: OutputVersion, metric: str, document_ids: list[int]) -> list[str]:
+    """Why each document has no score for ``metric``: what FAR or ROUGE needs and it lacks."""
+    if not document_ids:
+        return []
+    if metric in FAR_MEASURES:
+        fams = scoring_fam_map(dataset=version.dataset, document_ids=document_ids)
+
+        def far_reason(document_id: int) -> str:
+            if document_id not in fams:
+                return NO_FAM
+            supported = any(facet.get("groups") for facet in fams[document_id].facets)
+            return NOT_SCORED if supported else NO_SUPPORT
+
+        return [far_reason(d) for d in document_ids]
+    with_reference = set(
+        Reference.objects.filter(document_id__in=document_ids).values_list("document_id", flat=True)
+    )
+    return [NOT_SCORED if d in with_reference else NO_REFERENCE for d in document_ids]
+
+
+def _means(version: OutputVersion, documents: list[dict], metrics: list[str]) -> dict:
+    """Per metric, the mean over the documents that have the score, and those left out."""
+    means = {}
+    for metric in metrics:
+        values = [d[metric] for d in documents if d[metric] is not None]
+        missing = [d for d in documents if d[metric] is None]
+        reasons = _left_out_reasons(version, metric, [d["document_id"] for d in missing])
+        means[metric] = {
+            "mean": fmean(values) if values else None,
+            "n": len(values),
+            "left_out": [
+                {"external_id": d["external_id"], "reason": reason}
+                for d, reason in zip(missing, reasons, strict=True)
+            ],
+        }
+    return means
+
+
 def output_score_table(
     *, version: OutputVersion, k: int = DEFAULT_K, category: str | None = None
 ) -> dict:
-    """Per-document scores of one output version, in document order.
+    """Per-document scores of one output version, in document order, and each metric's mean.
+
+    A metric's mean is over the documents that have its score: FAR and its family only exist
+    where the document has a gold or released FAM with a supported facet, ROUGE where it has
+    a reference. The documents left out are named with the reason.
 
     Args:
         version: the output version.
@@ -79,7 +129,8 @@ def output_score_table(
 
     Returns:
         ``{"metrics": [...], "documents": [{"document_id", "external_id", "category",
-        <metric>: value or None, ...}]}``.
+        <metric>: value or None, ...}], "means": {<metric>: {"mean", "n", "left_out":
+        [{"external_id", "reason"}]}}}``.
 
     Raises:
         LeaderboardParamsError: a bad category.
@@ -107,7 +158,11 @@ def output_score_table(
         }
         for document_id, external_id, doc_category in outputs
     ]
-    return {"metrics": present, "documents": documents}
+    return {
+        "metrics": present,
+        "documents": documents,
+        "means": _means(version, documents, present),
+    }
 
 
 def output_document_view(*, version: OutputVersion, external_id: str, k: int = DEFAULT_K) -> dict:
