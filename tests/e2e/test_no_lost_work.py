@@ -309,3 +309,159 @@ def test_a_session_that_ends_mid_edit_says_so_in_words_and_the_edits_survive(con
     expect(page.locator("#relogin")).to_be_hidden()
     assert groups(page, world, task) == [[[0, 3]], [], []]
     assert pending_copies(page, task) == []
+
+
+def _fam_saves(page) -> list[int]:
+    """The statuses of the page's FAM saves, in order (filled in as responses arrive)."""
+    statuses: list[int] = []
+    page.on(
+        "response",
+        lambda r: (
+            statuses.append(r.status)
+            if r.request.method == "PUT" and r.url.endswith("/fam/")
+            else None
+        ),
+    )
+    return statuses
+
+
+def _row(dialog, facet: int):
+    return dialog.locator("#conflict-rows tr").nth(facet)
+
+
+def _picked(dialog, facet: int) -> str:
+    return _row(dialog, facet).get_attribute("data-pick")
+
+
+def test_two_tabs_merge_facet_by_facet_without_a_409_loop(context, make_world):
+    """Both tabs edit; the stale one merges per facet (defaults from a three-way comparison),
+    and when the other tab saves again meanwhile the choice is asked again, never looped."""
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    first = workspace_page(context, world, task)
+    second = context.new_page()  # same browser profile: same session, same localStorage
+    open_task(second, world, task)
+    saves = _fam_saves(second)
+
+    # Tab A: facet 1 gets sentence 1, facet 3 sentence 3 (the server is at version 2 or 3).
+    first.bring_to_front()
+    sentence(first, 0).click()
+    first.click("#facets li[data-index='2'] .facet-head")
+    sentence(first, 2).click()
+    wait_saved(first)
+    assert groups(first, world, task) == [[[0]], [], [[2]]]
+
+    # Tab B, still on version 1, by keyboard: facet 2 gets sentence 7, facet 3 sentence 10.
+    second.bring_to_front()
+    for key in ["2", "j", "j", "j", "j", "j", "j", "Space", "3", "j", "j", "j", "Space"]:
+        second.keyboard.press(key)
+    dialog = second.locator("#conflict")
+    expect(dialog).to_be_visible()
+    expect(second.locator("#save-state")).to_have_text("Conflict")
+    # Facet 1, changed only by tab A: preset to the server's.
+    expect(_row(dialog, 0).locator("td").nth(0)).to_have_text("—")
+    expect(_row(dialog, 0).locator("td").nth(1)).to_have_text("[1]")
+    expect(_row(dialog, 0).locator("input[value=theirs]")).to_be_checked()
+    expect(_row(dialog, 0).locator("td.why")).to_have_text("on the server")
+    # Facet 2, changed only here: preset to mine.
+    expect(_row(dialog, 1).locator("td").nth(0)).to_have_text("[7]")
+    expect(_row(dialog, 1).locator("input[value=mine]")).to_be_checked()
+    expect(_row(dialog, 1).locator("td.why")).to_have_text("by you")
+    # Facet 3, changed on both sides: a real conflict, marked, preset to mine.
+    expect(_row(dialog, 2)).to_have_class(re.compile(r"\bconflict\b"))
+    expect(_row(dialog, 2).locator("input[value=mine]")).to_be_checked()
+    expect(_row(dialog, 2).locator("td.why")).to_have_text("on both sides: choose")
+    expect(_row(dialog, 0)).not_to_have_class(re.compile(r"\bconflict\b"))
+    # The category did not change: nothing to choose.
+    expect(_row(dialog, 3).locator("input")).to_have_count(0)
+    assert groups(second, world, task) == [[[0]], [], [[2]]]  # nothing overwritten yet
+    version_a = api_get(second, world, f"/api/tasks/{task.pk}/")["fam"]["version"]
+
+    # Meanwhile tab A keeps working: facet 1 becomes [1, 2].
+    first.bring_to_front()
+    first.click("#facets li[data-index='0'] .facet-head")
+    sentence(first, 1).click()
+    wait_saved(first)
+    assert groups(first, world, task)[0] == [[0, 1]]
+
+    # Tab B takes the server's facet 3 (keyboard: the arrow key switches the row's radio) and
+    # saves its choice: it was based on the version of the first 409, so it gets a second 409
+    # and the choice is asked again with the fresh state (no retry by itself).
+    second.bring_to_front()
+    _row(dialog, 2).locator("input[value=mine]").focus()
+    second.keyboard.press("ArrowRight")
+    expect(_row(dialog, 2).locator("input[value=theirs]")).to_be_checked()
+    second.locator("#apply-merge").focus()
+    second.keyboard.press("Enter")
+    expect(second.locator("#conflict-server-head")).to_have_text(
+        f"Server (version {version_a + 1})"
+    )
+    expect(dialog).to_be_visible()
+    assert saves == [409, 409]
+    # Now facet 1 changed only on the server (since the state the merge was based on): theirs.
+    expect(_row(dialog, 0).locator("td").nth(0)).to_have_text("[1]")
+    expect(_row(dialog, 0).locator("td").nth(1)).to_have_text("[1, 2]")
+    expect(_row(dialog, 0).locator("input[value=theirs]")).to_be_checked()
+    expect(_row(dialog, 1).locator("input[value=mine]")).to_be_checked()
+    expect(_row(dialog, 2).locator("input")).to_have_count(0)  # both [3] now: nothing to choose
+    assert [_picked(dialog, f) for f in range(3)] == ["theirs", "mine", ""]
+    second.click("#apply-merge")
+    expect(dialog).to_be_hidden()
+    wait_saved(second)
+    merged = [[[0, 1]], [[6]], [[2]]]
+    assert groups(second, world, task) == merged
+    assert saves == [409, 409, 200]  # one save for the merge, no loop
+    second.keyboard.press("1")  # the page shows what it saved: facet 1 is [1, 2] here too
+    expect(sentence(second, 0)).to_have_class(IN_GROUP)
+    expect(sentence(second, 1)).to_have_class(IN_GROUP)
+    assert pending_copies(second, task) == []
+    history = _history(second, world, task)
+    assert max(history) == version_a + 2 and history[version_a + 2] == merged
+
+    # Tab A is stale now: its next change is merged the same way, against its own last save.
+    first.bring_to_front()
+    first.click("#facets li[data-index='2'] .facet-head")
+    first.keyboard.press("u")  # facet 3: no support
+    expect(first.locator("#conflict")).to_be_visible()
+    other = first.locator("#conflict")
+    expect(_row(other, 1).locator("input[value=theirs]")).to_be_checked()  # B's facet 2
+    expect(_row(other, 2).locator("input[value=mine]")).to_be_checked()  # A's label
+    first.click("#apply-merge")
+    wait_saved(first)
+    final = api_get(first, world, f"/api/tasks/{task.pk}/")["fam"]["facets"]
+    assert [f["groups"] for f in final] == [[[0, 1]], [[6]], []]
+    assert final[2]["label"] == "no_support"
+    assert saves == [409, 409, 200]
+
+
+def test_a_tab_is_told_when_the_task_is_open_elsewhere(browser, context, make_world):
+    """Presence across browsers: another browser of the same annotator appears within a few
+    seconds (the server's heartbeat record), and the note goes when that browser leaves."""
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    note = page.locator("#presence")
+    expect(page.locator("#workspace")).to_have_attribute("aria-busy", "false")
+    expect(note).to_be_hidden()
+
+    elsewhere = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        laptop = workspace_page(elsewhere, world, task)  # another browser: no shared storage
+        also_open = re.compile(
+            r"^This task is also open in another tab or browser \(by annotator, active "
+            r"(just now|\d+ s ago)\)\. If both save, you choose what to keep, facet by facet;"
+        )
+        expect(laptop.locator("#presence")).to_have_text(also_open)  # at its first heartbeat
+        expect(note).to_have_text(also_open, timeout=8_000)  # within a heartbeat (5 s)
+        expect(note).to_be_visible()
+
+        laptop.goto(f"{world.url}/tasks/")  # leaves the task
+        expect(note).to_be_hidden(timeout=8_000)
+        # A second tab in the same browser is seen too.
+        tab = context.new_page()
+        open_task(tab, world, task)
+        expect(note).to_have_text(also_open, timeout=8_000)
+        tab.close(run_before_unload=True)
+        expect(note).to_be_hidden(timeout=8_000)
+    finally:
+        elsewhere.close()

@@ -1,7 +1,8 @@
-// Workspace dialogs and indicators: the save state, left-over copies, history and conflicts.
+// Workspace dialogs and indicators: the save state, left-over copies, history, conflicts (a
+// per-facet merge) and the note about other tabs on the task.
 import { api, el, when } from "./api.js";
 import * as fam from "./fam.js";
-import { conflictRows, historyItems } from "./panels.js";
+import { conflictPicks, conflictRows, historyItems, presenceText } from "./panels.js";
 import { claim } from "./saver.js";
 import { $, root, taskId, S, flash, rebuild, state, ctx, ui } from "./state.js";
 import { edit } from "./actions.js";
@@ -19,7 +20,7 @@ export const SAVE_HELP = {
   saved: "Every change is on the server.",
   saving: "Sending your changes.",
   offline: "No connection. Your changes are kept in this browser and sent when it returns.",
-  conflict: "This task was saved elsewhere; choose which state to keep.",
+  conflict: "This task was saved elsewhere; choose what to keep, facet by facet.",
   error: "The server refused the change; it is kept in this browser.",
   auth: "Your session has ended. Your changes are kept in this browser and sent once you log in again.",
 };
@@ -53,6 +54,7 @@ export function replayNext() {
   S.facets = fam.normalize(mine.facets, n);
   S.category = mine.category || "";
   ctx.saver.version = mine.base_version;
+  ctx.saver.base = mine.base || null;
   ctx.saver.change(state(), { immediate: true });
   ui.render();
   flash("More changes kept in this browser were restored and are being saved.");
@@ -88,37 +90,85 @@ export function toggleHistory(open = !S.historyOpen) {
   }
 }
 
-export function showConflict(server) {
-  S.server = server;
+// The state this tab's changes started from, when the saver does not hold it (a copy left by
+// an older page): the revision of that version in the history, or null.
+async function baseFromHistory(version, count) {
+  try {
+    const revisions = await api(`/api/tasks/${taskId}/history/`);
+    const revision = revisions.find((r) => r.version === version);
+    if (revision) return { facets: fam.normalize(revision.facets, count), category: revision.category || "" };
+    // Version 1 is the empty FAM the task started with (it has no revision).
+    if (version === 1) return { facets: fam.normalize([], count), category: "" };
+  } catch {
+    // No history: every difference then counts as changed on both sides.
+  }
+  return null;
+}
+
+// A 409: show yours and the server's per facet, each preset by a three-way comparison with
+// the base (a facet only one side changed takes that side; one both changed is marked and
+// keeps yours). Nothing is saved until the annotator applies a choice.
+export async function showConflict(server) {
   const n = S.facets.length;
   const theirs = { facets: fam.normalize(server.facets, n), category: server.category || "" };
-  const who = server.updated_by === S.task.annotator ? "You (in another tab or device)" : server.updated_by || "Someone";
+  S.server = { ...server, ...theirs };
+  const mine = { facets: S.facets, category: S.category };
+  const base = ctx.saver.base
+    ? { facets: fam.normalize(ctx.saver.base.facets, n), category: ctx.saver.base.category || "" }
+    : await baseFromHistory(ctx.saver.version, n);
+  const plan = fam.mergePlan(base, mine, theirs);
+  const who = server.updated_by === S.task.annotator ? "You (in another tab or browser)" : server.updated_by || "Someone";
+  const both = plan.facets.filter((entry) => entry.conflict).length + (plan.category.conflict ? 1 : 0);
   $("conflict-text").textContent =
     `${who} saved version ${server.version} at ${when(server.updated_at)}, after the version your ` +
-    "changes started from. Nothing is overwritten until you choose which state to keep.";
+    "changes started from. Choose, per facet, yours or the server's: what only one side changed " +
+    "is preset to that side" +
+    (both ? `; ${both === 1 ? "one row was" : `${both} rows were`} changed on both sides (marked), preset to yours.` : ".") +
+    " Nothing is overwritten until you save your choice.";
   $("conflict-server-head").textContent = `Server (version ${server.version})`;
-  $("conflict-rows").replaceChildren(...conflictRows({ facets: S.facets, category: S.category }, theirs));
+  $("conflict-rows").replaceChildren(...conflictRows(mine, theirs, plan));
   const dialog = $("conflict");
   if (!dialog.open) dialog.showModal();
-  $("keep-mine").focus();
+  $("apply-merge").focus();
+}
+
+// Close the dialog and save `merged` as one new save on top of the server's version.
+function resolveWith(merged, message) {
+  const server = S.server;
+  if (!server) return;
+  $("conflict").close();
+  S.facets = fam.normalize(fam.clone(merged.facets), S.facets.length);
+  S.category = merged.category || "";
+  ctx.saver.resolve(server, state());
+  S.server = null;
+  ui.render();
+  flash(message);
+}
+
+export function applyMerge() {
+  const mine = { facets: S.facets, category: S.category };
+  const picks = conflictPicks($("conflict-rows"), S.facets.length);
+  const taken = picks.facets.filter((pick) => pick === "theirs").length;
+  resolveWith(
+    fam.mergeStates(mine, S.server, picks),
+    `Saved your choice: ${taken} facet${taken === 1 ? "" : "s"} from the server, the rest yours.`,
+  );
 }
 
 export function keepMine() {
-  $("conflict").close();
-  ctx.saver.keepMine(S.server);
-  S.server = null;
-  flash("Your state is saved on top of the server's.");
+  resolveWith({ facets: S.facets, category: S.category }, "Your state is saved on top of the server's.");
 }
 
 export function takeServer() {
-  $("conflict").close();
-  const server = S.server;
-  S.facets = fam.normalize(server.facets, S.facets.length);
-  S.category = server.category || "";
-  ctx.saver.takeServer(server);
-  S.server = null;
-  ui.render();
-  flash("You now have the server's state.");
+  resolveWith(S.server, "You now have the server's state.");
+}
+
+// The note that this task is open elsewhere too (hidden when it is not).
+export function showPresence(others) {
+  const node = $("presence");
+  const text = presenceText(others, { editable: !S.readOnly });
+  if (node.textContent !== text) node.textContent = text;
+  node.hidden = !text;
 }
 
 export function redrawSaveState() {

@@ -144,3 +144,35 @@ export function describeChanges(before, after) {
   }
   return lines;
 }
+
+// Three-way merge of a conflict, per facet and for the category: what this tab ("mine") and
+// the server ("theirs") each changed since the state both started from ("base"; null when
+// unknown, then every difference counts as changed on both sides).
+// Each entry: {same, mineChanged, theirsChanged, conflict, pick}. The default pick is the side
+// that changed when only one did, and mine when both did (a real conflict, shown as such).
+function plan(mine, theirs, base) {
+  const same = mine === theirs;
+  const mineChanged = base === null ? !same : mine !== base;
+  const theirsChanged = base === null ? !same : theirs !== base;
+  const conflict = !same && mineChanged && theirsChanged;
+  const pick = !same && theirsChanged && !mineChanged ? "theirs" : "mine";
+  return { same, mineChanged, theirsChanged, conflict, pick };
+}
+
+const facetKey = (facet) => JSON.stringify(payload([facet])[0]);
+
+export function mergePlan(base, mine, theirs) {
+  const facets = mine.facets.map((facet, i) =>
+    plan(facetKey(facet), facetKey(theirs.facets[i]), base ? facetKey(base.facets[i]) : null),
+  );
+  const category = plan(mine.category || "", theirs.category || "", base ? base.category || "" : null);
+  return { facets, category };
+}
+
+// The merged state: picks is {facets: ["mine"|"theirs", ...], category: "mine"|"theirs"}.
+export function mergeStates(mine, theirs, picks) {
+  return {
+    facets: mine.facets.map((facet, i) => clone(picks.facets[i] === "theirs" ? theirs.facets[i] : facet)),
+    category: picks.category === "theirs" ? theirs.category || "" : mine.category || "",
+  };
+}

@@ -1,5 +1,5 @@
-// The workspace's side panels as DOM builders: the revision history and the conflict table.
-// Text goes in with textContent only.
+// The workspace's side panels as DOM builders: the revision history, the conflict table and
+// the note about other tabs. Text goes in with textContent only.
 import { el, when } from "./api.js";
 import { CATEGORIES, describeChanges, facetSummary, normalize } from "./fam.js";
 
@@ -32,21 +32,82 @@ export function historyItems(revisions, { count, onRestore }) {
   });
 }
 
-// The rows of the conflict dialog: per facet, yours and the server's, differences marked.
-export function conflictRows(mine, theirs) {
-  const rows = mine.facets.map((facet, i) => {
-    const yours = facetSummary(facet);
-    const server = facetSummary(theirs.facets[i]);
-    const row = el("tr", null, { class: yours === server ? "" : "differs" });
-    row.append(el("th", `${i + 1}`, { scope: "row" }), el("td", yours), el("td", server));
-    return row;
-  });
-  const label = (c) => CATEGORIES[c] || "derived";
-  const category = el("tr", null, { class: mine.category === theirs.category ? "" : "differs" });
-  category.append(
-    el("th", "Category", { scope: "row" }),
-    el("td", label(mine.category)),
-    el("td", label(theirs.category)),
+const CHANGED = (entry) => {
+  if (entry.same) return "";
+  if (entry.conflict) return "on both sides: choose";
+  return entry.theirsChanged ? "on the server" : "by you";
+};
+
+// One row of the conflict table: the name, yours and the server's (each a radio button when
+// they differ, preset to the plan's pick), and who changed it since the common base.
+function mergeRow(head, name, yours, server, entry) {
+  const kind = [entry.same ? "" : "differs", entry.conflict ? "conflict" : ""].join(" ").trim();
+  const row = el("tr", null, { class: kind, "data-pick": entry.same ? "" : entry.pick });
+  const cell = (text, side, aria) => {
+    const td = el("td", null, { class: "pick" });
+    if (entry.same) {
+      td.textContent = text;
+      return td;
+    }
+    const label = el("label");
+    const radio = el("input", null, { type: "radio", name, value: side, "aria-label": aria });
+    radio.checked = entry.pick === side;
+    radio.addEventListener("change", () => row.setAttribute("data-pick", side));
+    label.append(radio, el("span", text));
+    td.append(label);
+    return td;
+  };
+  row.append(
+    el("th", head, { scope: "row" }),
+    cell(yours, "mine", `${head}: keep yours (${yours})`),
+    cell(server, "theirs", `${head}: take the server's (${server})`),
+    el("td", CHANGED(entry), { class: "why" }),
   );
+  return row;
+}
+
+// The rows of the conflict dialog: per facet and for the category, yours and the server's with
+// a choice where they differ (plan: fam.mergePlan), and what changed on which side.
+export function conflictRows(mine, theirs, plan) {
+  const rows = mine.facets.map((facet, i) =>
+    mergeRow(`${i + 1}`, `merge-${i}`, facetSummary(facet), facetSummary(theirs.facets[i]), plan.facets[i]),
+  );
+  const label = (c) => CATEGORIES[c] || "derived";
+  const category = mergeRow("Category", "merge-category", label(mine.category), label(theirs.category), plan.category);
   return [...rows, category];
+}
+
+// The choices made in the conflict table: {facets: ["mine"|"theirs", ...], category}.
+export function conflictPicks(tbody, count) {
+  const pick = (name) => {
+    const checked = tbody.querySelector(`input[name="${name}"]:checked`);
+    return checked ? checked.value : "mine";
+  };
+  return { facets: Array.from({ length: count }, (_, i) => pick(`merge-${i}`)), category: pick("merge-category") };
+}
+
+const ago = (seconds) => (seconds < 2 ? "active just now" : seconds < 60 ? `active ${seconds} s ago` : `active ${Math.round(seconds / 60)} min ago`);
+
+// The note about other open tabs (from POST .../presence/): "" when there are none.
+// others: [{user, is_you, editing, seconds_ago}]; editable: this page may save.
+export function presenceText(others, { editable }) {
+  const freshest = (list) => Math.min(...list.map((o) => o.seconds_ago));
+  const names = (list) => [...new Set(list.map((o) => o.user))].join(", ");
+  const mine = others.filter((o) => o.is_you);
+  const editors = others.filter((o) => !o.is_you && o.editing);
+  const viewers = others.filter((o) => !o.is_you && !o.editing);
+  const lines = [];
+  if (mine.length) {
+    const where = mine.length > 1 ? `${mine.length} other tabs or browsers` : "another tab or browser";
+    lines.push(`This task is also open in ${where} (by ${names(mine)}, ${ago(freshest(mine))}).`);
+  }
+  if (editors.length) lines.push(`${names(editors)} has this task open too (${ago(freshest(editors))}).`);
+  if (viewers.length) {
+    const verb = new Set(viewers.map((o) => o.user)).size > 1 ? "are" : "is";
+    lines.push(`${names(viewers)} ${verb} looking at this task, read-only (${ago(freshest(viewers))}).`);
+  }
+  if (editable && (mine.length || editors.length)) {
+    lines.push("If both save, you choose what to keep, facet by facet; nothing is overwritten.");
+  }
+  return lines.join(" ");
 }

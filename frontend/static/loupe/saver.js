@@ -1,13 +1,15 @@
 // Autosave with no lost work: debounced saves, a copy of every unconfirmed change in
 // localStorage, retries with backoff (and at once when the browser is back online), and a
 // conflict callback on 409 instead of ever overwriting someone else's save.
+// The saver also keeps the base: the server's state at the version its changes started from,
+// so that a conflict can be merged three ways (what changed here, what changed there).
 //
 // Keys (one browser profile may have several tabs on one task):
 //   loupe:tab:<tabId>              this tab is alive (a heartbeat timestamp; removed on pagehide)
 //   loupe:pending:<task>:<tabId>   the unconfirmed state of <task> in tab <tabId>
 // A pending copy whose tab is no longer alive is "left over" and is replayed by the next page
 // that loads the task (or by My tasks).
-import { payload } from "./fam.js";
+import { payload, sameState } from "./fam.js";
 
 const MAX_BACKOFF = 30000;
 const ALIVE_MS = 6000; // a tab that has not beaten for this long is gone
@@ -137,10 +139,11 @@ export function claim(copy) {
 }
 
 export class Saver {
-  // send(body) -> Promise of the server's {version, ...}; onState(state, detail);
-  // onConflict(serverState) when the server holds a newer version; onSaved(response).
-  constructor({ taskId, version, send, onState, onConflict, onSaved, delay = 600 }) {
-    Object.assign(this, { taskId, version, send, onState, onConflict, onSaved, delay });
+  // send(body) -> Promise of the server's {version, facets, category, ...}; onState(state,
+  // detail); onConflict(serverState) when the server holds a newer version; onSaved(response).
+  // base: {facets, category} of `version` (null when not known).
+  constructor({ taskId, version, base = null, send, onState, onConflict, onSaved, delay = 600 }) {
+    Object.assign(this, { taskId, version, base, send, onState, onConflict, onSaved, delay });
     this.tab = TAB;
     startHeartbeat();
     this.latest = null; // {facets, category} to be saved
@@ -177,6 +180,7 @@ export class Saver {
         JSON.stringify({
           tab: this.tab,
           base_version: this.version,
+          base: this.base,
           facets: this.latest.facets,
           category: this.latest.category,
           at: new Date().toISOString(),
@@ -243,6 +247,7 @@ export class Saver {
     }
     this.inflight = null;
     this.version = response.version;
+    this.base = { facets: response.facets, category: response.category || "" };
     this.backoff = 1000;
     if (seq === this.seq) {
       this.dirty = false;
@@ -281,25 +286,27 @@ export class Saver {
     this.setState("error", error.message);
   }
 
-  // Resolve a conflict by saving this tab's state on top of the server's version.
-  keepMine(server) {
+  // Resolve a conflict with `state` (mine, the server's, or a merge of both): saved as one new
+  // save based on the server's version from the 409, never retried by itself. Should the
+  // server have moved on again meanwhile, that save gets its own 409 and the choice is asked
+  // again with the fresh state. The server's state becomes the base of what follows.
+  resolve(server, state) {
     this.version = server.version;
+    this.base = { facets: server.facets, category: server.category || "" };
     this.conflict = false;
+    if (sameState(state, this.base)) {
+      this.dirty = false; // the server holds it already: nothing to send
+      this.latest = null;
+      this.forget();
+      this.setState("saved");
+      return;
+    }
+    this.latest = state;
     this.dirty = true;
     this.seq += 1;
     this.persist();
     this.setState("saving");
     this.schedule(0);
-  }
-
-  // Resolve a conflict by taking the server's state (the caller shows it).
-  takeServer(server) {
-    this.version = server.version;
-    this.conflict = false;
-    this.dirty = false;
-    this.latest = null;
-    this.forget();
-    this.setState("saved");
   }
 
   // Save now; resolves true once everything is confirmed, false after `timeout` ms.

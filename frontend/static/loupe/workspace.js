@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import * as fam from "./fam.js";
 import { bindKeys } from "./keys.js";
+import { startPresence } from "./presence.js";
 import { claim, dropKey, leftovers, Saver } from "./saver.js";
 import { pollSuggestions, SuggestionLog } from "./suggest.js";
 import { $, root, taskId, S, flash, currentGroup, state, ctx, ui } from "./state.js";
@@ -29,8 +30,10 @@ import {
   loadHistory,
   toggleHistory,
   showConflict,
+  applyMerge,
   keepMine,
   takeServer,
+  showPresence,
   redrawSaveState,
 } from "./dialogs.js";
 import { buildSentences } from "./sentences-view.js";
@@ -85,6 +88,7 @@ function wire() {
       S.category = value;
     });
   });
+  $("apply-merge").addEventListener("click", applyMerge);
   $("keep-mine").addEventListener("click", keepMine);
   $("take-server").addEventListener("click", takeServer);
   // The conflict must be decided: Esc does not dismiss it.
@@ -119,6 +123,7 @@ async function main() {
   S.category = server.category;
   S.group = S.facets.map(() => 0);
   let version = task.fam.version;
+  let base = server; // the state `version` holds: what a conflict is compared against
   let restored = false;
   // Copies left in this browser by tabs that are gone (closed, reloaded, crashed).
   const copies = leftovers(taskId).filter((copy) => {
@@ -134,6 +139,7 @@ async function main() {
     S.facets = fam.normalize(first.facets, n);
     S.category = first.category || "";
     version = first.base_version;
+    base = first.base || null;
     restored = true;
   }
   document.title = `${task.document.external_id} · Loupe`;
@@ -149,6 +155,7 @@ async function main() {
   ctx.saver = new Saver({
     taskId,
     version,
+    base: base && fam.clone(base),
     send: (body) => api(`/api/tasks/${taskId}/fam/`, { method: "PUT", body }),
     onState: onSaveState,
     onConflict: showConflict,
@@ -174,6 +181,16 @@ async function main() {
     flash("This browser holds unsaved changes for this task: reopen it to save them.");
   }
   if ((task.campaign.scorers || []).length) pollSuggestions(taskId, onSuggestions);
+  if (task.presence) {
+    startPresence({
+      taskId,
+      onOthers: showPresence,
+      // The server answered with this session: a save waiting for a new login can go now.
+      onAnswer: () => {
+        if (ctx.saver.state === "auth") ctx.saver.retryNow();
+      },
+    });
+  }
 }
 
 main();

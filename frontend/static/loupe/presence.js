@@ -1,0 +1,77 @@
+// Who else has this task open: a heartbeat to POST /api/tasks/<id>/presence/ with this tab's
+// id. The server's record is the source of truth (it spans browsers and machines); between
+// tabs of one browser a BroadcastChannel only makes the others ask the server at once.
+import { api } from "./api.js";
+import { TAB } from "./saver.js";
+
+const MAX_BEAT_MS = 5000;
+
+// onOthers(others) after every answer ([] when the task is left); onAnswer() whenever the
+// server answered (the session is alive). Returns a function that stops the heartbeat.
+export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
+  const url = `/api/tasks/${taskId}/presence/`;
+  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`loupe:presence:${taskId}`) : null;
+  let every = MAX_BEAT_MS;
+  let timer = null;
+  let running = true;
+  let busy = false;
+  let again = false;
+  let announced = false;
+
+  async function beat() {
+    clearTimeout(timer);
+    if (!running) return;
+    if (busy) {
+      again = true; // one more right after the answer
+      return;
+    }
+    busy = true;
+    try {
+      const answer = await api(url, { method: "POST", body: { client_id: TAB } });
+      // Beat well within the expiry, so a live tab never drops out between two beats.
+      every = Math.max(1000, Math.min(MAX_BEAT_MS, (answer.expires_after * 1000) / 3));
+      if (running) onOthers(answer.others);
+      onAnswer();
+      if (!announced && channel) channel.postMessage("hello"); // the others look again now
+      announced = true;
+    } catch (error) {
+      if (error.status === 404) running = false; // no such task for us: nothing to announce
+    } finally {
+      busy = false;
+    }
+    if (!running) return;
+    if (again) {
+      again = false;
+      beat();
+    } else {
+      timer = setTimeout(beat, every);
+    }
+  }
+
+  function leave() {
+    if (!running) return;
+    running = false;
+    clearTimeout(timer);
+    // keepalive: the request outlives the page that is going away.
+    api(url, { method: "POST", body: { client_id: TAB, leaving: true }, keepalive: true }).catch(() => {});
+    if (channel) channel.postMessage("bye");
+  }
+
+  if (channel) {
+    channel.addEventListener("message", (event) => {
+      // After a "bye", give the leaving tab's request a moment to reach the server.
+      if (event.data === "bye") setTimeout(beat, 300);
+      else beat();
+    });
+  }
+  window.addEventListener("pagehide", leave);
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && !running) {
+      running = true; // back from the back-forward cache
+      announced = false;
+      beat();
+    }
+  });
+  beat();
+  return leave;
+}
