@@ -123,6 +123,8 @@ def test_every_plot_and_the_table_give_a_system_one_colour(context, board, tmp_p
     envelope = api(page, board.url, "/api/datasets/demo/leaderboard/?k=3")
     colours = envelope["colours"]
     assert seen == {system: {colours[system]} for system in seen}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "leaderboard-table-1280x800.png"))
     for row in envelope["systems"]:
         swatch = page.locator(f"#lb-table tr[data-system='{row['system']}'] th.system .swatch")
         expect(swatch).to_have_attribute("data-colour", colours[row["system"]])
@@ -197,3 +199,25 @@ def _scores_correlated(x: dict[str, float], r: float) -> dict[str, float]:
     w = [v / norm for v in w]
     rest = math.sqrt(1 - r * r)
     return {s: 3 + r * a + rest * b for s, a, b in zip(systems, u, w, strict=True)}
+
+
+def test_a_table_mean_over_fewer_documents_than_the_row_says_how_many(context, board):
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/demo/")
+    wait_query(page, "?k=3")
+    envelope = api(page, board.url, "/api/datasets/demo/leaderboard/?k=3")
+    checked = 0
+    for row in envelope["systems"]:
+        for metric in ("far", "sar", "rouge1_f"):
+            cell = row[metric]
+            shown = page.locator(
+                f"#lb-table tr[data-system='{row['system']}'] td[data-metric='{metric}']"
+            )
+            if cell is not None and cell["n"] != row["n_documents"]:
+                # FAR is over the 5 documents whose FAM has a supported facet, of 6.
+                expect(shown.locator(".n")).to_have_text(f"n = {cell['n']}")
+                checked += 1
+            else:
+                expect(shown.locator(".n")).to_have_count(0)
+    assert checked == 4  # FAR and SAR of both extractive systems

@@ -78,7 +78,7 @@ export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
     head.append(
       el("th", "#", { scope: "col", class: "rank" }),
       el("th", "System", { scope: "col" }),
-      el("th", "Docs", { scope: "col", class: "num", title: "documents the system's mean is over" }),
+      el("th", "Docs", { scope: "col", class: "num", title: "documents the system has outputs for in scope; a mean over fewer says n" }),
       ...metrics.map((m) =>
         sortHeader(m, metricLabel(m), {
           title: `${metricTitle(m)}: sort by it`,
@@ -97,7 +97,12 @@ export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
       tr.append(el("td", row.n_documents, { class: "num", "data-metric": "n_documents" }));
       for (const metric of metrics) {
         const cell = row[metric];
-        tr.append(scoreCell(metric, cell ? cell.mean : null, cell ? [cell.ci_low, cell.ci_high] : null));
+        const td = scoreCell(metric, cell ? cell.mean : null, cell ? [cell.ci_low, cell.ci_high] : null);
+        // A mean over fewer documents than the row's (FAR where a FAM has no supported facet).
+        if (cell && cell.n !== row.n_documents) {
+          td.append(el("small", `n = ${cell.n}`, { class: "n", title: `mean over ${cell.n} of the row's ${row.n_documents} documents` }));
+        }
+        tr.append(td);
       }
       tr.append(significanceCell(row.vs_next));
       return tr;
