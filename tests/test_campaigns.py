@@ -403,9 +403,13 @@ def test_presence_tells_each_tab_who_else_has_the_task_open(campaign):
     assert _beat(desktop, task, "tab-desktop-1", leaving=True).status_code == 200
     seen = _beat(laptop, task, "tab-laptop-1").json()["others"]
     assert [o["user"] for o in seen] == ["admin"]
-    from annotation.campaigns.models import TaskPresence
-
-    assert not TaskPresence.objects.filter(client_id="tab-desktop-1").exists()
+    # A heartbeat the desktop sent before leaving, arriving after, does not bring it back.
+    assert _beat(desktop, task, "tab-desktop-1").status_code == 200
+    assert [o["user"] for o in _beat(laptop, task, "tab-laptop-1").json()["others"]] == ["admin"]
+    # A tab that leaves before its first heartbeat arrives is not shown either.
+    assert _beat(desktop, task, "tab-desktop-2", leaving=True).status_code == 200
+    _beat(desktop, task, "tab-desktop-2")
+    assert [o["user"] for o in _beat(laptop, task, "tab-laptop-1").json()["others"]] == ["admin"]
     # The task page tells the workspace whether to announce itself.
     assert laptop.get(f"/api/tasks/{task.pk}/").json()["presence"] is True
     assert admin.get(f"/api/tasks/{task.pk}/").json()["presence"] is True

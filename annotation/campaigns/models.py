@@ -157,12 +157,15 @@ class TaskPresence(models.Model):
 
     Its heartbeat keeps ``last_seen`` fresh; an entry older than ``LOUPE_PRESENCE_SECONDS`` is
     gone (a closed or crashed tab). Kept in the database so every web process sees every tab.
+    A tab that says it left stays as ``left`` until it expires, so that a heartbeat it sent
+    just before (and that arrives after) cannot bring it back.
     """
 
     task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="presences")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     client_id = models.CharField(max_length=64)
     last_seen = models.DateTimeField()
+    left = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -254,7 +254,7 @@ def task_presence_list(*, task: Task, user, client_id: str) -> list[dict]:
     now = timezone.now()
     live = (
         TaskPresence.objects.filter(
-            task=task, last_seen__gte=now - timedelta(seconds=presence_seconds())
+            task=task, left=False, last_seen__gte=now - timedelta(seconds=presence_seconds())
         )
         .exclude(user=user, client_id=client_id)
         .select_related("user")

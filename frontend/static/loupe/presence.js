@@ -11,6 +11,10 @@ const MAX_BEAT_MS = 5000;
 export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
   const url = `/api/tasks/${taskId}/presence/`;
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`loupe:presence:${taskId}`) : null;
+  // The server keeps a tab that left as gone (a late heartbeat must not revive it), so a page
+  // back from the back-forward cache announces itself under a new id.
+  let generation = 0;
+  let clientId = TAB;
   let every = MAX_BEAT_MS;
   let timer = null;
   let running = true;
@@ -27,7 +31,7 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
     }
     busy = true;
     try {
-      const answer = await api(url, { method: "POST", body: { client_id: TAB } });
+      const answer = await api(url, { method: "POST", body: { client_id: clientId } });
       // Beat well within the expiry, so a live tab never drops out between two beats.
       every = Math.max(1000, Math.min(MAX_BEAT_MS, (answer.expires_after * 1000) / 3));
       if (running) onOthers(answer.others);
@@ -53,7 +57,7 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
     running = false;
     clearTimeout(timer);
     // keepalive: the request outlives the page that is going away.
-    api(url, { method: "POST", body: { client_id: TAB, leaving: true }, keepalive: true }).catch(() => {});
+    api(url, { method: "POST", body: { client_id: clientId, leaving: true }, keepalive: true }).catch(() => {});
     if (channel) channel.postMessage("bye");
   }
 
@@ -68,6 +72,8 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted && !running) {
       running = true; // back from the back-forward cache
+      generation += 1;
+      clientId = `${TAB}-${generation}`;
       announced = false;
       beat();
     }
