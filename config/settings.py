@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -28,6 +30,26 @@ def env_int(name: str, default: int) -> int:
     """Read an integer environment variable."""
     value = os.environ.get(name)
     return int(value) if value not in (None, "") else default
+
+
+def env_int_at_least(name: str, default: int, minimum: int) -> int:
+    """Read an integer environment variable that must be at least ``minimum``.
+
+    Args:
+        name: the variable.
+        default: its value when unset or empty.
+        minimum: the smallest value accepted.
+
+    Returns:
+        The value.
+
+    Raises:
+        ImproperlyConfigured: the value is below ``minimum``.
+    """
+    value = env_int(name, default)
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}.")
+    return value
 
 
 VAR_DIR = Path(os.environ.get("LOUPE_VAR_DIR", BASE_DIR / "var")).resolve()
@@ -67,6 +89,7 @@ INSTALLED_APPS = [
     "scoring.judgments",
     "scoring.leaderboards",
     "frontend",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a login refused for a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -150,6 +175,38 @@ LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/login/"
 
+# --- Login throttling -----------------------------------------------------------------------
+# django-axes counts failed logins (the login page, the admin's and POST /api/auth/token/) in the
+# database, so every gunicorn process sees the same count and each test starts from none. It
+# locks a username out from one client address (the combination): someone guessing passwords for
+# "admin" locks "admin" out from their own address only; the real admin still logs in from
+# elsewhere, and other users from that address. A lock on the username alone would let anyone
+# lock anyone out; a lock on the address alone, a whole office behind one NAT. The price:
+# guessing from many addresses is slowed per address, not stopped. Axes' backend comes first: it
+# refuses a locked-out login before the password is even checked, and it needs the request, so
+# every authenticate() call must pass it (the login forms and DRF's AuthTokenSerializer do).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOUPE_LOGIN_FAILURE_LIMIT = env_int_at_least("LOUPE_LOGIN_FAILURE_LIMIT", 5, 1)
+LOUPE_LOGIN_COOLOFF_MINUTES = env_int_at_least("LOUPE_LOGIN_COOLOFF_MINUTES", 15, 1)
+# Proxies in front of the app that append the client's address to X-Forwarded-For (0: none, the
+# client address is REMOTE_ADDR). Only the last that many entries are trusted; the rest of the
+# header is whatever the client sent.
+LOUPE_PROXY_COUNT = env_int_at_least("LOUPE_PROXY_COUNT", 0, 0)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = LOUPE_LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOUPE_LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
+# A success below the limit starts the count again.
+AXES_RESET_ON_SUCCESS = True
+# Attempts during a lockout are refused but do not extend it: it ends one cool-off after the
+# failure that locked, so the page can say when.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "frontend.views.login_locked_out"
+
 # --- Security ---------------------------------------------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -164,6 +221,12 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- REST API ---------------------------------------------------------------------------------
+LOUPE_TOKEN_RATE = os.environ.get("LOUPE_TOKEN_RATE", "") or "10/min"
+if not re.fullmatch(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", LOUPE_TOKEN_RATE):
+    raise ImproperlyConfigured(
+        f"LOUPE_TOKEN_RATE must look like 10/min (a count per s, min, hour or day), "
+        f"not {LOUPE_TOKEN_RATE!r}."
+    )
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -175,6 +238,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    # POST /api/auth/token/ (ScopedRateThrottle), per client address, successes included.
+    "DEFAULT_THROTTLE_RATES": {"auth-token": LOUPE_TOKEN_RATE},
+    "NUM_PROXIES": LOUPE_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Loupe API",

@@ -1,12 +1,16 @@
 """Page views: thin shells; the pages' data comes from the JSON API via ES modules."""
 
+import math
 from functools import wraps
 
+from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.utils import timezone
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
+from annotation.accounts.selectors import login_lockout_get
 from config.uploads import human_size
 
 
@@ -78,3 +82,38 @@ def leaderboard_document(request, slug: str, system: str, external_id: str):
     """One output against the document's support groups (``output-document.js``)."""
     context = {"slug": slug, "system": system, "external_id": external_id}
     return render(request, "frontend/output_document.html", context)
+
+
+def login_locked_out(request, original_response=None, credentials=None):
+    """The page for a login refused by the lockout (django-axes' ``AXES_LOCKOUT_CALLABLE``).
+
+    Used by the login page and the admin's login: says that the username is locked for this
+    address, until when, and what to do, with status 429 and ``Retry-After``.
+
+    Args:
+        request: the refused login request (axes has set ``axes_ip_address`` on it).
+        original_response: the response the login view made (the form again); replaced.
+        credentials: what was tried (the username; axes hides the password).
+
+    Returns:
+        The lockout page.
+    """
+    username = get_client_username(request, credentials) or ""
+    ip_address = getattr(request, "axes_ip_address", None)
+    now = timezone.now()
+    lockout = login_lockout_get(username=username, ip_address=ip_address, now=now)
+    cooloff = settings.AXES_COOLOFF_TIME
+    until = lockout.until if lockout else now + cooloff
+    seconds = lockout.seconds_left(now) if lockout else int(cooloff.total_seconds())
+    context = {
+        "username": username,
+        "ip_address": ip_address,
+        "cooloff_minutes": int(cooloff.total_seconds() // 60),
+        "minutes_left": math.ceil(seconds / 60),
+        "until": until,
+    }
+    response = render(
+        request, "frontend/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE
+    )
+    response["Retry-After"] = str(seconds)
+    return response

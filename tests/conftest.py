@@ -37,6 +37,18 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """The token endpoint's rate is counted in the cache (per process, per client address): each
+    test starts with none of the earlier tests' requests counted. (Failed logins are counted by
+    django-axes in the database, which each test gets fresh.)"""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def users(db):
     """One user per role plus one with no role, keyed by a short name."""

@@ -1,14 +1,17 @@
-"""Account APIs: who am I, and obtain an API token."""
+"""Account APIs: who am I, and obtain an API token (throttled, with the login lockout)."""
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
-from rest_framework.authtoken.models import Token
+from axes.helpers import get_client_username
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .roles import user_roles
+from .selectors import LoginLockout, login_lockout_get
+from .services import user_token_obtain
 
 
 class MeApi(APIView):
@@ -31,11 +34,35 @@ class MeApi(APIView):
         return Response(self.OutputSerializer(data).data)
 
 
+class LoginLockedOut(exceptions.Throttled):
+    """Too many failed logins for a username from this address (HTTP 429, ``Retry-After``)."""
+
+    default_code = "login_locked_out"
+
+
+def _lockout_message(lockout: LoginLockout) -> str:
+    minutes = lockout.cooloff_minutes
+    return (
+        f"Too many failed logins for this username from this address "
+        f"({lockout.failures}): its logins from this address are locked for "
+        f"{minutes} minute{'s' if minutes != 1 else ''} after the last failure; other addresses "
+        f"are not affected. An admin can unlock it sooner with "
+        f"`manage.py axes_reset_username {lockout.username}`."
+    )
+
+
 class TokenObtainApi(APIView):
-    """Exchange a username and password for an API token (for scripts and the CLI)."""
+    """Exchange a username and password for an API token (for scripts and the CLI).
+
+    Two guards: a rate per client address (``LOUPE_TOKEN_RATE``, scope ``auth-token``) and the
+    login lockout that the login form has (django-axes, through ``authenticate(request, ...)``).
+    Both answer 429 with ``Retry-After``.
+    """
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth-token"
 
     class InputSerializer(AuthTokenSerializer):
         pass
@@ -43,9 +70,37 @@ class TokenObtainApi(APIView):
     class OutputSerializer(serializers.Serializer):
         token = serializers.CharField()
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: OpenApiResponse(description="Wrong username or password."),
+            429: OpenApiResponse(
+                description="Too many requests from this address, or this username is locked "
+                "out from it after failed logins; see the Retry-After header."
+            ),
+        },
+    )
     def post(self, request):
+        # The serializer calls authenticate() with the request, so django-axes counts a
+        # failure, refuses a locked-out username and flags the request.
         serializer = self.InputSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        if not serializer.is_valid():
+            if getattr(request, "axes_locked_out", False):
+                self._raise_locked_out(request)
+            raise serializers.ValidationError(serializer.errors)
+        token = user_token_obtain(
+            user=serializer.validated_data["user"],
+            ip_address=getattr(request, "axes_ip_address", None),
+        )
         return Response(self.OutputSerializer({"token": token.key}).data)
+
+    def _raise_locked_out(self, request):
+        username = get_client_username(request, request.axes_credentials) or ""
+        lockout = login_lockout_get(username=username, ip_address=request.axes_ip_address)
+        if lockout is None:  # it ended between axes' check and this one
+            raise LoginLockedOut(wait=1, detail="Too many failed logins; try again.")
+        raise LoginLockedOut(wait=lockout.seconds_left(), detail=_lockout_message(lockout))
+
+    def throttled(self, request, wait):
+        raise exceptions.Throttled(wait, detail="Too many token requests from this address.")

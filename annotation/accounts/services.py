@@ -1,10 +1,13 @@
-"""Account services (writes): create users with a role."""
+"""Account services (writes): create users with a role, hand out API tokens."""
 
 from __future__ import annotations
 
+from axes.utils import reset as axes_reset
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
+from rest_framework.authtoken.models import Token
 
 from .roles import ADMIN, ROLES
 
@@ -39,3 +42,23 @@ def user_create(*, username: str, password: str, role: str, email: str = ""):
         user.is_superuser = True
         user.save(update_fields=["is_superuser"])
     return user
+
+
+@transaction.atomic
+def user_token_obtain(*, user, ip_address: str | None) -> Token:
+    """The API token of a user who has just given the right password (made on first use).
+
+    As after a login on the form (``AXES_RESET_ON_SUCCESS``), the user's failed logins from that
+    address are forgotten, so a success below the lockout limit starts the count again.
+
+    Args:
+        user: the authenticated user.
+        ip_address: the client's address, as django-axes counts it.
+
+    Returns:
+        The user's ``Token``.
+    """
+    if settings.AXES_RESET_ON_SUCCESS and ip_address:
+        axes_reset(ip=ip_address, username=user.get_username())
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
