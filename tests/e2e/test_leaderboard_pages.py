@@ -261,6 +261,12 @@ def test_a_researcher_uploads_replaces_and_deletes_a_judgment_study(context, boa
     wait_query(page, "?k=3")
     expect(page.locator("#correlations")).to_be_hidden()
     expect(page.locator("#studies")).to_contain_text("No human judgment study yet.")
+    # The name's pattern compiles in Chromium (RegExp v flag): a non-slug is a mismatch.
+    name = page.locator("#judgment-name")
+    name.focus()
+    page.keyboard.type("bad name!")
+    assert name.evaluate("(input) => input.validity.patternMismatch") is True
+    name.fill("")
 
     # A valid study: the correlations appear without a reload, one row per metric shown.
     _upload_study(page, "overall", good)
