@@ -206,6 +206,9 @@ AXES_RESET_ON_SUCCESS = True
 # failure that locked, so the page can say when.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "frontend.views.login_locked_out"
+# Axes announces its configuration on stderr at start, which would pollute every management
+# command's output (scripts read it); the settings above are documented in the README instead.
+AXES_VERBOSE = False
 
 # --- Security ---------------------------------------------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True
