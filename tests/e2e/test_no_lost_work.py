@@ -352,9 +352,18 @@ def test_two_tabs_merge_facet_by_facet_without_a_409_loop(context, make_world):
     assert groups(first, world, task) == [[[0]], [], [[2]]]
 
     # Tab B, still on version 1, by keyboard: facet 2 gets sentence 7, facet 3 sentence 10.
+    # Its saves are held until every key is in, so a slow machine cannot let the debounced save
+    # leave between the two edits (the dialog then compares both edits with the server).
     second.bring_to_front()
+    held = []
+    second.route(f"**/api/tasks/{task.pk}/fam/", lambda route: held.append(route))
     for key in ["2", "j", "j", "j", "j", "j", "j", "Space", "3", "j", "j", "j", "Space"]:
         second.keyboard.press(key)
+    # (Playwright hands the page's events over only while it is called: wait through it.)
+    eventually(lambda: second.wait_for_timeout(50) or bool(held), message="tab B did not save")
+    for route in held:
+        route.continue_()
+    second.unroute(f"**/api/tasks/{task.pk}/fam/")
     dialog = second.locator("#conflict")
     expect(dialog).to_be_visible()
     expect(second.locator("#save-state")).to_have_text("Conflict")

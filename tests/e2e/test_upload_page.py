@@ -6,7 +6,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, login
+from tests.e2e.helpers import ARTIFACTS, choose_file, login
 from tests.e2e.leaderboard_helpers import wait_query
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,14 +52,6 @@ def _open_upload_page(context, url):
     return page
 
 
-def _choose_file(page, path):
-    """Open the file chooser from the keyboard (Space on the focused input) and pick ``path``."""
-    expect(page.locator("#file")).to_be_focused()
-    with page.expect_file_chooser() as chooser:
-        page.keyboard.press("Space")
-    chooser.value.set_files(str(path))
-
-
 def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     context, site, tmp_path
 ):
@@ -93,7 +85,7 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     page.keyboard.press("Tab")
     expect(page.locator("#system-description")).to_be_focused()
     page.keyboard.press("Tab")
-    _choose_file(page, path)
+    choose_file(page, path, "#file")
     page.keyboard.press("Tab")
     expect(page.locator("#dry-run")).to_be_focused()
     page.keyboard.press("Tab")
@@ -164,7 +156,7 @@ def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_written(context, s
     page.keyboard.type("Lead")  # "Lead-3 (lead-3, extractive)"
     expect(page.locator("#system")).to_have_value("lead-3")
     page.keyboard.press("Tab")
-    _choose_file(page, path)
+    choose_file(page, path, "#file")
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
@@ -226,7 +218,7 @@ def test_after_an_upload_the_page_follows_the_scoring_job_to_the_leaderboard(
     page.keyboard.type("Lead")  # "Lead-3 (lead-3, extractive)": its next version
     expect(page.locator("#system")).to_have_value("lead-3")
     page.keyboard.press("Tab")
-    _choose_file(page, path)
+    choose_file(page, path, "#file")
     for _ in range(3):
         page.keyboard.press("Tab")
     expect(page.locator("#submit")).to_be_focused()

@@ -19,6 +19,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('client_id', models.CharField(max_length=64)),
                 ('last_seen', models.DateTimeField()),
+                ('left', models.BooleanField(default=False)),
                 ('task', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='presences', to='campaigns.task')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
