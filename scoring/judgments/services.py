@@ -137,8 +137,10 @@ def human_judgments_import(
         )
         for row in study.rows
     ]
-    for row in rows:  # the references were resolved above; check the plain fields
-        row.clean_fields(exclude=["dataset", "system", "document", "uploaded_by"])
+    for row in rows:  # references resolved above; the database enforces the constraints
+        row.full_clean(
+            exclude=["dataset", "system", "document", "uploaded_by"], validate_constraints=False
+        )
     try:
         with transaction.atomic():
             HumanJudgment.objects.bulk_create(rows)
@@ -157,7 +159,6 @@ def human_judgments_import(
     }
 
 
-@transaction.atomic
 def _check_owner(rows, *, user, name: str) -> None:
     """Only the study's uploader or an admin may replace or delete it (None: the shell)."""
     owners = set(rows.values_list("uploaded_by", flat=True).distinct())
@@ -169,6 +170,7 @@ def _check_owner(rows, *, user, name: str) -> None:
         )
 
 
+@transaction.atomic
 def human_judgment_study_delete(*, dataset: Dataset, name: str, user=None) -> int:
     """Delete every row of one study.
 
