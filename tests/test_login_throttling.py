@@ -4,12 +4,14 @@ failures (the login form, the admin login and the token API), and the token API 
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from django.db.models import F
@@ -25,6 +27,13 @@ ADMIN = {"username": "t-admin", "password": "pw-admin"}
 WRONG = {"username": "t-admin", "password": "not-the-password"}
 LIMIT = 5  # LOUPE_LOGIN_FAILURE_LIMIT's default
 COOLOFF = timedelta(minutes=15)  # LOUPE_LOGIN_COOLOFF_MINUTES's default
+
+
+def _token_client(**defaults) -> APIClient:
+    """An API client that posts JSON, the only body the token endpoint parses."""
+    client = APIClient(**defaults)
+    client.default_format = "json"
+    return client
 
 
 def _logged_in(client: Client) -> bool:
@@ -174,7 +183,7 @@ def _advance_the_rate_clock(monkeypatch, seconds: float) -> None:
 
 
 def test_thirty_wrong_passwords_then_the_right_one_are_refused_on_the_token_api(users, monkeypatch):
-    api = APIClient()
+    api = _token_client()
     responses = [
         api.post(TOKEN, {**WRONG, "password": f"wrong-{i}"}, format="json") for i in range(30)
     ]
@@ -204,12 +213,12 @@ def test_thirty_wrong_passwords_then_the_right_one_are_refused_on_the_token_api(
 
 
 def test_the_token_api_lockout_is_per_address_and_ends_after_the_cool_off(users):
-    attacker = APIClient(REMOTE_ADDR="203.0.113.9")
+    attacker = _token_client(REMOTE_ADDR="203.0.113.9")
     statuses = _wrong_passwords(attacker, TOKEN, LIMIT)
     assert statuses == [400] * (LIMIT - 1) + [429]
     assert attacker.post(TOKEN, ADMIN).status_code == 429
 
-    elsewhere = APIClient(REMOTE_ADDR="198.51.100.20").post(TOKEN, ADMIN)
+    elsewhere = _token_client(REMOTE_ADDR="198.51.100.20").post(TOKEN, ADMIN)
     assert elsewhere.status_code == 200 and elsewhere.json()["token"]
 
     _age_attempts("t-admin", COOLOFF + timedelta(seconds=1))
@@ -218,7 +227,7 @@ def test_the_token_api_lockout_is_per_address_and_ends_after_the_cool_off(users)
 
 
 def test_a_token_obtained_below_the_limit_resets_the_count(users):
-    api = APIClient()
+    api = _token_client()
     assert _wrong_passwords(api, TOKEN, LIMIT - 1) == [400] * (LIMIT - 1)
     assert api.post(TOKEN, ADMIN).status_code == 200
     assert _wrong_passwords(api, TOKEN, LIMIT - 1) == [400] * (LIMIT - 1)
@@ -226,7 +235,7 @@ def test_a_token_obtained_below_the_limit_resets_the_count(users):
 
 
 def test_the_token_endpoint_has_a_rate_per_address(users):
-    api = APIClient(REMOTE_ADDR="203.0.113.40")
+    api = _token_client(REMOTE_ADDR="203.0.113.40")
     # Ten requests a minute (the default), whatever they are: unknown users here.
     for i in range(10):
         assert api.post(TOKEN, {"username": f"nobody-{i}", "password": "x"}).status_code == 400
@@ -243,10 +252,37 @@ def test_the_token_endpoint_has_a_rate_per_address(users):
     )
     assert forged.status_code == 429
 
-    other = APIClient(REMOTE_ADDR="203.0.113.41")
+    other = _token_client(REMOTE_ADDR="203.0.113.41")
     assert other.post(TOKEN, {"username": "t-researcher", "password": "pw-researcher"}).json()[
         "token"
     ]
+
+
+def test_a_cross_site_form_cannot_lock_a_user_out_through_the_token_endpoint(users):
+    """A page elsewhere can make a victim's browser post a plain form (no CSRF check applies to
+    a token request), but not JSON without a CORS preflight: the endpoint parses JSON only, so
+    such posts count as no failed login and cannot lock the account out."""
+    from axes.models import AccessAttempt
+
+    browser = Client(REMOTE_ADDR="203.0.113.77")
+    # Within the token rate (10 a minute) so that only the body decides: six forms, then one
+    # multipart and one text/plain post.
+    for content_type, times in (("form", LIMIT + 1), ("multipart", 1), ("text/plain", 1)):
+        for i in range(times):
+            data = {**WRONG, "password": f"wrong-{i}"}
+            if content_type == "form":
+                response = browser.post(
+                    TOKEN, urlencode(data), content_type="application/x-www-form-urlencoded"
+                )
+            elif content_type == "multipart":
+                response = browser.post(TOKEN, data)
+            else:
+                response = browser.post(TOKEN, json.dumps(data), content_type="text/plain")
+            assert response.status_code == 415, (content_type, response.content[:200])
+            assert "application/json" in response.json()["message"]
+    assert not AccessAttempt.objects.filter(username="t-admin").exists()
+    right = _token_client(REMOTE_ADDR="203.0.113.77").post(TOKEN, ADMIN)
+    assert right.status_code == 200 and right.json()["token"]
 
 
 # --- Settings from the environment ------------------------------------------------------------

@@ -275,10 +275,14 @@ def test_endpoint_allows_and_denies_by_role(name, role, client_for, context, use
 
 def test_token_auth_works_and_bad_credentials_are_refused(users, client_for):
     anonymous = client_for(None)
-    bad = anonymous.post("/api/auth/token/", {"username": "t-admin", "password": "nope"})
+    bad = anonymous.post(
+        "/api/auth/token/", {"username": "t-admin", "password": "nope"}, format="json"
+    )
     assert bad.status_code == 400
     token = anonymous.post(
-        "/api/auth/token/", {"username": "t-researcher", "password": "pw-researcher"}
+        "/api/auth/token/",
+        {"username": "t-researcher", "password": "pw-researcher"},
+        format="json",
     ).json()["token"]
     anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     me = anonymous.get("/api/me/").json()

@@ -106,7 +106,9 @@ def test_acceptance_a_researcher_token_uploads_a_jsonl_with_one_bad_line(demo, u
     and nothing changes."""
     client = client_for(None)
     token = client.post(
-        "/api/auth/token/", {"username": "t-researcher", "password": "pw-researcher"}
+        "/api/auth/token/",
+        {"username": "t-researcher", "password": "pw-researcher"},
+        format="json",
     ).json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     content = jsonl(

@@ -4,6 +4,7 @@ from axes.helpers import get_client_username
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -56,11 +57,14 @@ class TokenObtainApi(APIView):
 
     Two guards: a rate per client address (``LOUPE_TOKEN_RATE``, scope ``auth-token``) and the
     login lockout that the login form has (django-axes, through ``authenticate(request, ...)``).
-    Both answer 429 with ``Retry-After``.
+    Both answer 429 with ``Retry-After``. The body must be JSON (415 otherwise).
     """
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    # JSON only: no CSRF check applies here, and a page elsewhere can make a browser post a
+    # plain form but not JSON (that needs a CORS preflight), so it cannot feed the lockout.
+    parser_classes = [JSONParser]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth-token"
 
@@ -84,7 +88,15 @@ class TokenObtainApi(APIView):
     def post(self, request):
         # The serializer calls authenticate() with the request, so django-axes counts a
         # failure, refuses a locked-out username and flags the request.
-        serializer = self.InputSerializer(data=request.data, context={"request": request})
+        try:
+            data = request.data
+        except exceptions.UnsupportedMediaType as error:
+            raise exceptions.UnsupportedMediaType(
+                request.content_type,
+                detail="Send the username and password as JSON (Content-Type: application/json); "
+                f"got {request.content_type or 'no content type'!r}.",
+            ) from error
+        serializer = self.InputSerializer(data=data, context={"request": request})
         if not serializer.is_valid():
             if getattr(request, "axes_locked_out", False):
                 self._raise_locked_out(request)
