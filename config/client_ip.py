@@ -1,5 +1,7 @@
 """The client's address for login throttling, trusting X-Forwarded-For only from our proxies."""
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest
 
@@ -16,6 +18,10 @@ def client_ip(request: HttpRequest) -> str | None:
     Args:
         request: the login request (Django's or DRF's).
 
+    An entry that is no address ("unknown", empty, or mangled by a proxy) falls back to
+    ``REMOTE_ADDR``, and an IPv4 ``address:port`` loses its port: axes stores the address in an
+    ``inet`` column on PostgreSQL, which refuses anything else.
+
     Returns:
         The client's address, or ``None`` if the request has none.
     """
@@ -25,4 +31,14 @@ def client_ip(request: HttpRequest) -> str | None:
     if not proxies or not forwarded:
         return remote_addr
     addresses = forwarded.split(",")
-    return addresses[-min(proxies, len(addresses))].strip()
+    return _address(addresses[-min(proxies, len(addresses))].strip()) or remote_addr
+
+
+def _address(entry: str) -> str | None:
+    """``entry`` as an IP address (an IPv4 ``address:port`` loses its port), else ``None``."""
+    if entry.count(":") == 1:  # IPv4 with a port; an IPv6 address has at least two colons
+        entry = entry.partition(":")[0]
+    try:
+        return str(ipaddress.ip_address(entry))
+    except ValueError:
+        return None

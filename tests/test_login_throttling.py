@@ -285,6 +285,31 @@ def test_a_cross_site_form_cannot_lock_a_user_out_through_the_token_endpoint(use
     assert right.status_code == 200 and right.json()["token"]
 
 
+@pytest.mark.parametrize(
+    ("forwarded", "counted"),
+    [
+        ("unknown", "192.0.2.10"),
+        ("", "192.0.2.10"),
+        (" , ", "192.0.2.10"),
+        ("not an ip", "192.0.2.10"),
+        ("203.0.113.5:4431", "203.0.113.5"),
+        ("198.51.100.1, 2001:db8::7", "2001:db8::7"),
+    ],
+)
+def test_a_forwarded_entry_that_is_no_address_falls_back_to_the_connection(
+    users, settings, forwarded, counted
+):
+    """A proxy that appends 'unknown' or 'ip:port' (or a request that bypassed it) must not turn
+    a failed login into a server error: the address column is an inet on PostgreSQL."""
+    from axes.models import AccessAttempt
+
+    settings.LOUPE_PROXY_COUNT = 1
+    client = Client(REMOTE_ADDR="192.0.2.10")
+    wrong = client.post(LOGIN, WRONG, HTTP_X_FORWARDED_FOR=forwarded)
+    assert wrong.status_code == 200  # the form again, with its error
+    assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == [counted]
+
+
 # --- Settings from the environment ------------------------------------------------------------
 
 OURS = {
