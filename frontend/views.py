@@ -1,6 +1,7 @@
 """Page views: thin shells; the pages' data comes from the JSON API via ES modules."""
 
 import math
+from datetime import timedelta
 from functools import wraps
 
 from axes.helpers import get_client_username
@@ -103,8 +104,12 @@ def login_locked_out(request, original_response=None, credentials=None):
     now = timezone.now()
     lockout = login_lockout_get(username=username, ip_address=ip_address, now=now)
     cooloff = settings.AXES_COOLOFF_TIME
-    until = lockout.until if lockout else now + cooloff
-    seconds = lockout.seconds_left(now) if lockout else int(cooloff.total_seconds())
+    # No lockout found: it ended between axes' check and this one; the next try may pass.
+    until = lockout.until if lockout else now
+    seconds = lockout.seconds_left(now) if lockout else 1
+    # The page shows hours and minutes: round up, so "after 10:15" is never still refused.
+    if until.second or until.microsecond:
+        until = until.replace(second=0, microsecond=0) + timedelta(minutes=1)
     context = {
         "username": username,
         "ip_address": ip_address,

@@ -6,10 +6,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -66,6 +67,14 @@ def _assert_lockout_page(response, username: str = "t-admin") -> None:
     assert "for 15 minutes" in page
     assert f"manage.py axes_reset_username {username}" in page
     assert 0 < int(response["Retry-After"]) <= COOLOFF.total_seconds()
+    # The time shown (hours and minutes) is never before the lockout really ends.
+    from annotation.accounts.selectors import login_lockout_get
+
+    shown = datetime.fromisoformat(re.search(r'<time datetime="([^"]+)"', page).group(1))
+    lockout = login_lockout_get(username=username, ip_address="127.0.0.1")
+    assert lockout is not None
+    assert shown.second == 0 and shown >= lockout.until > shown - timedelta(minutes=1)
+    assert f"{shown:%H:%M} UTC" in page
 
 
 # --- The login form ---------------------------------------------------------------------------
