@@ -2,9 +2,12 @@
 
 ``tests/test_layers.py`` reads the imports; this test watches the calls. It profiles one real
 extractive upload through the API, the scoring of its job by the chunk task (called, not queued),
-and the leaderboard read. Every call from one project module into another is a hop; a hop may go
-to the caller's own layer, a lower one or the pure core, never up. The stations of the path named
-in ARCHITECTURE.md must be visited, in that order.
+and the leaderboard read. Every direct call from one project module into another is a hop; a hop
+may go to the caller's own layer, a lower one or the pure core, never up. Calls that Django or
+Celery make (signal receivers, on-commit callbacks, tasks) are not hops: those are the events
+through which a lower layer starts higher work, and ``tests/test_layers.py`` keeps the imports
+behind them one-way. The stations of the path named in ARCHITECTURE.md must be visited, in that
+order.
 """
 
 from __future__ import annotations
