@@ -443,6 +443,131 @@ def test_two_tabs_merge_facet_by_facet_without_a_409_loop(context, make_world):
     assert saves == [409, 409, 200]
 
 
+NOTE_A = "Checked against the wire copy: the figure in sentence 4 is rounded."
+NOTE_B = "Source unclear"
+
+
+def test_a_conflict_only_in_a_note_shows_both_notes(context, make_world):
+    """Two tabs change only the note of one facet: the dialog shows both notes (cut to a
+    readable length, the whole note in the cell's title and the radio's label) instead of two
+    equal cells, and the choice saves the chosen note."""
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    first = workspace_page(context, world, task)
+    second = context.new_page()  # same browser profile: same session, same localStorage
+    open_task(second, world, task)
+
+    first.bring_to_front()
+    first.focus("#note-0")
+    first.keyboard.type(NOTE_A)
+    wait_saved(first)
+    assert api_get(first, world, f"/api/tasks/{task.pk}/")["fam"]["facets"][0]["note"] == NOTE_A
+
+    # Tab B, still on version 1, types its own note; its saves are held until every key is in.
+    second.bring_to_front()
+    held = []
+    second.route(f"**/api/tasks/{task.pk}/fam/", lambda route: held.append(route))
+    second.focus("#note-0")
+    second.keyboard.type(NOTE_B)
+    eventually(lambda: second.wait_for_timeout(50) or bool(held), message="tab B did not save")
+    for route in held:
+        route.continue_()
+    second.unroute(f"**/api/tasks/{task.pk}/fam/")
+    dialog = second.locator("#conflict")
+    expect(dialog).to_be_visible()
+    row = _row(dialog, 0)
+    expect(row).to_have_class(re.compile(r"\bconflict\b"))
+    expect(row.locator("td.why")).to_have_text("on both sides: choose")
+    mine, theirs = row.locator("td").nth(0), row.locator("td").nth(1)
+    expect(mine).to_have_text('— · note: "Source unclear"')
+    expect(theirs).to_have_text('— · note: "Checked against the wire copy: the figu…"')
+    expect(theirs.locator("label")).to_have_attribute("title", f'— · note: "{NOTE_A}"')
+    expect(row.locator("input[value=mine]")).to_have_attribute(
+        "aria-label", '1: keep yours (— · note: "Source unclear")'
+    )
+    expect(row.locator("input[value=theirs]")).to_have_attribute(
+        "aria-label", f'1: take the server\'s (— · note: "{NOTE_A}")'
+    )
+    expect(row.locator("input[value=mine]")).to_be_checked()
+    for other in (1, 2, 3):  # nothing else differs
+        expect(_row(dialog, other).locator("input")).to_have_count(0)
+
+    # The server's note, by keyboard, and save the choice.
+    row.locator("input[value=mine]").focus()
+    second.keyboard.press("ArrowRight")
+    expect(row.locator("input[value=theirs]")).to_be_checked()
+    second.locator("#apply-merge").focus()
+    second.keyboard.press("Enter")
+    expect(dialog).to_be_hidden()
+    wait_saved(second)
+    assert api_get(second, world, f"/api/tasks/{task.pk}/")["fam"]["facets"][0]["note"] == NOTE_A
+    expect(second.locator("#note-0")).to_have_value(NOTE_A)
+
+
+CHOOSE_FIRST = (
+    "This task was saved elsewhere: choose what to keep first (this change was not made)."
+)
+
+
+def test_an_edit_while_the_conflict_dialog_loads_is_refused_not_lost(context, make_world):
+    """A copy left by an older page has no base, so the dialog first reads the history. An edit
+    in that moment is refused and said so; before, a category chosen then was replaced by the
+    server's (preset, as only the server had changed it) without being shown."""
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    # The server moves on: facet 1 gets sentence 1, the category becomes Noise.
+    sentence(page, 0).click()
+    wait_saved(page)
+    page.select_option("#category", "noise")
+    wait_saved(page)
+    assert api_get(page, world, f"/api/tasks/{task.pk}/")["fam"]["category"] == "noise"
+    # An older page of this browser left a copy based on version 1, without the base.
+    empty = {"groups": [], "label": "supported", "note": ""}
+    copy = {
+        "tab": "older-page",
+        "base_version": 1,
+        "facets": [empty, {**empty, "groups": [[4]]}, empty],
+        "category": "",
+        "at": "2024-01-01T00:00:00Z",
+    }
+    page.evaluate(
+        "([key, copy]) => localStorage.setItem(key, JSON.stringify(copy))",
+        [f"loupe:pending:{task.pk}:older-page", copy],
+    )
+    page.close()
+
+    later = context.new_page()  # the same browser: the copy is left over for this page
+    held = []
+    later.route(f"**/api/tasks/{task.pk}/history/", lambda route: held.append(route))
+    open_task(later, world, task)  # restores the copy; its save gets a 409
+    eventually(lambda: later.wait_for_timeout(50) or bool(held), message="no history request")
+    expect(later.locator("#save-state")).to_have_text("Conflict")
+    expect(later.locator("#conflict")).to_be_hidden()  # the base is still being read
+    later.select_option("#category", "high")
+    expect(later.locator("#flash")).to_have_text(CHOOSE_FIRST)
+    expect(later.locator("#category")).to_have_value("")
+    for route in held:
+        route.continue_()
+    later.unroute(f"**/api/tasks/{task.pk}/history/")
+
+    dialog = later.locator("#conflict")
+    expect(dialog).to_be_visible()
+    category = _row(dialog, 3)
+    expect(category.locator("td").nth(0)).to_have_text("derived")  # yours: what the page shows
+    expect(category.locator("td").nth(1)).to_have_text("Noise")
+    expect(category.locator("input[value=theirs]")).to_be_checked()
+    expect(_row(dialog, 0).locator("input[value=theirs]")).to_be_checked()
+    expect(_row(dialog, 1).locator("td").nth(0)).to_have_text("[5]")
+    expect(_row(dialog, 1).locator("input[value=mine]")).to_be_checked()
+    later.click("#apply-merge")
+    wait_saved(later)
+    fam = api_get(later, world, f"/api/tasks/{task.pk}/")["fam"]
+    assert [f["groups"] for f in fam["facets"]] == [[[0]], [[4]], []]
+    assert fam["category"] == "noise"
+    expect(later.locator("#category")).to_have_value("noise")
+
+
 def test_a_tab_is_told_when_the_task_is_open_elsewhere(browser, context, make_world):
     """Presence across browsers: another browser of the same annotator appears within a few
     seconds (the server's heartbeat record), and the note goes when that browser leaves."""

@@ -4,10 +4,19 @@ import * as fam from "./fam.js";
 import { leftovers, readPending } from "./saver.js";
 import { $, taskId, S, flash, currentGroup, state, ctx, ui } from "./state.js";
 
+const CONFLICT_FIRST = "This task was saved elsewhere: choose what to keep first (this change was not made).";
+
 // Apply a change to the FAM, then save (debounced) and redraw.
+// Refused while a conflict waits for a choice, from the 409 on: the dialog may still be
+// reading the history, and its choice is applied to the state it showed.
 export function edit(change, { redraw = true } = {}) {
   if (S.readOnly) {
     flash(S.task.editable ? "The task is submitted: reopen it to make changes." : "Read-only.");
+    return false;
+  }
+  if (ctx.saver.conflict) {
+    flash(CONFLICT_FIRST);
+    ui.render(); // the controls show the state again (the category, a label's radio)
     return false;
   }
   change();

@@ -141,6 +141,11 @@ function resolveWith(merged, message) {
   S.category = merged.category || "";
   ctx.saver.resolve(server, state());
   S.server = null;
+  // The note fields too, even the focused one (the dialog gives the focus back to it, and the
+  // next key typed there would otherwise save the note it showed before the choice).
+  S.cards.forEach((card, f) => {
+    card.note.value = S.facets[f].note;
+  });
   ui.render();
   flash(message);
 }

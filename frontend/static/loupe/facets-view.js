@@ -43,12 +43,13 @@ export function buildFacets() {
     const noteLabel = el("label", null, { class: "note" });
     const note = el("input", null, { type: "text", maxlength: "1000", placeholder: "Optional note", id: `note-${f}` });
     note.addEventListener("input", () => {
-      edit(
+      const done = edit(
         () => {
           S.facets[f].note = note.value;
         },
         { redraw: false },
       );
+      if (!done) note.value = S.facets[f].note; // refused: the field shows the note again
     });
     noteLabel.append(el("span", "Note"), note);
     const sugg = el("div", null, { class: "suggestions" });

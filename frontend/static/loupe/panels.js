@@ -40,39 +40,68 @@ const CHANGED = (entry) => {
 
 // One row of the conflict table: the name, yours and the server's (each a radio button when
 // they differ, preset to the plan's pick), and who changed it since the common base.
+// yours, server: {text, full, spoken}: what the cell shows, its whole text (the title when it
+// is cut) and what the radio's label says.
 function mergeRow(head, name, yours, server, entry) {
   const kind = [entry.same ? "" : "differs", entry.conflict ? "conflict" : ""].join(" ").trim();
   const row = el("tr", null, { class: kind, "data-pick": entry.same ? "" : entry.pick });
-  const cell = (text, side, aria) => {
+  const cell = (shown, side, aria) => {
     const td = el("td", null, { class: "pick" });
     if (entry.same) {
-      td.textContent = text;
+      td.textContent = shown.text;
       return td;
     }
-    const label = el("label");
+    const label = el("label", null, shown.full !== shown.text ? { title: shown.full } : {});
     const radio = el("input", null, { type: "radio", name, value: side, "aria-label": aria });
     radio.checked = entry.pick === side;
     radio.addEventListener("change", () => row.setAttribute("data-pick", side));
-    label.append(radio, el("span", text));
+    label.append(radio, el("span", shown.text));
     td.append(label);
     return td;
   };
   row.append(
     el("th", head, { scope: "row" }),
-    cell(yours, "mine", `${head}: keep yours (${yours})`),
-    cell(server, "theirs", `${head}: take the server's (${server})`),
+    cell(yours, "mine", `${head}: keep yours (${yours.spoken})`),
+    cell(server, "theirs", `${head}: take the server's (${server.spoken})`),
     el("td", CHANGED(entry), { class: "why" }),
   );
   return row;
 }
 
+const NOTE_SHOWN = 40; // characters of a note in a cell
+const NOTE_SPOKEN = 160; // in a radio's label
+
+// A note on one line, cut to `max` characters with an ellipsis.
+function cut(note, max) {
+  const line = note.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+// A facet as a cell of the conflict table: its sentences, and its note when the two sides'
+// notes differ (the whole row differs then, and the note may be all that does).
+function facetCell(facet, withNote) {
+  const summary = facetSummary(facet);
+  if (!withNote) return { text: summary, full: summary, spoken: summary };
+  const note = (max) => (facet.note ? `note: "${max ? cut(facet.note, max) : facet.note}"` : "no note");
+  return {
+    text: `${summary} · ${note(NOTE_SHOWN)}`,
+    full: `${summary} · ${note(0)}`,
+    spoken: `${summary} · ${note(NOTE_SPOKEN)}`,
+  };
+}
+
 // The rows of the conflict dialog: per facet and for the category, yours and the server's with
 // a choice where they differ (plan: fam.mergePlan), and what changed on which side.
 export function conflictRows(mine, theirs, plan) {
-  const rows = mine.facets.map((facet, i) =>
-    mergeRow(`${i + 1}`, `merge-${i}`, facetSummary(facet), facetSummary(theirs.facets[i]), plan.facets[i]),
-  );
-  const label = (c) => CATEGORIES[c] || "derived";
+  const rows = mine.facets.map((facet, i) => {
+    const other = theirs.facets[i];
+    const notes = (facet.note || "") !== (other.note || "");
+    return mergeRow(`${i + 1}`, `merge-${i}`, facetCell(facet, notes), facetCell(other, notes), plan.facets[i]);
+  });
+  const label = (c) => {
+    const text = CATEGORIES[c] || "derived";
+    return { text, full: text, spoken: text };
+  };
   const category = mergeRow("Category", "merge-category", label(mine.category), label(theirs.category), plan.category);
   return [...rows, category];
 }
