@@ -168,12 +168,17 @@ export function takeServer() {
   resolveWith(S.server, "You now have the server's state.");
 }
 
-// The note that this task is open elsewhere too (hidden when it is not).
+// The note that this task is open elsewhere too (hidden when it is not), and its live region
+// for screen readers: the same without the ages, so it changes only when someone comes or goes.
 export function showPresence(others) {
+  const editable = !S.readOnly;
   const node = $("presence");
-  const text = presenceText(others, { editable: !S.readOnly });
+  const text = presenceText(others, { editable });
   if (node.textContent !== text) node.textContent = text;
   node.hidden = !text;
+  const live = $("presence-live");
+  const said = presenceText(others, { editable, ages: false });
+  if (live.textContent !== said) live.textContent = said;
 }
 
 export function redrawSaveState() {

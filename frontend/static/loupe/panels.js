@@ -118,9 +118,12 @@ export function conflictPicks(tbody, count) {
 const ago = (seconds) => (seconds < 2 ? "active just now" : seconds < 60 ? `active ${seconds} s ago` : `active ${Math.round(seconds / 60)} min ago`);
 
 // The note about other open tabs (from POST .../presence/): "" when there are none.
-// others: [{user, is_you, editing, seconds_ago}]; editable: this page may save.
-export function presenceText(others, { editable }) {
+// others: [{user, is_you, editing, seconds_ago}]; editable: this page may save; ages: say how
+// long ago each was active (false for the live region, which must change only when someone
+// comes or goes, not with every heartbeat).
+export function presenceText(others, { editable, ages = true }) {
   const freshest = (list) => Math.min(...list.map((o) => o.seconds_ago));
+  const age = (list, wrap) => (ages ? wrap(ago(freshest(list))) : "");
   const names = (list) => [...new Set(list.map((o) => o.user))].join(", ");
   const mine = others.filter((o) => o.is_you);
   const editors = others.filter((o) => !o.is_you && o.editing);
@@ -128,12 +131,12 @@ export function presenceText(others, { editable }) {
   const lines = [];
   if (mine.length) {
     const where = mine.length > 1 ? `${mine.length} other tabs or browsers` : "another tab or browser";
-    lines.push(`This task is also open in ${where} (by ${names(mine)}, ${ago(freshest(mine))}).`);
+    lines.push(`This task is also open in ${where} (by ${names(mine)}${age(mine, (a) => `, ${a}`)}).`);
   }
-  if (editors.length) lines.push(`${names(editors)} has this task open too (${ago(freshest(editors))}).`);
+  if (editors.length) lines.push(`${names(editors)} has this task open too${age(editors, (a) => ` (${a})`)}.`);
   if (viewers.length) {
     const verb = new Set(viewers.map((o) => o.user)).size > 1 ? "are" : "is";
-    lines.push(`${names(viewers)} ${verb} looking at this task, read-only (${ago(freshest(viewers))}).`);
+    lines.push(`${names(viewers)} ${verb} looking at this task, read-only${age(viewers, (a) => ` (${a})`)}.`);
   }
   if (editable && (mine.length || editors.length)) {
     lines.push("If both save, you choose what to keep, facet by facet; nothing is overwritten.");

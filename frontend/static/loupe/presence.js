@@ -5,9 +5,14 @@ import { api } from "./api.js";
 import { TAB } from "./saver.js";
 
 const MAX_BEAT_MS = 5000;
+const MAX_BACKOFF_MS = 60000;
 
-// onOthers(others) after every answer ([] when the task is left); onAnswer() whenever the
-// server answered (the session is alive). Returns a function that stops the heartbeat.
+// onOthers(others) after every answer, and [] after an error (who else is there is not known
+// then) or when the task is left; onAnswer() whenever the server answered (the session is
+// alive). A 403 or 404 ends the heartbeat (this page may not follow the task); a network
+// error, 401, 429 or 5xx backs it off, up to a minute, until the server answers again (at once
+// when the browser is back online or the window gets the focus, e.g. after a new login in
+// another tab). Returns a function that stops the heartbeat.
 export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
   const url = `/api/tasks/${taskId}/presence/`;
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`loupe:presence:${taskId}`) : null;
@@ -16,6 +21,7 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
   let generation = 0;
   let clientId = TAB;
   let every = MAX_BEAT_MS;
+  let backoff = 0; // after a failed beat: the wait before the next one
   let timer = null;
   let running = true;
   let busy = false;
@@ -34,12 +40,17 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
       const answer = await api(url, { method: "POST", body: { client_id: clientId } });
       // Beat well within the expiry, so a live tab never drops out between two beats.
       every = Math.max(1000, Math.min(MAX_BEAT_MS, (answer.expires_after * 1000) / 3));
+      backoff = 0;
       if (running) onOthers(answer.others);
       onAnswer();
       if (!announced && channel) channel.postMessage("hello"); // the others look again now
       announced = true;
     } catch (error) {
-      if (error.status === 404) running = false; // no such task for us: nothing to announce
+      // A note left up would be stale: whoever it names may have gone since.
+      onOthers([]);
+      // No such task for us, or no longer allowed on it: nothing to announce.
+      if (error.status === 403 || error.status === 404) running = false;
+      else backoff = Math.min(MAX_BACKOFF_MS, backoff ? backoff * 2 : every * 2);
     } finally {
       busy = false;
     }
@@ -48,8 +59,13 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
       again = false;
       beat();
     } else {
-      timer = setTimeout(beat, every);
+      timer = setTimeout(beat, backoff || every);
     }
+  }
+
+  // Back online, or back in this window (perhaps logged in again elsewhere): try at once.
+  function retry() {
+    if (running && backoff) beat();
   }
 
   function leave() {
@@ -69,6 +85,8 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
     });
   }
   window.addEventListener("pagehide", leave);
+  window.addEventListener("online", retry);
+  window.addEventListener("focus", retry);
   window.addEventListener("pageshow", (event) => {
     if (event.persisted && !running) {
       running = true; // back from the back-forward cache
