@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, choose_file, login
+from tests.e2e.helpers import ARTIFACTS, choose_file, eventually, login
 from tests.e2e.leaderboard_helpers import (
     DEFAULT_COLUMNS,
     api,
@@ -167,6 +167,37 @@ def test_coverage_warning_and_live_scoring_jobs(context, board, tmp_path):
     expect(page.locator("#job-status")).to_contain_text(
         f"Job {rescore.pk} (manual, k = 3) succeeded"
     )
+
+
+def test_the_job_follower_stops_when_the_job_is_gone(context, demo):
+    """A job that no longer exists (404) is not polled every 2 s forever: the panel says it
+    could not check the job, and the page stops asking."""
+    from scoring.scores.models import ScoringJob
+
+    job = ScoringJob.objects.get(dataset=demo.dataset)  # the demo's, queued: no worker here
+    assert job.status == "queued"
+    job_id = job.pk
+    page = context.new_page()
+    login(page, demo.url, "researcher")
+    checks = []
+    page.on(
+        "request",
+        lambda r: checks.append(r.url) if r.url.endswith(f"/api/scoring-jobs/{job_id}/") else None,
+    )
+    page.goto(f"{demo.url}/leaderboards/demo/")
+    expect(page.locator("#jobs")).to_have_attribute("data-state", "queued")
+    expect(page.locator("#job-status")).to_contain_text(f"Job {job_id} (")
+    eventually(lambda: page.wait_for_timeout(50) or bool(checks), message="the job is not followed")
+    job.delete()
+    error = page.locator("#job-error")
+    expect(error).to_be_visible(timeout=6_000)
+    expect(error).to_have_text(
+        f"Could not check job {job_id}: Not found. Reload the page to try again."
+    )
+    expect(page.locator("#job-progress")).to_be_hidden()
+    asked = len(checks)
+    page.wait_for_timeout(5_000)  # two and a half polls
+    assert len(checks) == asked
 
 
 def test_correlations_with_human_judgments(context, board, tmp_path):

@@ -1,5 +1,7 @@
 // One scoring job shown live: status line, progress bar, counts and error, polled every 2 s at
-// GET /api/scoring-jobs/<id>/ until it is final. The leaderboard and the upload page share it.
+// GET /api/scoring-jobs/<id>/ until it is final, or until the server refuses for good (a 4xx
+// other than 429: the job is gone, or not ours to see). The leaderboard and the upload page
+// share it.
 import { api, el, when } from "./api.js";
 
 export const POLL_MS = 2000;
@@ -62,6 +64,7 @@ export class JobView {
   }
 
   // Poll job `id` (first after `delay` ms) and show it until it is final, then call onFinal.
+  // A network error, 429 or 5xx is retried; any other 4xx stops the polling and says why.
   follow(id, delay = POLL_MS) {
     this.stop();
     const timer = setTimeout(async () => {
@@ -70,6 +73,13 @@ export class JobView {
         job = await api(`/api/scoring-jobs/${id}/`);
       } catch (error) {
         if (this.timer !== timer) return; // stopped, or another job followed, meanwhile
+        if (error.status >= 400 && error.status < 500 && error.status !== 429) {
+          this.stop(); // asking again would get the same answer
+          this.progress.hidden = true;
+          const why = error.message.replace(/\.$/, "");
+          this.showError(`Could not check job ${id}: ${why}. Reload the page to try again.`);
+          return;
+        }
         this.counts.textContent = `Could not check job ${id}: ${error.message}; trying again.`;
         this.follow(id);
         return;
