@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,6 +118,34 @@ def choose_file(page, path, selector: str = "input[type=file]") -> None:
                 raise
             expect(focused).to_have_count(1)
     chooser.value.set_files(str(path))
+
+
+@contextmanager
+def requests_held(page, pattern: str):
+    """Hold the page's requests to ``pattern`` while the block runs, then let them go in order.
+
+    On leaving the block it first waits until at least one request was held, so a test can type
+    several keys without a debounced request leaving between them, or hold a response back.
+
+    Args:
+        page: the Playwright page.
+        pattern: a URL glob, e.g. ``"**/api/tasks/7/fam/"``.
+
+    Yields:
+        The list of held routes (filled in as requests are made).
+    """
+    held: list = []
+    page.route(pattern, lambda route: held.append(route))
+    try:
+        yield held
+        # Playwright hands the page's events over only while it is called: wait through it.
+        eventually(
+            lambda: page.wait_for_timeout(50) or bool(held), message=f"no request to {pattern}"
+        )
+    finally:
+        for route in held:
+            route.continue_()
+        page.unroute(pattern)
 
 
 def eventually(check: Callable[[], bool], timeout: float = 10.0, message: str = "") -> None:

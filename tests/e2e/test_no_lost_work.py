@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     login,
     open_task,
     pending_copies,
+    requests_held,
     sentence,
     wait_saved,
     workspace_page,
@@ -355,15 +356,9 @@ def test_two_tabs_merge_facet_by_facet_without_a_409_loop(context, make_world):
     # Its saves are held until every key is in, so a slow machine cannot let the debounced save
     # leave between the two edits (the dialog then compares both edits with the server).
     second.bring_to_front()
-    held = []
-    second.route(f"**/api/tasks/{task.pk}/fam/", lambda route: held.append(route))
-    for key in ["2", "j", "j", "j", "j", "j", "j", "Space", "3", "j", "j", "j", "Space"]:
-        second.keyboard.press(key)
-    # (Playwright hands the page's events over only while it is called: wait through it.)
-    eventually(lambda: second.wait_for_timeout(50) or bool(held), message="tab B did not save")
-    for route in held:
-        route.continue_()
-    second.unroute(f"**/api/tasks/{task.pk}/fam/")
+    with requests_held(second, f"**/api/tasks/{task.pk}/fam/"):
+        for key in ["2", "j", "j", "j", "j", "j", "j", "Space", "3", "j", "j", "j", "Space"]:
+            second.keyboard.press(key)
     dialog = second.locator("#conflict")
     expect(dialog).to_be_visible()
     expect(second.locator("#save-state")).to_have_text("Conflict")
@@ -465,14 +460,9 @@ def test_a_conflict_only_in_a_note_shows_both_notes(context, make_world):
 
     # Tab B, still on version 1, types its own note; its saves are held until every key is in.
     second.bring_to_front()
-    held = []
-    second.route(f"**/api/tasks/{task.pk}/fam/", lambda route: held.append(route))
-    second.focus("#note-0")
-    second.keyboard.type(NOTE_B)
-    eventually(lambda: second.wait_for_timeout(50) or bool(held), message="tab B did not save")
-    for route in held:
-        route.continue_()
-    second.unroute(f"**/api/tasks/{task.pk}/fam/")
+    with requests_held(second, f"**/api/tasks/{task.pk}/fam/"):
+        second.focus("#note-0")
+        second.keyboard.type(NOTE_B)
     dialog = second.locator("#conflict")
     expect(dialog).to_be_visible()
     row = _row(dialog, 0)
@@ -538,18 +528,14 @@ def test_an_edit_while_the_conflict_dialog_loads_is_refused_not_lost(context, ma
     page.close()
 
     later = context.new_page()  # the same browser: the copy is left over for this page
-    held = []
-    later.route(f"**/api/tasks/{task.pk}/history/", lambda route: held.append(route))
-    open_task(later, world, task)  # restores the copy; its save gets a 409
-    eventually(lambda: later.wait_for_timeout(50) or bool(held), message="no history request")
-    expect(later.locator("#save-state")).to_have_text("Conflict")
-    expect(later.locator("#conflict")).to_be_hidden()  # the base is still being read
-    later.select_option("#category", "high")
-    expect(later.locator("#flash")).to_have_text(CHOOSE_FIRST)
-    expect(later.locator("#category")).to_have_value("")
-    for route in held:
-        route.continue_()
-    later.unroute(f"**/api/tasks/{task.pk}/history/")
+    with requests_held(later, f"**/api/tasks/{task.pk}/history/") as held:
+        open_task(later, world, task)  # restores the copy; its save gets a 409
+        eventually(lambda: later.wait_for_timeout(50) or bool(held), message="no history request")
+        expect(later.locator("#save-state")).to_have_text("Conflict")
+        expect(later.locator("#conflict")).to_be_hidden()  # the base is still being read
+        later.select_option("#category", "high")
+        expect(later.locator("#flash")).to_have_text(CHOOSE_FIRST)
+        expect(later.locator("#category")).to_have_value("")
 
     dialog = later.locator("#conflict")
     expect(dialog).to_be_visible()
@@ -587,22 +573,19 @@ def test_the_presence_note_is_announced_only_when_who_is_there_changes(context, 
     # Right after one of its heartbeats, the other tab's next ones are held: its age grows.
     with tab.expect_response(_presence_post, timeout=10_000):
         pass
-    held = []
-    tab.route("**/api/tasks/*/presence/", lambda route: held.append(route))
-    with page.expect_response(_presence_post, timeout=10_000):
-        pass
-    said = live.text_content()
-    with page.expect_response(_presence_post, timeout=10_000):
-        pass
-    expect(live).to_have_text(said)
-    expect(live).to_have_count(1)
-    assert said == (
-        "This task is also open in another tab or browser (by annotator). If both save, you "
-        "choose what to keep, facet by facet; nothing is overwritten."
-    )
-    expect(page.locator("#presence")).to_contain_text(re.compile(r"active \d+ s ago"))
-    for route in held:
-        route.continue_()
+    with requests_held(tab, "**/api/tasks/*/presence/"):
+        with page.expect_response(_presence_post, timeout=10_000):
+            pass
+        said = live.text_content()
+        with page.expect_response(_presence_post, timeout=10_000):
+            pass
+        expect(live).to_have_text(said)
+        expect(live).to_have_count(1)
+        assert said == (
+            "This task is also open in another tab or browser (by annotator). If both save, you "
+            "choose what to keep, facet by facet; nothing is overwritten."
+        )
+        expect(page.locator("#presence")).to_contain_text(re.compile(r"active \d+ s ago"))
     tab.unroute("**/api/tasks/*/presence/")
 
 
