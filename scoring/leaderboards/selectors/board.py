@@ -302,7 +302,8 @@ def leaderboard_colours(*, dataset: Dataset) -> dict[str, str]:
     Returns:
         system slug -> ``#rrggbb``.
     """
-    return system_colours(v.system.slug for v in output_version_current_list(dataset=dataset))
+    slugs = OutputVersion.objects.filter(dataset=dataset).values_list("system__slug", flat=True)
+    return system_colours(slugs.order_by().distinct())
 
 
 def leaderboard_per_document(

@@ -98,10 +98,15 @@ def _left_out_reasons(version: OutputVersion, metric: str, document_ids: list[in
 def _means(version: OutputVersion, documents: list[dict], metrics: list[str]) -> dict:
     """Per metric, the mean over the documents that have the score, and those left out."""
     means = {}
+    known: dict[tuple[bool, tuple[int, ...]], list[str]] = {}  # the FAR family shares its FAMs
     for metric in metrics:
         values = [d[metric] for d in documents if d[metric] is not None]
         missing = [d for d in documents if d[metric] is None]
-        reasons = _left_out_reasons(version, metric, [d["document_id"] for d in missing])
+        ids = tuple(d["document_id"] for d in missing)
+        key = (metric in FAR_MEASURES, ids)
+        if key not in known:
+            known[key] = _left_out_reasons(version, metric, list(ids))
+        reasons = known[key]
         means[metric] = {
             "mean": fmean(values) if values else None,
             "n": len(values),
