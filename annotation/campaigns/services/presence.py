@@ -11,6 +11,27 @@ from ..models import Task, TaskPresence
 from ..selectors import presence_seconds
 
 
+def _presence_lock_or_create(
+    *, task: Task, user, client_id: str, now, left: bool
+) -> tuple[TaskPresence, bool]:
+    """The tab's entry, locked; made (with ``left``) when it has none. Returns it and whether
+    it was made. Two first requests of one tab may race: the loser reads the winner's entry."""
+    mine = TaskPresence.objects.select_for_update().filter(
+        task=task, user=user, client_id=client_id
+    )
+    presence = mine.first()
+    if presence is not None:
+        return presence, False
+    presence = TaskPresence(task=task, user=user, client_id=client_id, last_seen=now, left=left)
+    presence.full_clean(exclude=["task", "user"], validate_constraints=False)
+    try:
+        with transaction.atomic():  # a savepoint, so that the race's loser can go on
+            presence.save()
+    except IntegrityError:
+        return mine.get(), False
+    return presence, True
+
+
 @transaction.atomic
 def task_presence_touch(*, task: Task, user, client_id: str) -> TaskPresence:
     """Record that ``user`` has ``task`` open in the tab ``client_id`` now (a heartbeat).
@@ -30,23 +51,10 @@ def task_presence_touch(*, task: Task, user, client_id: str) -> TaskPresence:
     TaskPresence.objects.filter(
         task=task, last_seen__lt=now - timedelta(seconds=presence_seconds())
     ).delete()
-    presence = (
-        TaskPresence.objects.select_for_update()
-        .filter(task=task, user=user, client_id=client_id)
-        .first()
+    presence, made = _presence_lock_or_create(
+        task=task, user=user, client_id=client_id, now=now, left=False
     )
-    if presence is None:
-        presence = TaskPresence(task=task, user=user, client_id=client_id, last_seen=now)
-        presence.full_clean(exclude=["task", "user"], validate_constraints=False)
-        try:
-            with transaction.atomic():  # a savepoint: the same tab's two first beats may race
-                presence.save()
-            return presence
-        except IntegrityError:
-            presence = TaskPresence.objects.select_for_update().get(
-                task=task, user=user, client_id=client_id
-            )
-    if presence.left:
+    if made or presence.left:
         return presence
     presence.last_seen = now
     presence.full_clean(exclude=["task", "user"], validate_constraints=False)
@@ -66,12 +74,10 @@ def task_presence_leave(*, task: Task, user, client_id: str) -> None:
         client_id: the tab's id.
     """
     now = timezone.now()
-    gone = TaskPresence.objects.filter(task=task, user=user, client_id=client_id)
-    if not gone.update(left=True, last_seen=now):
-        presence = TaskPresence(task=task, user=user, client_id=client_id, last_seen=now, left=True)
+    presence, made = _presence_lock_or_create(
+        task=task, user=user, client_id=client_id, now=now, left=True
+    )
+    if not made:
+        presence.left, presence.last_seen = True, now
         presence.full_clean(exclude=["task", "user"], validate_constraints=False)
-        try:
-            with transaction.atomic():
-                presence.save()
-        except IntegrityError:  # its first heartbeat came in meanwhile
-            gone.update(left=True, last_seen=now)
+        presence.save(update_fields=["left", "last_seen"])
