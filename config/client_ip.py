@@ -7,20 +7,18 @@ from django.http import HttpRequest
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    """The address that django-axes counts failed logins against.
+    """The client's address for the login lockout (django-axes) and the token endpoint's rate.
 
-    The rule is DRF's ``get_ident`` with ``NUM_PROXIES = LOUPE_PROXY_COUNT``, so the login lockout
-    and the token endpoint's rate see the same client. Without proxies it is ``REMOTE_ADDR``: an
-    X-Forwarded-For header then comes from the client and is ignored. Behind ``n`` proxies, each
-    appending the address it saw, it is the ``n``-th entry from the end of X-Forwarded-For; the
-    entries before it are whatever the client sent.
+    Without proxies it is ``REMOTE_ADDR``: an X-Forwarded-For header then comes from the client
+    and is ignored. Behind ``n`` proxies (``LOUPE_PROXY_COUNT``), each appending the address it
+    saw, it is the ``n``-th entry from the end of X-Forwarded-For (DRF's ``get_ident`` rule);
+    the entries before it are whatever the client sent. An entry that is no address
+    ("unknown", empty, or mangled by a proxy) falls back to ``REMOTE_ADDR``, and an IPv4
+    ``address:port`` loses its port: axes stores the address in an ``inet`` column on
+    PostgreSQL, which refuses anything else.
 
     Args:
         request: the login request (Django's or DRF's).
-
-    An entry that is no address ("unknown", empty, or mangled by a proxy) falls back to
-    ``REMOTE_ADDR``, and an IPv4 ``address:port`` loses its port: axes stores the address in an
-    ``inet`` column on PostgreSQL, which refuses anything else.
 
     Returns:
         The client's address, or ``None`` if the request has none.

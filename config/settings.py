@@ -241,7 +241,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
-    # POST /api/auth/token/ (ScopedRateThrottle), per client address, successes included.
+    # POST /api/auth/token/ (TokenRateThrottle), per client address (config.client_ip), successes
+    # included; NUM_PROXIES keeps any other DRF throttle on the same proxy count.
     "DEFAULT_THROTTLE_RATES": {"auth-token": LOUPE_TOKEN_RATE},
     "NUM_PROXIES": LOUPE_PROXY_COUNT,
 }

@@ -10,6 +10,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from config.client_ip import client_ip
+
 from .roles import user_roles
 from .selectors import LoginLockout, login_lockout_get
 from .services import user_token_obtain
@@ -52,6 +54,13 @@ def _lockout_message(lockout: LoginLockout) -> str:
     )
 
 
+class TokenRateThrottle(ScopedRateThrottle):
+    """The token endpoint's rate per client address, the address the login lockout counts."""
+
+    def get_ident(self, request):
+        return client_ip(request) or super().get_ident(request)
+
+
 class TokenObtainApi(APIView):
     """Exchange a username and password for an API token (for scripts and the CLI).
 
@@ -65,7 +74,7 @@ class TokenObtainApi(APIView):
     # JSON only: no CSRF check applies here, and a page elsewhere can make a browser post a
     # plain form but not JSON (that needs a CORS preflight), so it cannot feed the lockout.
     parser_classes = [JSONParser]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [TokenRateThrottle]
     throttle_scope = "auth-token"
 
     class InputSerializer(AuthTokenSerializer):

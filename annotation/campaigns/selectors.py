@@ -221,9 +221,9 @@ def presence_seconds() -> int:
     """How long a tab counts as present after its last heartbeat (``LOUPE_PRESENCE_SECONDS``).
 
     Returns:
-        Seconds, at least 1.
+        Seconds (the setting is at least 1).
     """
-    return max(1, int(settings.LOUPE_PRESENCE_SECONDS))
+    return settings.LOUPE_PRESENCE_SECONDS
 
 
 def task_presence_may_announce(*, task: Task, user) -> bool:
