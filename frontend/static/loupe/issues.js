@@ -22,3 +22,13 @@ export function issueList(extra) {
   }
   return list;
 }
+
+// A refusal's title and what follows it. An invalid file's issues (400) say it all; otherwise
+// `message` (the server's, with the caller's hint) explains it, then any issues.
+export function refusal(status, extra, message) {
+  const list = issueList(extra);
+  const count = list.childElementCount;
+  const title = count ? `Refused: ${count} problem(s); nothing was saved.` : "Refused; nothing was saved.";
+  if (status === 400 && count) return { title, nodes: [list] };
+  return { title, nodes: [el("p", message), ...(count ? [list] : [])] };
+}

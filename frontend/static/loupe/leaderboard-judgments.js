@@ -1,7 +1,7 @@
 // The leaderboard's human judgments: the dataset's studies (GET /api/datasets/<slug>/judgments/),
 // the form that uploads one (multipart POST) and Delete on the studies the user may delete.
 import { api, el, when } from "./api.js";
-import { issueList } from "./issues.js";
+import { refusal } from "./issues.js";
 
 const REPLACE = "Replace the study of that name";
 
@@ -71,17 +71,11 @@ export class JudgmentsPanel {
   }
 
   refused(error) {
-    const data = error.data || {};
-    const list = issueList(data.extra);
-    const count = list.childElementCount;
     let message = error.message;
     if (error.status === 409) message = `${message} To replace it, tick “${REPLACE}”.`;
     if (error.status === 401 || error.status === 403) message = `${message} (Only researchers and admins may upload.)`;
-    if (error.status === 400 && count) {
-      this.show("refused", `Refused: ${count} problem(s); nothing was saved.`, list);
-    } else {
-      this.show("refused", "Refused; nothing was saved.", el("p", message), ...(count ? [list] : []));
-    }
+    const { title, nodes } = refusal(error.status, error.data && error.data.extra, message);
+    this.show("refused", title, ...nodes);
   }
 
   async upload(event) {

@@ -2,7 +2,7 @@
 // form (multipart) to POST /api/datasets/<slug>/outputs/ and shows the report or the issues;
 // after an upload it follows the scoring job live and links to the leaderboard.
 import { api, el } from "./api.js";
-import { issueList } from "./issues.js";
+import { refusal } from "./issues.js";
 import { systemUrl } from "./leaderboard-format.js";
 import { jobNodes, JobView } from "./scoring-job.js";
 
@@ -106,17 +106,10 @@ function showSummary(data) {
 // Loupe's errors: {message, extra: {issues: [...]}} for invalid files, {fields: {...}} for
 // invalid form fields, or just a message (too large, not allowed).
 function showRefusal(status, data) {
-  const list = issueList(data && data.extra);
   let message = (data && data.message) || `The server answered ${status}.`;
   if (status === 401 || status === 403) message = `${message} (Log in again as a researcher or admin.)`;
-  const title = list.childElementCount ? `Refused: ${list.childElementCount} problem(s); nothing was saved.` : "Refused; nothing was saved.";
-  // An invalid file's issues say it all; otherwise the server's message explains the refusal.
-  const explained = list.childElementCount && status === 400;
-  show("refused", title, list, ...(explained ? [] : [el("p", message)]));
-}
-
-function csrfToken() {
-  return form.elements.csrfmiddlewaretoken.value;
+  const { title, nodes } = refusal(status, data && data.extra, message);
+  show("refused", title, ...nodes);
 }
 
 async function send(event) {
@@ -139,24 +132,15 @@ async function send(event) {
   form.setAttribute("aria-busy", "true");
   formStatus.textContent = dryRun.checked ? "Checking…" : "Uploading…";
   try {
-    const response = await fetch(`/api/datasets/${encodeURIComponent(dataset)}/outputs/`, {
-      method: "POST",
-      body,
-      credentials: "same-origin",
-      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-    });
-    const data = await response.json().catch(() => null);
-    if (response.ok) {
-      showSummary(data);
-      if (!data.dry_run) {
-        fileInput.value = "";
-        await loadChoices(data.system);
-      }
-    } else {
-      showRefusal(response.status, data);
+    const data = await api(`/api/datasets/${encodeURIComponent(dataset)}/outputs/`, { method: "POST", body });
+    showSummary(data);
+    if (!data.dry_run) {
+      fileInput.value = "";
+      await loadChoices(data.system);
     }
   } catch (error) {
-    showRefusal(0, { message: `The upload did not reach the server: ${error.message}` });
+    if (error.status > 0) showRefusal(error.status, error.data);
+    else showRefusal(0, { message: `The upload did not reach the server: ${error.message}` });
   } finally {
     submit.disabled = false;
     form.removeAttribute("aria-busy");
