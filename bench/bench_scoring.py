@@ -126,7 +126,7 @@ def add_systems(documents: list[dict], slug: str, count: int) -> None:
     from _cnndm import extractive_outputs
 
     from annotation.corpus.models import Dataset
-    from scoring.systems.models import OutputVersion, System, SystemOutput
+    from annotation.systems.models import OutputVersion, System, SystemOutput
 
     dataset = Dataset.objects.get(slug=slug)
     ids = dict(dataset.documents.values_list("external_id", "id"))
@@ -178,7 +178,7 @@ def profile(folder: Path, top: int) -> None:
     from annotation.corpus.models import Dataset
     from scoring.scores.models import ScoringJob
     from scoring.scores.services import scoring_chunk_compute, scoring_job_plan
-    from scoring.systems.services import system_outputs_upload, system_record_for_upload
+    from scoring.uploads.services import system_outputs_upload, system_record_for_upload
 
     def run(label: str, call):
         statements: Counter = Counter()

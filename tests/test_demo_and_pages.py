@@ -4,7 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.corpus.models import Dataset
-from scoring.systems.models import System, SystemOutput
+from annotation.systems.models import System, SystemOutput
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import zipfile
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.scores.models import ScoringJob
-from scoring.systems.models import OutputVersion, SystemOutput
 from tests.conftest import ROOT, _test_database_url
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.db.models import Count
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import Fam
-from scoring.systems.models import System, SystemOutput
+from annotation.systems.models import System, SystemOutput
 from tests.conftest import FAR_RELEASE, POLYTOPE_OUTPUTS, needs_far, needs_polytope
 
 pytestmark = pytest.mark.django_db

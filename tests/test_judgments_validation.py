@@ -118,7 +118,7 @@ def test_every_issue_of_a_file_is_reported_at_once(dataset):
 
 
 def test_a_system_without_outputs_for_the_dataset_is_refused(dataset):
-    from scoring.systems.models import System
+    from annotation.systems.models import System
 
     System.objects.create(slug="idle", name="Idle", kind="abstractive")
     with pytest.raises(ImportValidationError, match="'idle' has no outputs for dataset 'demo'"):

@@ -124,15 +124,15 @@ def test_a_planted_upward_import_is_named_with_its_file_and_line(tmp_path):
         tmp_path,
         "annotation/corpus/services.py",
         '"""x."""\n\nfrom scoring.metrics.fam import validate_fam\n\n\n'
-        "def f():\n    from scoring.systems.models import System\n",
+        "def f():\n    from scoring.scores.models import DocumentScore\n",
     )
     _plant(tmp_path, "config/exceptions.py", '"""x."""\nfrom annotation.imports import bundle\n')
     _plant(tmp_path, "scoring/metrics/far.py", '"""x."""\nfrom ..systems import models\n')
     _plant(tmp_path, "scoring/views.py", '"""x."""\nfrom frontend.views import home\n')
-    _plant(tmp_path, "frontend/views.py", '"""x."""\nfrom scoring.systems import models\n')
+    _plant(tmp_path, "frontend/views.py", '"""x."""\nfrom scoring.uploads import models\n')
     found = {str(v).split(": imports ")[0]: v.module for v in layer_violations(tmp_path)}
     assert found == {
-        "annotation/corpus/services.py:7": "scoring.systems.models.System",
+        "annotation/corpus/services.py:7": "scoring.scores.models.DocumentScore",
         "config/exceptions.py:2": "annotation.imports.bundle",
         "scoring/metrics/far.py:2": "scoring.systems.models",
         "scoring/views.py:2": "frontend.views.home",

@@ -8,8 +8,8 @@ from annotation.corpus.models import Dataset, Document, Reference
 from annotation.corpus.selectors import document_is_frozen
 from annotation.corpus.services import document_update_sentences
 from annotation.fams.models import AnnotationSet, Fam
+from annotation.systems.models import OutputVersion, System, SystemOutput
 from config.exceptions import ApplicationError
-from scoring.systems.models import OutputVersion, System, SystemOutput
 
 pytestmark = pytest.mark.django_db
 

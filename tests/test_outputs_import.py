@@ -6,8 +6,8 @@ import pytest
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import ImportValidationError, SystemRecord
-from scoring.systems.models import OutputVersion, System, SystemOutput
-from scoring.systems.services import system_output_import
+from annotation.systems.models import OutputVersion, System, SystemOutput
+from scoring.uploads.services import system_output_import
 
 pytestmark = pytest.mark.django_db
 

@@ -28,11 +28,11 @@ EXTRACTIVE = {"system": "traced-ext", "kind": "extractive", "name": "Traced Ext"
 # (station, "module:function" of its first call), in the order an upload reaches them. The
 # rows are the scores' upsert: the chunk's bulk_create of DocumentScore rows.
 STATIONS = [
-    ("view", lambda c: c == "scoring.systems.apis:post"),
-    ("service", lambda c: c == "scoring.systems.services.uploads:system_outputs_upload"),
-    ("parser", lambda c: c.startswith("scoring.systems.parsers.")),
+    ("view", lambda c: c == "scoring.uploads.apis:post"),
+    ("service", lambda c: c == "scoring.uploads.services.uploads:system_outputs_upload"),
+    ("parser", lambda c: c.startswith("scoring.uploads.parsers.")),
     ("validator", lambda c: c == "annotation.imports.validators:validate_bundle"),
-    ("writer", lambda c: c.startswith("scoring.systems.services.outputs_writer:")),
+    ("writer", lambda c: c.startswith("annotation.systems.services.outputs_writer:")),
     ("job", lambda c: c == "scoring.scores.services.jobs:scoring_job_create"),
     ("chunks", lambda c: c == "scoring.scores.tasks:scoring_chunk_run"),
     ("core", lambda c: c.startswith(("scoring.metrics.far", "scoring.metrics.rouge"))),

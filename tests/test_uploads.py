@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from annotation.systems.models import OutputVersion, System, SystemOutput
 from config.uploads import human_size
-from scoring.systems.models import OutputVersion, System, SystemOutput
-from scoring.systems.services import UploadTooLargeError
+from scoring.uploads.services import UploadTooLargeError
 from tests.upload_helpers import (
     ABSTRACT,
     counts,

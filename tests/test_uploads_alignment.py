@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from annotation.systems.models import SystemOutput
 from scoring.metrics.align import LOW_CONFIDENCE_THRESHOLD, align_sentences
-from scoring.systems.models import SystemOutput
 from tests.upload_helpers import counts, issues, jsonl, post
 
 pytestmark = pytest.mark.django_db

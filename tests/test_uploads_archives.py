@@ -8,8 +8,8 @@ import pytest
 from django.test import override_settings
 
 from annotation.imports.bundle import ImportValidationError
+from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.scores.models import ScoringJob
-from scoring.systems.models import OutputVersion, System, SystemOutput
 from tests.upload_helpers import counts, issues, post, sentences, upload_path, zipped
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import SystemRecord
+from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.scores.models import ScoringJob
-from scoring.systems.models import OutputVersion, System, SystemOutput
-from scoring.systems.services import system_outputs_upload
+from scoring.uploads.services import system_outputs_upload
 
 URL = "/api/datasets/demo/outputs/"
 ABSTRACT = {"system": "my-abs", "kind": "abstractive", "name": "My Abs"}

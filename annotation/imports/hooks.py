@@ -1,10 +1,10 @@
 """Writer hooks: a higher layer writes the parts of a bundle that it owns, in the same transaction.
 
-A dataset release can bring system outputs, but systems and outputs are ``scoring``'s rows, and
-``annotation`` never imports ``scoring``. So the dataset writer writes what it owns (documents,
-references, annotation sets) and hands the systems and outputs to the part writer that
-``scoring.systems`` registers in its ``AppConfig.ready()``. The hand-over happens inside the
-writer's transaction: the import stays all or nothing.
+A dataset release can bring system outputs. The import kernel knows no app's rows, so the dataset
+writer writes what the corpus owns (documents, references, annotation sets) and hands the systems
+and outputs to the part writer that ``annotation.systems`` registers in its
+``AppConfig.ready()``. The hand-over happens inside the writer's transaction: the import stays
+all or nothing.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ _outputs_writer: OutputsPartWriter | None = None
 
 
 def outputs_writer_register(writer: OutputsPartWriter) -> None:
-    """Install the writer of systems and outputs (``scoring.systems`` does, once, at start-up).
+    """Install the writer of systems and outputs (``annotation.systems`` does, once, at start-up).
 
     Args:
         writer: the part writer.
@@ -96,7 +96,7 @@ def outputs_writer_get(bundle: ImportBundle) -> OutputsPartWriter | None:
                 Issue(
                     Location(f"dataset {bundle.dataset.slug}"),
                     "this import brings system outputs, but no app that stores them is "
-                    "installed (add scoring.systems to INSTALLED_APPS)",
+                    "installed (add annotation.systems to INSTALLED_APPS)",
                 )
             ]
         )

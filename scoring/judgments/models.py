@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 
 from annotation.corpus.models import Dataset, Document
-from scoring.systems.models import System
+from annotation.systems.models import System
 
 
 class JudgmentKind(models.TextChoices):

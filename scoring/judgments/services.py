@@ -12,8 +12,8 @@ from rest_framework import status
 
 from annotation.corpus.models import Dataset, Document
 from annotation.imports.bundle import ImportValidationError, Issue, Location
+from annotation.systems.models import System, SystemOutput
 from config.exceptions import ApplicationError, ConflictError
-from scoring.systems.models import System, SystemOutput
 
 from .models import HumanJudgment
 from .parsers import judgments_parse

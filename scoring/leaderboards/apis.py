@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
-from scoring.systems.models import System
+from annotation.systems.models import System
 
 from .selectors import (
     CATEGORIES,

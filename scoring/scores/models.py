@@ -5,7 +5,7 @@ from django.db import models
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import Fam
-from scoring.systems.models import OutputVersion
+from annotation.systems.models import OutputVersion
 
 
 class JobStatus(models.TextChoices):

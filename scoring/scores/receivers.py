@@ -11,8 +11,8 @@ from pathlib import Path
 
 from annotation.imports.bundle import SystemRecord
 from annotation.imports.summary import ImportSummary
-from scoring.systems.models import OutputVersion
-from scoring.systems.services import system_output_import
+from annotation.systems.models import OutputVersion
+from scoring.uploads.services import system_output_import
 
 from .models import JobTrigger
 from .services import scoring_job_create, scoring_job_request_for_fams

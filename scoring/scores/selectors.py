@@ -6,8 +6,8 @@ from django.db.models import Max, QuerySet
 
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSetKind, Fam
+from annotation.systems.models import OutputVersion
 from scoring.metrics.far import DEFAULT_K
-from scoring.systems.models import OutputVersion
 
 from .models import JobStatus, ScoringJob
 

@@ -13,8 +13,8 @@ DEFAULT_COLUMNS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_
 def partial_upload(dataset, tmp_path, lines: list[dict], *, accept_low_confidence=False):
     """Upload a new version of Lead-3's outputs covering only some documents."""
     from annotation.imports.bundle import SystemRecord
-    from scoring.systems.models import OutputVersion
-    from scoring.systems.services import system_output_import
+    from annotation.systems.models import OutputVersion
+    from scoring.uploads.services import system_output_import
 
     path = tmp_path / "lead-3.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")

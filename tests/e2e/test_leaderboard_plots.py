@@ -50,7 +50,7 @@ def _upload_wide_system(dataset, tmp_path) -> None:
     """A fourth system, extractive, whose name is long and wide (W and M), scored at k = 3."""
     from annotation.imports.bundle import SystemRecord
     from scoring.scores.services import scoring_pending_run_inline
-    from scoring.systems.services import system_output_import
+    from scoring.uploads.services import system_output_import
 
     lines = [{"doc_id": d, "extracted": [0, 3, 5]} for d in dataset.documents.values_list(
         "external_id", flat=True

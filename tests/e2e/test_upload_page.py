@@ -30,7 +30,7 @@ def site(live_server, monkeypatch):
     # New versions need the system's owner: the researcher owns the demo's systems here.
     from django.contrib.auth import get_user_model
 
-    from scoring.systems.models import System
+    from annotation.systems.models import System
 
     System.objects.update(owner=get_user_model().objects.get(username="researcher"))
     return live_server.url, queued
@@ -55,8 +55,8 @@ def _open_upload_page(context, url):
 def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     context, site, tmp_path
 ):
+    from annotation.systems.models import OutputVersion, SystemOutput
     from scoring.scores.models import ScoringJob
-    from scoring.systems.models import OutputVersion, SystemOutput
 
     url, queued = site
     path = tmp_path / "e2e.jsonl"
@@ -139,8 +139,8 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
 
 
 def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_written(context, site, tmp_path):
+    from annotation.systems.models import OutputVersion, SystemOutput
     from scoring.scores.models import ScoringJob
-    from scoring.systems.models import OutputVersion, SystemOutput
 
     url, queued = site
     path = tmp_path / "lead.jsonl"
@@ -183,9 +183,9 @@ def scored_site(live_server, monkeypatch):
     from annotation.accounts.roles import ROLES
     from annotation.corpus.demo import demo_load
     from annotation.corpus.models import Dataset
+    from annotation.systems.models import System
     from scoring.scores.services import scoring_pending_run_inline
     from scoring.scores.tasks import scoring_job_run
-    from scoring.systems.models import System
 
     with monkeypatch.context() as patch:  # the demo's own job runs here, not on the worker
         patch.setattr(scoring_job_run, "delay", lambda *args: None)
@@ -200,8 +200,8 @@ def scored_site(live_server, monkeypatch):
 def test_after_an_upload_the_page_follows_the_scoring_job_to_the_leaderboard(
     context, scored_site, celery_worker_process, tmp_path
 ):
+    from annotation.systems.models import OutputVersion
     from scoring.scores.models import ScoringJob
-    from scoring.systems.models import OutputVersion
 
     url = scored_site
     path = tmp_path / "lead.jsonl"

@@ -17,7 +17,7 @@ from scoring.metrics.leaderboard import far_key
 from scoring.metrics.stats import paired_permutation_test
 from scoring.scores.models import DocumentScore
 from scoring.scores.services import scoring_pending_run_inline
-from scoring.systems.services import system_output_import
+from scoring.uploads.services import system_output_import
 
 pytestmark = pytest.mark.django_db
 URL = "/api/datasets/demo/leaderboard/"

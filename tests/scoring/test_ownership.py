@@ -8,8 +8,8 @@ import io
 import pytest
 
 from annotation.accounts.services import user_create
+from annotation.systems.models import OutputVersion
 from scoring.judgments.models import HumanJudgment
-from scoring.systems.models import OutputVersion
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,10 @@ from django.conf import settings
 
 from annotation.corpus.services import dataset_import
 from annotation.fams.models import Fam
+from annotation.systems.models import SystemOutput
 from scoring.leaderboards.models import LeaderboardSnapshot
 from scoring.metrics.leaderboard import ROUGE_KEYS
 from scoring.scores.models import DocumentScore, JobStatus, ScoringChunk, ScoringJob
-from scoring.systems.models import SystemOutput
 from tests.conftest import FAR_RELEASE, needs_far
 
 # Mao et al. (2020), release PROVENANCE.md: low abstraction (89 samples), k = 3.

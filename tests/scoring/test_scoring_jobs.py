@@ -7,13 +7,13 @@ import pytest
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.fams.services import fam_save
+from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
 from scoring.scores.services import (
     scoring_job_create,
     scoring_job_run_inline,
     scoring_pending_run_inline,
 )
-from scoring.systems.models import OutputVersion, System, SystemOutput
 
 pytestmark = pytest.mark.django_db
 

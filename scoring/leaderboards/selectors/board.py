@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db.models import Max
 
 from annotation.corpus.models import Category, Dataset, Document
+from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
 from scoring.judgments.models import HumanJudgment
 from scoring.judgments.selectors import human_judgment_stamp, human_judgments_for
@@ -24,7 +25,6 @@ from scoring.metrics.leaderboard import (
 from scoring.metrics.stats import TEST_PERMUTATION
 from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
 from scoring.scores.selectors import output_version_current_list
-from scoring.systems.models import OutputVersion, SystemOutput
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours

@@ -5,11 +5,11 @@ from __future__ import annotations
 from statistics import fmean
 
 from annotation.corpus.models import Dataset, Reference
+from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.metrics.far import DEFAULT_K, considered_sentences
 from scoring.metrics.leaderboard import FAR_MEASURES, far_key
 from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import scoring_fam_map
-from scoring.systems.models import OutputVersion, System, SystemOutput
 
 from .board import METRICS, check_params, leaderboard_documents
 

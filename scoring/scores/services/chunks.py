@@ -8,9 +8,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from annotation.fams.models import AnnotationSetKind
+from annotation.systems.models import SystemOutput
 from scoring.metrics.fam import validate_fam
 from scoring.metrics.leaderboard import FAR_MEASURES, ROUGE_KEYS, far_key, score_output
-from scoring.systems.models import SystemOutput
 
 from ..models import DocumentScore, JobStatus, ScoringChunk, ScoringJob
 from ..selectors import scoring_fam_map

@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset
+from annotation.systems.models import OutputVersion
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import ROUGE_KEYS, far_key
-from scoring.systems.models import OutputVersion
 
 from ..models import JobStatus, JobTrigger, ScoringJob
 from ..selectors import (

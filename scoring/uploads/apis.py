@@ -9,11 +9,11 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
+from annotation.systems.models import System, SystemKind
+from annotation.systems.selectors import system_get, system_list, system_output_list
 from config.pagination import paginated_response
 from config.uploads import upload_size_check
 
-from .models import System, SystemKind
-from .selectors import system_get, system_list, system_output_list
 from .services import (
     system_create,
     system_outputs_upload,

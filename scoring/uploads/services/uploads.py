@@ -27,12 +27,12 @@ from annotation.imports.readers import read_lines
 from annotation.imports.rows import concurrent_conflicts
 from annotation.imports.summary import ImportSummary, summarize
 from annotation.imports.validators import validate_bundle
+from annotation.systems.models import OutputVersion
+from annotation.systems.services.outputs_writer import OUTPUTS_WRITER
 from config.uploads import upload_size_check
 
-from ..models import OutputVersion
 from ..parsers import outputs_files
 from ..parsers.outputs_jsonl import low_confidence_issues, parse_outputs_jsonl
-from .outputs_writer import OUTPUTS_WRITER
 
 # Upload formats, chosen by the file name (a directory is always "dir").
 FORMAT_JSONL, FORMAT_ZIP, FORMAT_DIR = "jsonl", "zip", "dir"

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 class SystemsConfig(AppConfig):
-    name = "scoring.systems"
+    name = "annotation.systems"
     label = "systems"
     verbose_name = "Systems"
 

@@ -21,7 +21,7 @@ from annotation.imports.bundle import (
     SystemRecord,
 )
 from config.uploads import human_size
-from scoring.systems.parsers.outputs_jsonl import parse_output_records
+from scoring.uploads.parsers.outputs_jsonl import parse_output_records
 
 SUFFIX = ".txt"
 # Reading one member can fail: an encrypted member (RuntimeError), an unknown compression

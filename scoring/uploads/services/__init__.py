@@ -1,8 +1,8 @@
 """System services (writes): register a system, import and upload its outputs."""
 
+from annotation.systems.services.systems import system_create, system_record_for_upload
 from config.uploads import UploadTooLargeError
 
-from .systems import system_create, system_record_for_upload
 from .uploads import (
     FORMAT_DIR,
     FORMAT_JSONL,

@@ -6,9 +6,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import ImportValidationError
+from annotation.systems.models import SystemKind
 from config.exceptions import ApplicationError
-from scoring.systems.models import SystemKind
-from scoring.systems.services import system_outputs_upload, system_record_for_upload
+from scoring.uploads.services import system_outputs_upload, system_record_for_upload
 
 
 class Command(BaseCommand):

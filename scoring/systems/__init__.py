@@ -1,1 +1,0 @@
-"""Systems app: summarization systems and their per-document outputs."""
