@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "annotation.fams",
     "annotation.campaigns",
     "annotation.systems",
+    "annotation.spans",
     "scoring.uploads",
     "scoring.scores",
     "scoring.judgments",

@@ -6,6 +6,7 @@ from django.db import models
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet
+from annotation.systems.models import System, SystemOutput
 
 
 class CampaignStatus(models.TextChoices):
@@ -20,12 +21,26 @@ class SuggestionStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class CampaignKind(models.TextChoices):
+    FAM = "fam", "Facet-aware mappings"
+    POLYTOPE = "polytope", "PolyTope error spans"
+
+
 class Campaign(models.Model):
-    """A FAM campaign: which documents and reference, how many annotators, which suggestions."""
+    """A campaign: FAMs of documents, or PolyTope error spans in the outputs of chosen systems.
+
+    A FAM campaign's task is one document; a PolyTope campaign's task is one (document, system
+    output) item of ``systems``, and ``system_blind`` hides which system an item comes from.
+    """
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="campaigns")
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=10, choices=CampaignKind.choices, default=CampaignKind.FAM)
+    systems = models.ManyToManyField(System, related_name="campaigns", blank=True)
+    system_blind = models.BooleanField(
+        default=True, help_text="Hide from annotators which system an item's summary comes from."
+    )
     documents = models.ManyToManyField(Document, related_name="campaigns")
     reference_position = models.PositiveSmallIntegerField(default=0)
     annotators_per_document = models.PositiveSmallIntegerField(default=1)
@@ -79,10 +94,13 @@ class TaskStatus(models.TextChoices):
 
 
 class Task(models.Model):
-    """One annotator's assignment to build the FAM of one document in one campaign."""
+    """One annotator's item in one campaign: a document's FAM, or the errors of one output."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="tasks")
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="tasks")
+    output = models.ForeignKey(
+        SystemOutput, null=True, blank=True, on_delete=models.CASCADE, related_name="tasks"
+    )
     annotator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tasks"
     )
@@ -96,12 +114,24 @@ class Task(models.Model):
         ordering = ["campaign", "position", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["campaign", "document", "annotator"], name="task_unique_per_annotator"
-            )
+                fields=["campaign", "document", "annotator"],
+                condition=models.Q(output__isnull=True),
+                name="task_unique_per_annotator",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "output", "annotator"],
+                condition=models.Q(output__isnull=False),
+                name="task_output_unique_per_annotator",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.campaign} / {self.document.external_id} / {self.annotator}"
+
+    def clean(self) -> None:
+        """An output item's document is the output's document."""
+        if self.output_id and self.document_id and self.output.document_id != self.document_id:
+            raise ValidationError({"output": "The output belongs to another document."})
 
 
 class SuggestionSet(models.Model):

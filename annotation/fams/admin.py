@@ -18,8 +18,12 @@ def _rescore(request, annotation_set: AnnotationSet, *, was_scored: bool = False
 
 @admin.register(AnnotationSet)
 class AnnotationSetAdmin(admin.ModelAdmin):
-    list_display = ("slug", "dataset", "name", "kind", "read_only", "created_at")
-    list_filter = ("dataset", "kind", "read_only")
+    list_display = ("slug", "dataset", "name", "kind", "scheme", "read_only", "created_at")
+    list_filter = ("dataset", "kind", "scheme", "read_only")
+
+    def get_readonly_fields(self, request, obj=None):
+        # A set's scheme is what its rows are (FAMs or spans of one taxonomy): fixed once made.
+        return ("scheme",) if obj is not None else ()
 
     def save_model(self, request, obj, form, change):
         was_scored = change and form.initial.get("kind") in SCORED_KINDS

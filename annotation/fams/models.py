@@ -22,11 +22,24 @@ class FacetLabel(models.TextChoices):
 
 
 class AnnotationSet(models.Model):
+    """A named set of annotations of a dataset: FAMs, or error spans under a span scheme.
+
+    ``scheme`` is ``fam`` for FAMs, or the name of a span scheme of ``scoring.metrics.spans``
+    (``polytope``, ``xsum-hallucinations``) for error spans of system outputs.
+    """
+
+    FAM_SCHEME = "fam"
+
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="annotation_sets")
     slug = models.SlugField(max_length=64)
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=10, choices=AnnotationSetKind.choices)
     read_only = models.BooleanField(default=False)
+    scheme = models.CharField(
+        max_length=40,
+        default=FAM_SCHEME,
+        help_text="fam, or the span scheme (polytope, xsum-hallucinations) of error spans.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -43,6 +56,19 @@ class AnnotationSet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.dataset_id}:{self.slug}"
+
+    @property
+    def is_fam(self) -> bool:
+        return self.scheme == self.FAM_SCHEME
+
+    def clean(self) -> None:
+        """Check the scheme's name against the registered span schemes."""
+        from scoring.metrics.spans import scheme_names
+
+        if self.scheme != self.FAM_SCHEME and self.scheme not in scheme_names():
+            raise ValidationError(
+                {"scheme": f"Choose fam or one of {list(scheme_names())}; got {self.scheme!r}."}
+            )
 
 
 class Fam(models.Model):

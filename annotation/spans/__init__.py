@@ -1,0 +1,1 @@
+"""Error spans: per system output, the errors an annotator (or a release) marked under a scheme."""

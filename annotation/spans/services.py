@@ -1,0 +1,207 @@
+"""Span services (writes): save one output's errors with optimistic versioning, replace a set's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from annotation.fams.models import AnnotationSet, AnnotationSetKind
+from config.exceptions import ApplicationError, ConflictError
+
+from .models import SpanAnnotation, SpanAnnotationRevision
+from .signals import scored_spans_changed
+
+# Sets whose spans the leaderboards score: a release's and an adjudicated gold set.
+SCORED_KINDS = (AnnotationSetKind.RELEASED, AnnotationSetKind.GOLD)
+
+
+def _describe(error: dict) -> str:
+    where = (
+        f"{error['side']} [{error['start']}, {error['end']})"
+        if error["side"] != "none"
+        else "no span"
+    )
+    kind = " / ".join(part for part in (error["type"], error["label"]) if part)
+    return f"{kind} at {where} {error['words']!r}"
+
+
+def span_changes(
+    old: Sequence[dict], new: Sequence[dict], old_clean: bool, new_clean: bool
+) -> list[str]:
+    """Describe what changed between two states of an output's errors, one line per change.
+
+    Args:
+        old: the errors before (``MarkedError`` dicts).
+        new: the errors after.
+        old_clean: the "no errors" mark before.
+        new_clean: the mark after.
+
+    Returns:
+        Lines such as ``"added Omission / Subject at source [0, 12) 'The senator'"``.
+    """
+    key = _describe
+    before = [key(e) for e in old]
+    after = [key(e) for e in new]
+    changes = [f"removed {line}" for line in before if line not in after]
+    changes += [f"added {line}" for line in after if line not in before]
+    if not changes and list(old) != list(new):
+        changes.append("errors edited (reason or order)")
+    if old_clean != new_clean:
+        changes.append("marked as having no errors" if new_clean else "no-errors mark removed")
+    return changes
+
+
+def _announce(annotation_set: AnnotationSet, user) -> None:
+    if annotation_set.kind in SCORED_KINDS:
+        scored_spans_changed.send(
+            sender=SpanAnnotation,
+            dataset=annotation_set.dataset,
+            annotation_set=annotation_set,
+            user=user,
+        )
+
+
+@transaction.atomic
+def span_annotation_save(
+    *,
+    annotation: SpanAnnotation,
+    errors: list[dict],
+    no_errors: bool,
+    base_version: int,
+    user,
+) -> SpanAnnotation:
+    """Save a new state of one output's errors unless it changed since ``base_version``.
+
+    Never overwrites newer work: a stale ``base_version`` raises :class:`ConflictError` (HTTP
+    409) with the server's state. A retry of a save the server already holds is answered with
+    the current row. Every accepted change bumps ``version`` and stores a revision.
+
+    Args:
+        annotation: the row to save (locked and re-read here).
+        errors: the new errors (JSON objects; the severity is derived, not read).
+        no_errors: the "no errors" mark.
+        base_version: the version the client's edit started from.
+        user: who saves.
+
+    Returns:
+        The saved row (unchanged, same version, when nothing differs).
+
+    Raises:
+        ConflictError: ``base_version`` is not the current version.
+        ApplicationError: the annotation set is read-only.
+        django.core.exceptions.ValidationError: an error the scheme refuses (named, with why).
+    """
+    row = (
+        SpanAnnotation.objects.select_for_update(of=("self",))
+        .select_related("annotation_set", "output__document")
+        .get(pk=annotation.pk)
+    )
+    if row.annotation_set.read_only:
+        raise ApplicationError("This annotation set is read-only.")
+    old_errors, old_clean = list(row.errors), row.no_errors
+    row.errors, row.no_errors = list(errors), bool(no_errors)
+    row.full_clean(exclude=["annotation_set", "output", "annotator"], validate_constraints=False)
+    if base_version != row.version:
+        if row.errors == old_errors and row.no_errors == old_clean:
+            return row  # a retry of a save whose response was lost
+        latest = row.revisions.select_related("author").first()
+        raise ConflictError(
+            f"These errors were saved elsewhere (version {row.version}) after your copy "
+            f"(version {base_version}). Choose which state to keep.",
+            extra={
+                "server": {
+                    "errors": old_errors,
+                    "no_errors": old_clean,
+                    "version": row.version,
+                    "updated_at": row.updated_at.isoformat(),
+                    "updated_by": latest.author.username if latest and latest.author else None,
+                }
+            },
+        )
+    changes = span_changes(old_errors, row.errors, old_clean, row.no_errors)
+    if not changes:
+        return row
+    row.version += 1
+    row.save()
+    SpanAnnotationRevision.objects.create(
+        annotation=row,
+        version=row.version,
+        errors=row.errors,
+        no_errors=row.no_errors,
+        changes=changes,
+        author=user,
+    )
+    if row.annotator_id is None:
+        _announce(row.annotation_set, user)
+    return row
+
+
+@dataclass(frozen=True)
+class SpanRecord:
+    """One output's errors as an importer hands them over (already matched to its output)."""
+
+    output_id: int
+    errors: tuple[dict, ...]
+    no_errors: bool
+    annotator_id: int | None = None
+
+
+@transaction.atomic
+def span_annotations_replace(
+    *,
+    annotation_set: AnnotationSet,
+    records: Iterable[SpanRecord],
+    output_ids: Iterable[int],
+    user=None,
+) -> int:
+    """Replace the set's annotations of ``output_ids`` by ``records`` (an import, idempotent).
+
+    Rows of the set for those outputs that ``records`` does not name are deleted; rows of other
+    outputs are kept, so importing one system's workbook leaves the other systems' rows alone.
+    Each row is checked with ``full_clean`` before anything is written.
+
+    Args:
+        annotation_set: the (released or gold) set written.
+        records: the outputs' errors.
+        output_ids: every output the import covers.
+        user: who imports (the revisions' author).
+
+    Returns:
+        How many rows were written.
+
+    Raises:
+        django.core.exceptions.ValidationError: a record the scheme refuses (nothing written).
+    """
+    rows = []
+    for record in records:
+        row = SpanAnnotation(
+            annotation_set=annotation_set,
+            output_id=record.output_id,
+            annotator_id=record.annotator_id,
+            errors=list(record.errors),
+            no_errors=record.no_errors,
+        )
+        row.full_clean(validate_constraints=False)
+        rows.append(row)
+    SpanAnnotation.objects.filter(
+        annotation_set=annotation_set, output_id__in=list(output_ids)
+    ).delete()
+    SpanAnnotation.objects.bulk_create(rows, batch_size=500)
+    SpanAnnotationRevision.objects.bulk_create(
+        [
+            SpanAnnotationRevision(
+                annotation=row,
+                version=1,
+                errors=row.errors,
+                no_errors=row.no_errors,
+                changes=["imported"],
+                author=user,
+            )
+            for row in rows
+        ],
+        batch_size=500,
+    )
+    _announce(annotation_set, user)
+    return len(rows)

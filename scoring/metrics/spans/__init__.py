@@ -1,0 +1,30 @@
+"""Error spans in system summaries under a scheme (PolyTope, XSum hallucinations)."""
+
+from .model import SIDE_NONE, SIDE_SOURCE, SIDE_SUMMARY, SIDES, MarkedError, join_sentences
+from .scheme import (
+    SCHEMES,
+    PolytopeScheme,
+    SpanScheme,
+    SpanSchemeError,
+    XsumHallucinationScheme,
+    scheme_get,
+    scheme_names,
+    validate_errors,
+)
+
+__all__ = [
+    "SCHEMES",
+    "SIDES",
+    "SIDE_NONE",
+    "SIDE_SOURCE",
+    "SIDE_SUMMARY",
+    "MarkedError",
+    "PolytopeScheme",
+    "SpanScheme",
+    "SpanSchemeError",
+    "XsumHallucinationScheme",
+    "join_sentences",
+    "scheme_get",
+    "scheme_names",
+    "validate_errors",
+]
