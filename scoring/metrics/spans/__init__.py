@@ -1,5 +1,6 @@
 """Error spans in system summaries under a scheme (PolyTope, XSum hallucinations)."""
 
+from .faithfulness import Faithfulness, FaithfulnessError, faithfulness, faithfulness_detail
 from .model import SIDE_NONE, SIDE_SOURCE, SIDE_SUMMARY, SIDES, MarkedError, join_sentences
 from .scheme import (
     SCHEMES,
@@ -20,9 +21,13 @@ __all__ = [
     "SIDE_SUMMARY",
     "MarkedError",
     "PolytopeScheme",
+    "Faithfulness",
+    "FaithfulnessError",
     "SpanScheme",
     "SpanSchemeError",
     "XsumHallucinationScheme",
+    "faithfulness",
+    "faithfulness_detail",
     "join_sentences",
     "scheme_get",
     "scheme_names",
