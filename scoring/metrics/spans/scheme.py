@@ -202,12 +202,15 @@ def _one(scheme: SpanScheme, raw: Any, index: int, texts: Mapping[str, str | Non
         raise SpanSchemeError("must be an object", index=index)
     try:
         type_ = scheme.parse_type(raw.get("type"))
+        if scheme.labels and raw.get("label") in (None, ""):
+            raise SpanSchemeError(
+                f"{type_} needs a label (one of {', '.join(scheme.labels)})"
+                + (" to have a severity" if scheme.has_severity else "")
+            )
         label = scheme.parse_label(raw.get("label", ""))
         severity = scheme.severity(type_, label) if scheme.has_severity else ""
     except SpanSchemeError as error:
         raise SpanSchemeError(str(error), index=index) from error
-    if scheme.has_severity and not label:
-        raise SpanSchemeError(f"{type_} needs a label to have a severity", index=index)
     side = raw.get("side", SIDE_SUMMARY)
     if side not in SIDES:
         raise SpanSchemeError(f"side must be one of {', '.join(SIDES)}, got {side!r}", index=index)
