@@ -1,4 +1,4 @@
-"""Inter-annotator agreement on FAMs and PolyTope spans, per document, per pair and overall."""
+"""Inter-annotator agreement on FAMs, error spans and item scores: per item, per pair, overall."""
 
 from .coefficients import cohen_kappa, krippendorff_alpha
 from .errors import (
@@ -14,6 +14,15 @@ from .errors import (
 )
 from .fams import FamAgreement, fam_agreement, fam_alpha_masi, fam_best_match_f1, fam_jaccard
 from .result import AgreementResult, Score
+from .scores import (
+    ScoreAgreement,
+    interval_distance,
+    pearson,
+    score_abs_difference,
+    score_agreement,
+    score_alpha_interval,
+    score_pearson,
+)
 from .sets import best_match_f1, dice, jaccard, masi_distance, nominal_distance
 from .span_measures import SpanAgreement, span_agreement, span_alpha, span_f1, span_kappa
 from .spans import Span, SpanMatching, match_spans, span_clusters
@@ -27,6 +36,7 @@ __all__ = [
     "InvalidAnnotationError",
     "InvalidOptionError",
     "Score",
+    "ScoreAgreement",
     "SentenceCountMismatchError",
     "Span",
     "SpanAgreement",
@@ -41,11 +51,17 @@ __all__ = [
     "fam_alpha_masi",
     "fam_best_match_f1",
     "fam_jaccard",
+    "interval_distance",
     "jaccard",
     "krippendorff_alpha",
     "masi_distance",
     "match_spans",
     "nominal_distance",
+    "pearson",
+    "score_abs_difference",
+    "score_agreement",
+    "score_alpha_interval",
+    "score_pearson",
     "span_agreement",
     "span_alpha",
     "span_clusters",
