@@ -1,7 +1,7 @@
-"""Campaign and task APIs: campaigns (admins), tasks, FAM saves, suggestions and presence."""
+"""Campaign and task APIs: campaigns (admins), tasks, FAM and span saves, suggestions, presence."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
@@ -9,9 +9,10 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsAnyRole
 from annotation.corpus.models import Category, Dataset
+from config.exceptions import ApplicationError
 
 from . import selectors, services
-from .models import Campaign, SuggestionAction
+from .models import Campaign, CampaignKind, SuggestionAction
 
 
 class IsTaskAnnotator(BasePermission):
@@ -42,6 +43,9 @@ class CampaignSerializer(serializers.Serializer):
     scorers = serializers.ListField(child=serializers.CharField())
     top_k = serializers.IntegerField()
     blind = serializers.BooleanField()
+    kind = serializers.CharField()
+    systems = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    system_blind = serializers.BooleanField()
     status = serializers.CharField()
     suggestions_status = serializers.CharField()
     task_count = serializers.IntegerField(default=0)
@@ -59,7 +63,11 @@ class CampaignListApi(APIView):
 
 
 class CampaignCreateApi(APIView):
-    """Create a FAM campaign; its suggestions are precomputed by a Celery worker."""
+    """Create a campaign: FAMs (suggestions precomputed by a Celery worker) or PolyTope spans.
+
+    A PolyTope campaign (``kind`` ``polytope``) annotates the outputs of ``systems`` (each must
+    have an output for every chosen document) and has no suggestions.
+    """
 
     permission_classes = [IsAdmin]
 
@@ -67,12 +75,15 @@ class CampaignCreateApi(APIView):
         dataset = serializers.SlugField()
         slug = serializers.SlugField(max_length=64)
         name = serializers.CharField(max_length=200)
+        kind = serializers.ChoiceField(choices=CampaignKind.values, default=CampaignKind.FAM)
         documents = serializers.ListField(child=serializers.CharField(), required=False)
+        systems = serializers.ListField(child=serializers.SlugField(), required=False)
         reference_position = serializers.IntegerField(min_value=0, default=0)
         annotators_per_document = serializers.IntegerField(min_value=1, default=1)
         scorers = serializers.ListField(child=serializers.CharField(), required=False)
         top_k = serializers.IntegerField(min_value=1, max_value=20, default=3)
         blind = serializers.BooleanField(default=True)
+        system_blind = serializers.BooleanField(default=True)
 
     @extend_schema(request=InputSerializer, responses={201: CampaignSerializer})
     def post(self, request):
@@ -80,16 +91,35 @@ class CampaignCreateApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         fields["dataset"] = get_object_or_404(Dataset, slug=fields["dataset"])
-        campaign = services.campaign_create(user=request.user, **fields)
+        kind = fields.pop("kind")
+        systems = fields.pop("systems", None)
+        system_blind = fields.pop("system_blind")
+        if kind == CampaignKind.POLYTOPE:
+            if fields.pop("scorers", None):
+                raise ApplicationError("A PolyTope campaign has no suggestions: give no scorers.")
+            for unused in ("reference_position", "top_k"):
+                fields.pop(unused)
+            campaign = services.polytope_campaign_create(
+                user=request.user, systems=systems or [], system_blind=system_blind, **fields
+            )
+        else:
+            if systems:
+                raise ApplicationError("A FAM campaign annotates documents: give no systems.")
+            campaign = services.campaign_create(user=request.user, **fields)
         campaign = selectors.campaign_list().get(pk=campaign.pk)
         return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
 
 
 class TaskSummarySerializer(serializers.Serializer):
+    """A task in a list; a PolyTope item's system is hidden (None) when the campaign is
+    system-blind, unless the reader (``context["user"]``) is an admin other than its annotator."""
+
     id = serializers.IntegerField()
     status = serializers.CharField()
+    kind = serializers.CharField(source="campaign.kind")
     campaign = serializers.SerializerMethodField()
     document = serializers.SerializerMethodField()
+    output = serializers.SerializerMethodField()
     annotator = serializers.CharField(source="annotator.username")
     updated_at = serializers.DateTimeField()
 
@@ -105,6 +135,12 @@ class TaskSummarySerializer(serializers.Serializer):
     def get_document(self, task) -> dict:
         return {"id": task.document_id, "external_id": task.document.external_id}
 
+    def get_output(self, task) -> dict | None:
+        if task.output_id is None:
+            return None
+        user = self.context.get("user")
+        return {"id": task.output_id, "system": selectors.system_shown(task=task, user=user)}
+
 
 class CampaignAssignApi(APIView):
     """Assign tasks: round-robin over annotators, or an explicit list (admins)."""
@@ -115,6 +151,7 @@ class CampaignAssignApi(APIView):
         class AssignmentSerializer(serializers.Serializer):
             document = serializers.CharField()
             annotator = serializers.CharField()
+            system = serializers.SlugField(required=False, help_text="PolyTope: one item only.")
 
         strategy = serializers.ChoiceField(choices=["round_robin", "manual"])
         annotators = serializers.ListField(child=serializers.CharField(), required=False)
@@ -135,11 +172,13 @@ class CampaignAssignApi(APIView):
             )
         else:
             pairs = [
-                (a["document"], a["annotator"]) for a in data.validated_data.get("assignments", [])
+                (a["document"], a["annotator"], *([a["system"]] if "system" in a else []))
+                for a in data.validated_data.get("assignments", [])
             ]
             tasks = services.tasks_assign_manual(campaign=campaign, assignments=pairs)
         body = {"created": len(tasks), "tasks": tasks}
-        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+        output = self.OutputSerializer(body, context={"user": request.user})
+        return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 class TaskListApi(APIView):
@@ -156,7 +195,7 @@ class TaskListApi(APIView):
     @extend_schema(operation_id="tasks_mine", responses=OutputSerializer)
     def get(self, request):
         summary = selectors.task_queue_summary(user=request.user)
-        return Response(self.OutputSerializer(summary).data)
+        return Response(self.OutputSerializer(summary, context={"user": request.user}).data)
 
 
 class FamStateSerializer(serializers.Serializer):
@@ -166,29 +205,81 @@ class FamStateSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class FamTaskSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    annotator = serializers.CharField()
+    kind = serializers.ChoiceField(choices=[CampaignKind.FAM])
+    campaign = serializers.DictField()
+    document = serializers.DictField()
+    facets_text = serializers.ListField(child=serializers.CharField())
+    fam = FamStateSerializer()
+    others = serializers.ListField(child=serializers.DictField())
+    next_task = serializers.IntegerField(allow_null=True)
+    editable = serializers.BooleanField()
+    presence = serializers.BooleanField()
+
+
+class SpanScoreSerializer(serializers.Serializer):
+    words = serializers.IntegerField()
+    penalty = serializers.FloatField()
+    score = serializers.FloatField()
+    critical = serializers.IntegerField()
+    major = serializers.IntegerField()
+    minor = serializers.IntegerField()
+
+
+class SpanStateSerializer(serializers.Serializer):
+    errors = serializers.ListField(child=serializers.DictField())
+    no_errors = serializers.BooleanField()
+    version = serializers.IntegerField()
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+class SpanTaskSerializer(serializers.Serializer):
+    """A PolyTope task's body (API_CONTRACT.md); ``output.system`` is None when hidden."""
+
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    annotator = serializers.CharField()
+    kind = serializers.ChoiceField(choices=[CampaignKind.POLYTOPE])
+    campaign = serializers.DictField()
+    document = serializers.DictField()
+    output = serializers.DictField()
+    item = serializers.DictField(child=serializers.IntegerField())
+    scheme = serializers.DictField()
+    weights = serializers.DictField(child=serializers.FloatField())
+    spans = SpanStateSerializer()
+    score = SpanScoreSerializer(allow_null=True)
+    others = serializers.ListField(child=serializers.DictField())
+    next_task = serializers.IntegerField(allow_null=True)
+    editable = serializers.BooleanField()
+    presence = serializers.BooleanField()
+
+
+TASK_BODY = PolymorphicProxySerializer(
+    component_name="TaskBody",
+    serializers={CampaignKind.FAM: FamTaskSerializer, CampaignKind.POLYTOPE: SpanTaskSerializer},
+    resource_type_field_name="kind",
+)
+
+
 class TaskDetailApi(APIView):
-    """One task: document, facets, the annotator's FAM and version, campaign options."""
+    """One task: a FAM task's document, facets and FAM, or a PolyTope item's texts and errors.
+
+    PolyTope tasks are their annotator's and the admins' only (researchers get 403).
+    """
 
     permission_classes = [IsAnyRole]
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
-        status = serializers.CharField()
-        annotator = serializers.CharField()
-        campaign = serializers.DictField()
-        document = serializers.DictField()
-        facets_text = serializers.ListField(child=serializers.CharField())
-        fam = FamStateSerializer()
-        others = serializers.ListField(child=serializers.DictField())
-        next_task = serializers.IntegerField(allow_null=True)
-        editable = serializers.BooleanField()
-        presence = serializers.BooleanField()
-
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(responses=TASK_BODY)
     def get(self, request, pk: int):
         task = selectors.task_get(pk=pk, user=request.user)
+        if task.campaign.kind == CampaignKind.POLYTOPE:
+            body = selectors.task_span_workspace(task=task, user=request.user)
+            return Response(SpanTaskSerializer(body).data)
         body = selectors.task_workspace(task=task, user=request.user)
-        return Response(self.OutputSerializer(body).data)
+        return Response(FamTaskSerializer(body).data)
 
 
 def _own_task(request, view, pk: int):
@@ -224,6 +315,44 @@ class TaskFamSaveApi(APIView):
         return Response(FamStateSerializer(fam).data)
 
 
+class SpanSavedSerializer(SpanStateSerializer):
+    score = SpanScoreSerializer(allow_null=True)
+
+
+class TaskSpanSaveApi(APIView):
+    """Save the errors marked in a PolyTope item; a stale ``base_version`` gets 409 with the
+    server's state, an error the scheme refuses 400 naming the error and why."""
+
+    permission_classes = [IsAnyRole, IsTaskAnnotator]
+
+    class InputSerializer(serializers.Serializer):
+        base_version = serializers.IntegerField(min_value=1)
+        no_errors = serializers.BooleanField(default=False)
+        errors = serializers.ListField(
+            child=serializers.DictField(), max_length=1000, allow_empty=True
+        )
+
+    @extend_schema(request=InputSerializer, responses=SpanSavedSerializer)
+    def put(self, request, pk: int):
+        task = _own_task(request, self, pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        annotation = services.task_spans_save(
+            task=task,
+            user=request.user,
+            errors=data.validated_data["errors"],
+            no_errors=data.validated_data["no_errors"],
+            base_version=data.validated_data["base_version"],
+        )
+        body = {
+            **selectors.span_state(annotation=annotation),
+            "score": selectors.span_score(
+                output=task.output, errors=annotation.errors, no_errors=annotation.no_errors
+            ),
+        }
+        return Response(SpanSavedSerializer(body).data)
+
+
 class TaskSubmitApi(APIView):
     """Mark the task done."""
 
@@ -232,7 +361,7 @@ class TaskSubmitApi(APIView):
     @extend_schema(request=None, responses=TaskSummarySerializer)
     def post(self, request, pk: int):
         task = services.task_submit(task=_own_task(request, self, pk))
-        return Response(TaskSummarySerializer(task).data)
+        return Response(TaskSummarySerializer(task, context={"user": request.user}).data)
 
 
 class TaskReopenApi(APIView):
@@ -243,27 +372,47 @@ class TaskReopenApi(APIView):
     @extend_schema(request=None, responses=TaskSummarySerializer)
     def post(self, request, pk: int):
         task = services.task_reopen(task=_own_task(request, self, pk))
-        return Response(TaskSummarySerializer(task).data)
+        return Response(TaskSummarySerializer(task, context={"user": request.user}).data)
+
+
+class FamRevisionSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    author = serializers.CharField(source="author.username", default=None)
+    created_at = serializers.DateTimeField()
+    facets = serializers.JSONField()
+    category = serializers.CharField(source="category_override")
+    changes = serializers.ListField(child=serializers.CharField())
+
+
+class SpanRevisionSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    author = serializers.CharField(source="author.username", default=None)
+    created_at = serializers.DateTimeField()
+    errors = serializers.ListField(child=serializers.DictField())
+    no_errors = serializers.BooleanField()
+    changes = serializers.ListField(child=serializers.CharField())
 
 
 class TaskHistoryApi(APIView):
-    """Every saved revision of the task's FAM: who, when, what changed, newest first."""
+    """Every saved revision of the task's FAM or errors: who, when, what changed, newest first."""
 
     permission_classes = [IsAnyRole]
 
-    class OutputSerializer(serializers.Serializer):
-        version = serializers.IntegerField()
-        author = serializers.CharField(source="author.username", default=None)
-        created_at = serializers.DateTimeField()
-        facets = serializers.JSONField()
-        category = serializers.CharField(source="category_override")
-        changes = serializers.ListField(child=serializers.CharField())
-
-    @extend_schema(responses=OutputSerializer(many=True))
+    @extend_schema(
+        responses=PolymorphicProxySerializer(
+            component_name="TaskRevision",
+            serializers=[FamRevisionSerializer, SpanRevisionSerializer],
+            resource_type_field_name=None,
+            many=True,
+        )
+    )
     def get(self, request, pk: int):
         task = selectors.task_get(pk=pk, user=request.user)
+        if task.campaign.kind == CampaignKind.POLYTOPE:
+            revisions = selectors.span_history(task=task)
+            return Response(SpanRevisionSerializer(revisions, many=True).data)
         revisions = selectors.fam_history(fam=selectors.task_fam(task=task))
-        return Response(self.OutputSerializer(revisions, many=True).data)
+        return Response(FamRevisionSerializer(revisions, many=True).data)
 
 
 class TaskSuggestionsApi(APIView):

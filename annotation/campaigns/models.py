@@ -30,7 +30,8 @@ class Campaign(models.Model):
     """A campaign: FAMs of documents, or PolyTope error spans in the outputs of chosen systems.
 
     A FAM campaign's task is one document; a PolyTope campaign's task is one (document, system
-    output) item of ``systems``, and ``system_blind`` hides which system an item comes from.
+    output) item: ``outputs`` holds the items (the latest outputs of ``systems`` for
+    ``documents`` when it was created), and ``system_blind`` hides which system an item comes from.
     """
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="campaigns")
@@ -38,6 +39,13 @@ class Campaign(models.Model):
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=10, choices=CampaignKind.choices, default=CampaignKind.FAM)
     systems = models.ManyToManyField(System, related_name="campaigns", blank=True)
+    outputs = models.ManyToManyField(
+        SystemOutput,
+        related_name="campaigns",
+        blank=True,
+        help_text="A PolyTope campaign's items: the chosen systems' outputs of its documents, "
+        "pinned when the campaign is created.",
+    )
     system_blind = models.BooleanField(
         default=True, help_text="Hide from annotators which system an item's summary comes from."
     )

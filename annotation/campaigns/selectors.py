@@ -1,18 +1,31 @@
-"""Campaign selectors (reads): campaigns, tasks, suggestions, FAM history and presence."""
+"""Campaign selectors (reads): campaigns, tasks, suggestions, FAM and span history, presence."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.fams.models import Fam, FamRevision
+from annotation.spans.models import SpanAnnotation, SpanAnnotationRevision
+from scoring.metrics.polytope import WEIGHTS, EmptySummaryError, Issue, Segment, score_segment
+from scoring.metrics.spans import join_sentences, scheme_get
 
-from .models import Campaign, SuggestionSet, SuggestionStatus, Task, TaskPresence, TaskStatus
+from .models import (
+    Campaign,
+    CampaignKind,
+    SuggestionSet,
+    SuggestionStatus,
+    Task,
+    TaskPresence,
+    TaskStatus,
+)
 
 
 def campaign_list() -> QuerySet[Campaign]:
@@ -21,10 +34,37 @@ def campaign_list() -> QuerySet[Campaign]:
     Returns:
         Campaigns annotated with ``task_count`` and ``done_count``, newest first.
     """
-    return Campaign.objects.select_related("dataset").annotate(
-        task_count=Count("tasks", distinct=True),
-        done_count=Count("tasks", filter=Q(tasks__status=TaskStatus.SUBMITTED), distinct=True),
+    return (
+        Campaign.objects.select_related("dataset")
+        .prefetch_related("systems")
+        .annotate(
+            task_count=Count("tasks", distinct=True),
+            done_count=Count("tasks", filter=Q(tasks__status=TaskStatus.SUBMITTED), distinct=True),
+        )
     )
+
+
+def campaign_items(*, campaign: Campaign) -> dict[int, list]:
+    """A PolyTope campaign's items per document id, in the order an annotator gets them.
+
+    A system-blind campaign shuffles each document's systems with a seed made of the campaign
+    and the document (the same order for every annotator and every call), so an item's place
+    in the queue does not tell which system it comes from; otherwise systems come by slug.
+
+    Args:
+        campaign: a PolyTope campaign.
+
+    Returns:
+        document id -> its outputs (``SystemOutput`` rows with their systems).
+    """
+    items: dict[int, list] = {}
+    for output in campaign.outputs.select_related("system").order_by("system__slug", "pk"):
+        items.setdefault(output.document_id, []).append(output)
+    if campaign.system_blind:
+        for document_id, outputs in items.items():
+            # Not for security: a fixed, reproducible order per document.
+            random.Random(f"loupe-items:{campaign.pk}:{document_id}").shuffle(outputs)  # noqa: S311
+    return items
 
 
 def task_list(*, user) -> QuerySet[Task]:
@@ -38,9 +78,15 @@ def task_list(*, user) -> QuerySet[Task]:
     """
     return (
         Task.objects.filter(annotator=user)
-        .select_related("campaign", "document", "annotator")
+        .select_related("campaign", "document", "annotator", "output__system")
         # A queue needs ids and names, not every document's text (about 10 KB each).
-        .defer("document__sentences", "document__meta")
+        .defer(
+            "document__sentences",
+            "document__meta",
+            "output__sentences",
+            "output__extracted",
+            "output__match_confidence",
+        )
         .order_by("campaign__created_at", "campaign_id", "position", "id")
     )
 
@@ -67,21 +113,37 @@ def task_next(*, user, after: Task | None = None) -> Task | None:
 
 
 def task_get(*, pk: int, user) -> Task:
-    """A task the user may see: annotators only their own; researchers and admins any.
+    """A task the user may see: annotators only their own; researchers and admins any FAM task.
+
+    A PolyTope task (error spans under annotation) is its annotator's and the admins' only.
 
     Args:
         pk: the task's primary key.
         user: who asks.
 
     Returns:
-        The task with campaign, document and annotator loaded.
+        The task with campaign, document, annotator and output loaded.
 
     Raises:
         Http404: no such task, or not visible to the user (no existence leak).
+        PermissionDenied: a researcher asking for a PolyTope task (HTTP 403).
     """
-    task = Task.objects.select_related("campaign", "document", "annotator").filter(pk=pk).first()
+    task = (
+        Task.objects.select_related(
+            "campaign__annotation_set", "document", "annotator", "output__system"
+        )
+        .filter(pk=pk)
+        .first()
+    )
     if task is None or not (task.annotator_id == user.pk or has_role(user, ADMIN, RESEARCHER)):
         raise Http404("No such task.")
+    if (
+        task.campaign.kind == CampaignKind.POLYTOPE
+        and task.annotator_id != user.pk
+        and not has_role(user, ADMIN)
+    ):
+        # Researchers read scores, never error spans under annotation.
+        raise PermissionDenied("Error spans under annotation are not shown to researchers.")
     return task
 
 
@@ -173,6 +235,229 @@ def task_queue_summary(*, user) -> dict:
     }
 
 
+def task_span_annotation(*, task: Task) -> SpanAnnotation | None:
+    """The errors the task's annotator marked in its output (None before the first save).
+
+    Args:
+        task: a PolyTope task.
+
+    Returns:
+        The annotator's row in the campaign's annotation set, or None.
+    """
+    return SpanAnnotation.objects.filter(
+        annotation_set_id=task.campaign.annotation_set_id,
+        output_id=task.output_id,
+        annotator_id=task.annotator_id,
+    ).first()
+
+
+def span_score(*, output, errors: list[dict], no_errors: bool) -> dict | None:
+    """An output's PolyTope segment score from its marked errors.
+
+    The word count is the release's rule (:func:`scoring.metrics.polytope.count_words`) on the
+    summary; each error weighs by the severity the matrix gives its subtype and label.
+
+    Args:
+        output: the system output (its sentences are read).
+        errors: its errors (``MarkedError`` dicts of the PolyTope scheme).
+        no_errors: its "no errors" mark.
+
+    Returns:
+        ``{"words", "penalty", "score", "critical", "major", "minor"}``, or None when the
+        output is not annotated yet (no error and no mark) or its summary has no word.
+    """
+    if not errors and not no_errors:
+        return None
+    summary = join_sentences(output.sentences)
+    segment_id = str(output.pk)
+    try:
+        segment = Segment(segment_id, summary)
+    except EmptySummaryError:  # nothing to score against
+        return None
+    issues = [Issue(segment_id, error["type"], error["label"]) for error in errors]
+    figures = score_segment(segment, issues).as_dict()
+    del figures["segment"]
+    return figures
+
+
+def span_state(*, annotation: SpanAnnotation | None) -> dict:
+    """The spans part of a task's body: the row's state, or the empty version 1 before any save.
+
+    Args:
+        annotation: the annotator's row, or None.
+
+    Returns:
+        ``{"errors", "no_errors", "version", "updated_at"}`` (``updated_at`` None before the
+        first save).
+    """
+    if annotation is None:
+        return {"errors": [], "no_errors": False, "version": 1, "updated_at": None}
+    return {
+        "errors": annotation.errors,
+        "no_errors": annotation.no_errors,
+        "version": annotation.version,
+        "updated_at": annotation.updated_at,
+    }
+
+
+def system_shown(*, task: Task, user) -> dict | None:
+    """Which system a PolyTope item comes from, as ``user`` may see it.
+
+    A system-blind campaign hides it from everyone but admins (and from an admin who is the
+    task's annotator).
+
+    Args:
+        task: a PolyTope task with its output and system loaded.
+        user: who reads (None: hidden when system-blind).
+
+    Returns:
+        ``{"slug", "name"}``, or None when hidden (or the task has no output).
+    """
+    if task.output_id is None:
+        return None
+    if task.campaign.system_blind and (
+        user is None or task.annotator_id == user.pk or not has_role(user, ADMIN)
+    ):
+        return None
+    system = task.output.system
+    return {"slug": system.slug, "name": system.name}
+
+
+def task_span_others(*, task: Task) -> list[dict]:
+    """Other annotators' errors in the same output, only for campaigns that are not blind.
+
+    Args:
+        task: a PolyTope task.
+
+    Returns:
+        ``[{"annotator", "errors", "no_errors"}]``; always empty for blind campaigns.
+    """
+    if task.campaign.blind:
+        return []
+    others = (
+        SpanAnnotation.objects.filter(
+            annotation_set_id=task.campaign.annotation_set_id, output_id=task.output_id
+        )
+        .exclude(annotator_id=task.annotator_id)
+        .select_related("annotator")
+        .order_by("annotator__username")
+    )
+    return [
+        {
+            "annotator": row.annotator.username if row.annotator else None,
+            "errors": row.errors,
+            "no_errors": row.no_errors,
+        }
+        for row in others
+    ]
+
+
+def task_item_place(*, task: Task) -> dict:
+    """Where a PolyTope item sits in its annotator's queue of the campaign.
+
+    Args:
+        task: a PolyTope task.
+
+    Returns:
+        ``{"position", "of", "document_position", "documents"}``, 1-based: the item among the
+        annotator's items of the campaign, and its document among their documents.
+    """
+    rows = list(
+        Task.objects.filter(campaign_id=task.campaign_id, annotator_id=task.annotator_id)
+        .order_by("position", "id")
+        .values_list("pk", "document_id")
+    )
+    documents: list[int] = []
+    for _, document_id in rows:
+        if document_id not in documents:
+            documents.append(document_id)
+    ids = [pk for pk, _ in rows]
+    return {
+        "position": ids.index(task.pk) + 1,
+        "of": len(ids),
+        "document_position": documents.index(task.document_id) + 1,
+        "documents": len(documents),
+    }
+
+
+def span_history(*, task: Task) -> QuerySet[SpanAnnotationRevision]:
+    """The revisions of a PolyTope task's errors, newest first (none before the first save).
+
+    Args:
+        task: a PolyTope task.
+
+    Returns:
+        Revisions with their authors.
+    """
+    return (
+        SpanAnnotationRevision.objects.filter(
+            annotation__annotation_set_id=task.campaign.annotation_set_id,
+            annotation__output_id=task.output_id,
+            annotation__annotator_id=task.annotator_id,
+        )
+        .select_related("author")
+        .order_by("-version")
+    )
+
+
+def task_span_workspace(*, task: Task, user) -> dict:
+    """Everything the span workspace needs for one PolyTope task (API_CONTRACT.md's body).
+
+    Args:
+        task: a PolyTope task (visible to ``user``), with its output loaded.
+        user: who asks.
+
+    Returns:
+        A JSON-ready dict: the task, campaign options, document and output sentences, the
+        item's place in the queue, the scheme, the weights, the errors with their version and
+        score, others' errors (not blind only), the next task, whether the user may edit, and
+        whether the page announces its presence. The system is None when hidden.
+    """
+    annotation = task_span_annotation(task=task)
+    state = span_state(annotation=annotation)
+    following = task_next(user=task.annotator, after=task)
+    campaign = task.campaign
+    document = task.document
+    text_missing = bool(document.meta.get("text_missing"))
+    return {
+        "id": task.pk,
+        "status": task.status,
+        "annotator": task.annotator.username,
+        "kind": campaign.kind,
+        "campaign": {
+            "id": campaign.pk,
+            "name": campaign.name,
+            "slug": campaign.slug,
+            "status": campaign.status,
+            "kind": campaign.kind,
+            "blind": campaign.blind,
+            "system_blind": campaign.system_blind,
+        },
+        "document": {
+            "id": document.pk,
+            "external_id": document.external_id,
+            "sentences": [] if text_missing else document.sentences,
+            "text_missing": text_missing,
+        },
+        "output": {
+            "id": task.output_id,
+            "sentences": task.output.sentences,
+            "system": system_shown(task=task, user=user),
+        },
+        "item": task_item_place(task=task),
+        "scheme": scheme_get(campaign.annotation_set.scheme).describe(),
+        "weights": {severity.value: weight for severity, weight in WEIGHTS.items()},
+        "spans": state,
+        "score": span_score(
+            output=task.output, errors=state["errors"], no_errors=state["no_errors"]
+        ),
+        "others": task_span_others(task=task),
+        "next_task": following.pk if following and following.pk != task.pk else None,
+        "editable": task.annotator_id == user.pk,
+        "presence": task_presence_may_announce(task=task, user=user),
+    }
+
+
 def task_workspace(*, task: Task, user) -> dict:
     """Everything the workspace page needs for one task.
 
@@ -195,6 +480,7 @@ def task_workspace(*, task: Task, user) -> dict:
         "id": task.pk,
         "status": task.status,
         "annotator": task.annotator.username,
+        "kind": campaign.kind,
         "campaign": {
             "id": campaign.pk,
             "name": campaign.name,

@@ -11,6 +11,7 @@ urlpatterns = [
     path("tasks/", apis.TaskListApi.as_view(), name="task-list"),
     path("tasks/<int:pk>/", apis.TaskDetailApi.as_view(), name="task-detail"),
     path("tasks/<int:pk>/fam/", apis.TaskFamSaveApi.as_view(), name="task-fam-save"),
+    path("tasks/<int:pk>/spans/", apis.TaskSpanSaveApi.as_view(), name="task-span-save"),
     path("tasks/<int:pk>/submit/", apis.TaskSubmitApi.as_view(), name="task-submit"),
     path("tasks/<int:pk>/reopen/", apis.TaskReopenApi.as_view(), name="task-reopen"),
     path("tasks/<int:pk>/history/", apis.TaskHistoryApi.as_view(), name="task-history"),

@@ -3,25 +3,35 @@
 from .assignments import (
     task_fam_save,
     task_reopen,
+    task_started,
     task_submit,
     tasks_assign_manual,
     tasks_assign_round_robin,
     unfinished_facets,
 )
-from .campaigns import DEFAULT_SCORERS, campaign_create, campaign_suggestions_status_set
+from .campaigns import (
+    DEFAULT_SCORERS,
+    campaign_create,
+    campaign_suggestions_status_set,
+    polytope_campaign_create,
+)
 from .presence import task_presence_leave, task_presence_touch
+from .spans import task_spans_save
 from .suggestions import suggestion_events_log, suggestions_compute_documents
 
 __all__ = [
     "DEFAULT_SCORERS",
     "campaign_create",
     "campaign_suggestions_status_set",
+    "polytope_campaign_create",
     "suggestion_events_log",
     "suggestions_compute_documents",
     "task_fam_save",
     "task_presence_leave",
     "task_presence_touch",
     "task_reopen",
+    "task_spans_save",
+    "task_started",
     "task_submit",
     "tasks_assign_manual",
     "tasks_assign_round_robin",

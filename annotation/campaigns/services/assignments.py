@@ -17,6 +17,7 @@ from config.exceptions import ApplicationError
 from ..assignment import AssignmentError, round_robin
 from ..models import (
     Campaign,
+    CampaignKind,
     CampaignStatus,
     Task,
     TaskStatus,
@@ -48,9 +49,53 @@ def _task_create(campaign: Campaign, document: Document, annotator, position: in
     return task
 
 
+def _item_tasks_create(campaign: Campaign, pairs: Sequence[tuple], per_document: int) -> list[Task]:
+    """Create the item tasks of ``(document, annotator, system slug or None)`` triples.
+
+    ``None`` means every item of the document. A task's position is document-major: the
+    document's place in the campaign, then the item's place in the document's order. Existing
+    tasks are kept, not duplicated.
+    """
+    from annotation.campaigns.selectors import campaign_items
+
+    items = campaign_items(campaign=campaign)
+    order = {
+        pk: index
+        for index, pk in enumerate(
+            campaign.documents.order_by("position", "id").values_list("pk", flat=True)
+        )
+    }
+    existing = set(Task.objects.filter(campaign=campaign).values_list("output_id", "annotator_id"))
+    created = []
+    for document, annotator, system in pairs:
+        for rank, output in enumerate(items.get(document.pk, [])):
+            if system is not None and output.system.slug != system:
+                continue
+            if (output.pk, annotator.pk) in existing:
+                continue
+            existing.add((output.pk, annotator.pk))
+            task = Task(
+                campaign=campaign,
+                document=document,
+                output=output,
+                annotator=annotator,
+                position=order[document.pk] * per_document + rank,
+            )
+            # The rows were just read: checking each foreign key again would cost four queries.
+            task.full_clean(
+                exclude=["campaign", "document", "output", "annotator"],
+                validate_constraints=False,
+            )
+            created.append(task)
+    return Task.objects.bulk_create(created, batch_size=500)
+
+
 @transaction.atomic
 def tasks_assign_round_robin(*, campaign: Campaign, annotators: Sequence[str]) -> list[Task]:
     """Assign every campaign document to ``annotators_per_document`` annotators, round-robin.
+
+    In a PolyTope campaign an annotator who gets a document gets all its items (one per
+    system), one after the other, so the source is read once.
 
     Args:
         campaign: the campaign.
@@ -69,6 +114,11 @@ def tasks_assign_round_robin(*, campaign: Campaign, annotators: Sequence[str]) -
         pairs = round_robin(documents, users, campaign.annotators_per_document)
     except AssignmentError as error:
         raise ApplicationError(str(error)) from error
+    if campaign.kind == CampaignKind.POLYTOPE:
+        per_document = max(1, campaign.systems.count())
+        return _item_tasks_create(
+            campaign, [(doc, user, None) for doc, user in pairs], per_document
+        )
     created = [
         _task_create(campaign, doc, user, position) for position, (doc, user) in enumerate(pairs)
     ]
@@ -76,27 +126,43 @@ def tasks_assign_round_robin(*, campaign: Campaign, annotators: Sequence[str]) -
 
 
 @transaction.atomic
-def tasks_assign_manual(
-    *, campaign: Campaign, assignments: Sequence[tuple[str, str]]
-) -> list[Task]:
+def tasks_assign_manual(*, campaign: Campaign, assignments: Sequence[tuple]) -> list[Task]:
     """Assign given documents to given annotators.
 
     Args:
         campaign: the campaign.
-        assignments: ``(document external id, username)`` pairs.
+        assignments: ``(document external id, username)`` pairs; in a PolyTope campaign a pair
+            gives the annotator every item of the document, and a triple ``(document,
+            username, system slug)`` only that system's item.
 
     Returns:
         The tasks created (existing assignments are kept, not duplicated).
 
     Raises:
-        ApplicationError: a document outside the campaign, or a user who is not an annotator.
+        ApplicationError: a document outside the campaign, a user who is not an annotator, or
+            a system outside the (PolyTope) campaign.
     """
     documents = {d.external_id: d for d in campaign.documents.all()}
-    created = []
-    for position, (external_id, username) in enumerate(assignments):
+    polytope = campaign.kind == CampaignKind.POLYTOPE
+    systems = set(campaign.systems.values_list("slug", flat=True)) if polytope else set()
+    checked = []
+    for assignment in assignments:
+        external_id, username, *rest = assignment
+        system = rest[0] if rest else None
         if external_id not in documents:
             raise ApplicationError(f"Document {external_id!r} is not part of this campaign.")
-        task = _task_create(campaign, documents[external_id], _annotator(username), position)
+        if system is not None and not polytope:
+            raise ApplicationError("A FAM campaign's tasks are documents: give no system.")
+        if system is not None and system not in systems:
+            raise ApplicationError(
+                f"System {system!r} is not part of this campaign (its systems: {sorted(systems)})."
+            )
+        checked.append((documents[external_id], _annotator(username), system))
+    if polytope:
+        return _item_tasks_create(campaign, checked, max(1, len(systems)))
+    created = []
+    for position, (document, user, _system) in enumerate(checked):
+        task = _task_create(campaign, document, user, position)
         if task is not None:
             created.append(task)
     return created
@@ -140,11 +206,7 @@ def task_fam_save(
     from annotation.campaigns.selectors import task_fam
 
     task = _locked(task)
-    if task.annotator_id != user.pk:
-        raise ApplicationError("Only the task's annotator may change it.", status_code=403)
-    _check_open(task)
-    if task.status == TaskStatus.SUBMITTED:
-        raise ApplicationError("The task is submitted; reopen it to change the FAM.")
+    _check_editable(task, user, kind=CampaignKind.FAM, noun="FAM")
     fam = fam_save(
         fam=task_fam(task=task),
         facets=facets,
@@ -152,11 +214,45 @@ def task_fam_save(
         user=user,
         category_override=category,
     )
+    task_started(task)
+    return fam
+
+
+def _check_editable(task: Task, user, *, kind: str, noun: str) -> None:
+    """The task's annotator may change it while the campaign is open and it is not submitted.
+
+    Args:
+        task: the task, locked, with its campaign.
+        user: who saves.
+        kind: the campaign kind the save is for (a FAM save of a PolyTope task is refused).
+        noun: what is saved ("FAM", "errors"), for the messages.
+
+    Raises:
+        ApplicationError: 403 for anyone but the task's annotator; 400 for a task of another
+            kind, a campaign that is not open or a submitted task.
+    """
+    if task.annotator_id != user.pk:
+        raise ApplicationError("Only the task's annotator may change it.", status_code=403)
+    if task.campaign.kind != kind:
+        raise ApplicationError(
+            f"This task is in a {task.campaign.get_kind_display()} campaign: "
+            f"it has no {noun} to save."
+        )
+    _check_open(task)
+    if task.status == TaskStatus.SUBMITTED:
+        raise ApplicationError(f"The task is submitted; reopen it to change the {noun}.")
+
+
+def task_started(task: Task) -> None:
+    """Move a to-do task (locked by the caller) to in progress on its first save.
+
+    Args:
+        task: the task, locked.
+    """
     if task.status == TaskStatus.TODO:
         task.status = TaskStatus.IN_PROGRESS
         task.full_clean(validate_constraints=False)
         task.save(update_fields=["status", "updated_at"])
-    return fam
 
 
 def unfinished_facets(fam: Fam) -> list[int]:
@@ -177,7 +273,10 @@ def unfinished_facets(fam: Fam) -> list[int]:
 
 @transaction.atomic
 def task_submit(*, task: Task) -> Task:
-    """Mark a task done once every facet has a group or a label (submitting twice is a no-op).
+    """Mark a task done once it is complete (submitting twice is a no-op).
+
+    A FAM task is complete when every facet has a group or a label; a PolyTope task when its
+    output has at least one error or the "no errors" mark.
 
     Args:
         task: the task.
@@ -186,21 +285,30 @@ def task_submit(*, task: Task) -> Task:
         The submitted task.
 
     Raises:
-        ApplicationError: the campaign is not open, or a facet is unfinished.
+        ApplicationError: the campaign is not open, a facet is unfinished, or an output is
+            not annotated.
     """
-    from annotation.campaigns.selectors import task_fam
+    from annotation.campaigns.selectors import task_fam, task_span_annotation
 
     task = _locked(task)
     _check_open(task)
     if task.status == TaskStatus.SUBMITTED:
         return task
-    missing = unfinished_facets(task_fam(task=task))
-    if missing:
-        raise ApplicationError(
-            f"Facet(s) {[i + 1 for i in missing]} have no support group and no "
-            "no-support/noise label yet.",
-            extra={"unfinished_facets": missing},
-        )
+    if task.campaign.kind == CampaignKind.POLYTOPE:
+        annotation = task_span_annotation(task=task)
+        if annotation is None or not annotation.annotated:
+            raise ApplicationError(
+                "Mark at least one error in this summary, or mark it as having no errors "
+                "(key 0), before submitting."
+            )
+    else:
+        missing = unfinished_facets(task_fam(task=task))
+        if missing:
+            raise ApplicationError(
+                f"Facet(s) {[i + 1 for i in missing]} have no support group and no "
+                "no-support/noise label yet.",
+                extra={"unfinished_facets": missing},
+            )
     task.status = TaskStatus.SUBMITTED
     task.submitted_at = timezone.now()
     task.full_clean(validate_constraints=False)
