@@ -11,12 +11,9 @@ from annotation.campaigns.models import Campaign, Task
 from annotation.campaigns.services import (
     campaign_create,
     polytope_campaign_create,
-    task_spans_save,
     tasks_assign_manual,
     tasks_assign_round_robin,
 )
-from annotation.corpus.models import Dataset
-from annotation.spans.models import SpanAnnotation, SpanAnnotationRevision
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from config.exceptions import ApplicationError
 
@@ -82,7 +79,9 @@ def span(text, words, type_, label, side="summary", occurrence=0, reason=""):
 
 
 def put(api, task, body):
-    return api.put(f"/api/tasks/{task.pk}/spans/", json.dumps(body), content_type="application/json")
+    return api.put(
+        f"/api/tasks/{task.pk}/spans/", json.dumps(body), content_type="application/json"
+    )
 
 
 # --- creation -------------------------------------------------------------------------------
@@ -95,9 +94,7 @@ def test_a_polytope_campaign_pins_the_latest_outputs_in_a_human_polytope_set(cam
     assert campaign.scorers == [] and campaign.suggestions_status == "ready"
     assert sorted(campaign.systems.values_list("slug", flat=True)) == ["demo-abs", "lead-3"]
     pinned = {(o.system.slug, o.document.external_id) for o in campaign.outputs.all()}
-    assert pinned == {
-        (s, d) for s in ("demo-abs", "lead-3") for d in ("demo-002", "demo-003")
-    }
+    assert pinned == {(s, d) for s in ("demo-abs", "lead-3") for d in ("demo-002", "demo-003")}
     # A later upload of lead-3 does not change what the campaign annotates.
     system = System.objects.get(slug="lead-3")
     version = OutputVersion.objects.create(system=system, dataset=dataset, number=2)
@@ -159,7 +156,9 @@ def test_creation_refusals_name_the_problem_and_write_nothing(dataset, fields, m
 
 def test_an_output_without_a_word_is_refused(dataset):
     _partial_system(dataset, slug="dots", documents=("demo-001",), sentences=["...", "--"])
-    with pytest.raises(ApplicationError, match=r"Outputs without a word to score: \['dots/demo-001'\]"):
+    with pytest.raises(
+        ApplicationError, match=r"Outputs without a word to score: \['dots/demo-001'\]"
+    ):
         polytope_campaign_create(
             dataset=dataset, slug="bad", name="Bad", systems=["dots"], documents=["demo-001"]
         )
@@ -292,7 +291,9 @@ def test_manual_assignment_by_document_or_single_item_and_its_refusals(campaign)
     assert queue == ["demo-002", "demo-002", "demo-003"]  # document-major whatever the order
     assert tasks_assign_manual(campaign=campaign, assignments=[("demo-002", "annotator2")]) == []
     with pytest.raises(ApplicationError, match="System 'demo-extsum' is not part of this campaign"):
-        tasks_assign_manual(campaign=campaign, assignments=[("demo-002", "annotator", "demo-extsum")])
+        tasks_assign_manual(
+            campaign=campaign, assignments=[("demo-002", "annotator", "demo-extsum")]
+        )
     with pytest.raises(ApplicationError, match="'demo-001' is not part of this campaign"):
         tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
     with pytest.raises(ApplicationError, match="'researcher' is not an annotator"):
