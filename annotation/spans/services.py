@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from annotation.fams.models import AnnotationSet, AnnotationSetKind
+from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError, ConflictError
 
 from .models import SpanAnnotation, SpanAnnotationRevision
@@ -174,16 +176,23 @@ def span_annotations_replace(
     Raises:
         django.core.exceptions.ValidationError: a record the scheme refuses (nothing written).
     """
+    records = list(records)
+    # One query for the outputs and their documents (clean() reads both), not three per row.
+    outputs = SystemOutput.objects.select_related("document").in_bulk(
+        {record.output_id for record in records}
+    )
     rows = []
     for record in records:
+        if record.output_id not in outputs:
+            raise ValidationError({"output": f"Output {record.output_id} does not exist."})
         row = SpanAnnotation(
             annotation_set=annotation_set,
-            output_id=record.output_id,
+            output=outputs[record.output_id],
             annotator_id=record.annotator_id,
             errors=list(record.errors),
             no_errors=record.no_errors,
         )
-        row.full_clean(validate_constraints=False)
+        row.full_clean(exclude=["annotation_set", "output"], validate_constraints=False)
         rows.append(row)
     SpanAnnotation.objects.filter(
         annotation_set=annotation_set, output_id__in=list(output_ids)
