@@ -30,7 +30,7 @@ from .selectors import (
 from .services import leaderboard_serve
 
 CATEGORY_CHOICES = [*CATEGORIES]
-PLOTS = ("far-rouge1r", "far-sar", "categories", "far-distribution")
+PLOTS = ("far-rouge1r", "far-sar", "categories", "far-distribution", "polytope-subtypes")
 
 
 class LeaderboardParams(serializers.Serializer):
@@ -80,8 +80,16 @@ def _cell_text(value):
     return value
 
 
+POLYTOPE_CSV = ("score", "ci_low", "ci_high", "n", "outputs", "words", "penalty", "critical",
+                "major", "minor")  # fmt: skip
+
+
 def leaderboard_csv(envelope: dict) -> str:
     """The leaderboard as CSV: one row per system, four columns per metric.
+
+    When an output is annotated, PolyTope's columns follow (``polytope`` in percent, its CI,
+    the annotated outputs ``polytope_n`` of ``polytope_outputs``, words, penalty and the
+    critical, major and minor errors); empty for a system without annotations.
 
     Args:
         envelope: :func:`leaderboard_serve`'s result.
@@ -94,6 +102,9 @@ def leaderboard_csv(envelope: dict) -> str:
     header = ["system", "name", "kind", "version", "n_documents"]
     for metric in envelope["metrics"]:
         header += [metric, f"{metric}_ci_low", f"{metric}_ci_high", f"{metric}_n"]
+    polytope = (envelope.get("polytope") or {}).get("available")
+    if polytope:
+        header += ["polytope" if f == "score" else f"polytope_{f}" for f in POLYTOPE_CSV]
     header += ["vs_next_p_value", "vs_next_significant"]
     writer.writerow(header)
     for row in envelope["systems"]:
@@ -101,6 +112,9 @@ def leaderboard_csv(envelope: dict) -> str:
         for metric in envelope["metrics"]:
             cell = row.get(metric)
             line += [cell["mean"], cell["ci_low"], cell["ci_high"], cell["n"]] if cell else [""] * 4
+        if polytope:
+            cell = row.get("polytope")
+            line += [cell[f] if cell else "" for f in POLYTOPE_CSV]
         test = row.get("vs_next") or {}
         line += [test.get("p_value", ""), test.get("significant", "")]
         writer.writerow(line)
@@ -120,7 +134,8 @@ def leaderboard_json(envelope: dict) -> str:
 
 
 class LeaderboardExportApi(APIView):
-    """Download the leaderboard as CSV or JSON (values are fractions in [0, 1])."""
+    """Download the leaderboard as CSV or JSON (values are fractions in [0, 1]; PolyTope's
+    score is in percent)."""
 
     permission_classes = [IsResearcherOrAdmin]
 
@@ -169,6 +184,8 @@ def _plot(name: str, dataset: Dataset, params: dict) -> str:
             envelopes, metric="far", title="FAR by facet category", colours=colours
         )
     envelope = leaderboard_serve(dataset=dataset, **params)
+    if name == "polytope-subtypes":
+        return plots.subtype_bars_svg(envelope, title="PolyTope errors by subtype")
     x, title = {
         "far-rouge1r": ("rouge1_r", "FAR against ROUGE-1 recall"),
         "far-sar": ("sar", "FAR against SAR"),

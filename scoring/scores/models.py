@@ -1,11 +1,13 @@
-"""Score models: a ScoringJob, its ScoringChunks (the fan-out) and the DocumentScores it upserts."""
+"""Score models: a ScoringJob, its ScoringChunks (the fan-out), the DocumentScores it upserts and
+the ErrorBreakdowns of scored span annotations."""
 
 from django.conf import settings
 from django.db import models
 
 from annotation.corpus.models import Dataset, Document
-from annotation.fams.models import Fam
+from annotation.fams.models import AnnotationSet, Fam
 from annotation.systems.models import OutputVersion
+from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS, POLYTOPE_METRICS
 
 
 class JobStatus(models.TextChoices):
@@ -18,6 +20,7 @@ class JobStatus(models.TextChoices):
 class JobTrigger(models.TextChoices):
     UPLOAD = "upload", "Outputs uploaded"
     FAMS = "fams", "Gold FAMs changed"
+    SPANS = "spans", "Scored error spans changed"
     MANUAL = "manual", "Asked for (button, API or command)"
 
 
@@ -102,7 +105,9 @@ class DocumentScore(models.Model):
     """One metric's value for one document of one output version (upserted, never duplicated).
 
     ``metric`` is a leaderboard key (``rouge1_f``, ...), with ``@k`` for the FAR family
-    (``far@3``). ``fam`` is the FAM the FAR family was computed against.
+    (``far@3``). ``fam`` is the FAM the FAR family was computed against. Values are fractions
+    in [0, 1] except PolyTope's: its segment score is in percent (at most 100, negative when
+    the penalty exceeds the words), and its penalty, words and severity counts are >= 0.
     """
 
     version = models.ForeignKey(OutputVersion, on_delete=models.CASCADE, related_name="scores")
@@ -122,11 +127,53 @@ class DocumentScore(models.Model):
                 fields=["version", "document", "metric"], name="document_score_unique"
             ),
             models.CheckConstraint(
-                condition=models.Q(value__gte=0.0, value__lte=1.0),
-                name="document_score_value_is_a_fraction",
+                condition=(
+                    models.Q(metric=POLYTOPE, value__lte=100.0)
+                    | models.Q(metric__in=POLYTOPE_COUNTS, value__gte=0.0)
+                    | (
+                        ~models.Q(metric__in=POLYTOPE_METRICS)
+                        & models.Q(value__gte=0.0, value__lte=1.0)
+                    )
+                ),
+                name="document_score_value_in_range",
             ),
         ]
         indexes = [models.Index(fields=["version", "metric"], name="document_score_by_metric")]
 
     def __str__(self) -> str:
         return f"{self.metric}={self.value:.4f} ({self.version} / {self.document_id})"
+
+
+class ErrorBreakdown(models.Model):
+    """The errors of one output's scored span annotation, by type and label (written by a job).
+
+    One row per output version, document and scheme, beside the output's DocumentScore rows
+    (``polytope``, ...). ``counts`` is ``{type: {label: n}}`` without empty cells, ``{}`` for an
+    output marked clean; ``annotation_set`` is the set that was scored (gold wins over released).
+    Outputs nobody annotated have no row.
+    """
+
+    version = models.ForeignKey(
+        OutputVersion, on_delete=models.CASCADE, related_name="error_breakdowns"
+    )
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+    scheme = models.CharField(max_length=32)
+    annotation_set = models.ForeignKey(
+        AnnotationSet, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    counts = models.JSONField(default=dict, blank=True)
+    job = models.ForeignKey(
+        ScoringJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["version", "document", "scheme"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "document", "scheme"], name="error_breakdown_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scheme} errors ({self.version} / {self.document_id})"

@@ -15,7 +15,11 @@ from annotation.systems.models import OutputVersion
 from scoring.uploads.services import system_output_import
 
 from .models import JobTrigger
-from .services import scoring_job_create, scoring_job_request_for_fams
+from .services import (
+    scoring_job_create,
+    scoring_job_request_for_fams,
+    scoring_job_request_for_spans,
+)
 
 
 def on_dataset_imported(*, dataset, summary: ImportSummary, user=None, **_) -> None:
@@ -43,6 +47,18 @@ def on_scored_fams_changed(*, dataset, user=None, **_) -> None:
         user: who changed them.
     """
     scoring_job_request_for_fams(dataset=dataset, user=user)
+
+
+def on_scored_spans_changed(*, dataset, user=None, **_) -> None:
+    """Queue a rescoring after released or gold span annotations changed (a save, an import).
+
+    One waiting job covers a burst of saves.
+
+    Args:
+        dataset: the dataset whose span annotations changed.
+        user: who changed them.
+    """
+    scoring_job_request_for_spans(dataset=dataset, user=user)
 
 
 def on_demo_dataset_loaded(*, dataset, fixtures_dir: Path, **_) -> list[str]:

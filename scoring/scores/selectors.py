@@ -6,6 +6,7 @@ from django.db.models import Max, QuerySet
 
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSetKind, Fam
+from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import OutputVersion
 from scoring.metrics.far import DEFAULT_K
 
@@ -64,6 +65,64 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
         if current is None or rank[fam.annotation_set.kind] < rank[current.annotation_set.kind]:
             chosen[fam.document_id] = fam
     return chosen
+
+
+# The span annotations PolyTope is scored against, best first: adjudicated gold, then released.
+SPAN_SOURCES = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
+POLYTOPE_SCHEME = "polytope"
+
+
+def scoring_span_map(*, output_ids, scheme: str = POLYTOPE_SCHEME) -> dict[int, SpanAnnotation]:
+    """The span annotation each output is scored against: gold if there is one, else released.
+
+    Only annotated rows count (errors, or the "no errors" mark) of sets without an annotator
+    (adjudicated or released), as for FAMs; among several of the same kind, the most recently
+    updated wins. An output without such a row is not annotated: it gets no score.
+
+    Args:
+        output_ids: the outputs.
+        scheme: the sets' span scheme.
+
+    Returns:
+        output id -> :class:`SpanAnnotation`, with its annotation set loaded.
+    """
+    rows = SpanAnnotation.objects.filter(
+        output_id__in=list(output_ids),
+        annotation_set__scheme=scheme,
+        annotation_set__kind__in=SPAN_SOURCES,
+        annotator__isnull=True,
+    ).select_related("annotation_set")
+    rank = {kind: position for position, kind in enumerate(SPAN_SOURCES)}
+    chosen: dict[int, SpanAnnotation] = {}
+    for row in rows.order_by("-updated_at", "-id"):
+        if not row.annotated:
+            continue
+        current = chosen.get(row.output_id)
+        if current is None or rank[row.annotation_set.kind] < rank[current.annotation_set.kind]:
+            chosen[row.output_id] = row
+    return chosen
+
+
+def scoring_span_versions(*, dataset: Dataset, scheme: str = POLYTOPE_SCHEME) -> set[int]:
+    """The output versions of ``dataset`` with outputs that a gold or released set annotates.
+
+    Args:
+        dataset: the dataset.
+        scheme: the span scheme.
+
+    Returns:
+        Their primary keys.
+    """
+    return set(
+        SpanAnnotation.objects.filter(
+            annotation_set__dataset=dataset,
+            annotation_set__scheme=scheme,
+            annotation_set__kind__in=SPAN_SOURCES,
+            annotator__isnull=True,
+        )
+        .values_list("output__version_id", flat=True)
+        .distinct()
+    )
 
 
 def scoring_fams_exist(*, dataset: Dataset) -> bool:

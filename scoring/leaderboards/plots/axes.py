@@ -163,12 +163,16 @@ def y_axis(area: Area, scale: Scale, ticks: Sequence[float], title: str) -> list
     return [el("g", parts, class_="y-axis")]
 
 
-def legend(entries: Sequence[tuple[str, str, str]], top: float) -> tuple[list[str], float]:
+def legend(
+    entries: Sequence[tuple[str, str, str]], top: float, *, key: str = "system"
+) -> tuple[list[str], float]:
     """A legend in centred, aligned columns below the title: a swatch and a label per entry.
 
     Args:
-        entries: ``(system, label, colour)`` triples, in order.
+        entries: ``(system, label, colour)`` triples, in order (the first item is the key an
+            entry carries as its ``data-<key>`` attribute).
         top: the y of the first row's centre.
+        key: what the entries are (``system``; ``subtype`` in the PolyTope breakdown).
 
     Returns:
         The markup (a ``<g class="legend">``) and the y just below the last row.
@@ -187,7 +191,7 @@ def legend(entries: Sequence[tuple[str, str, str]], top: float) -> tuple[list[st
             ),
             text(x + 18, y + 4, label),
         ]
-        parts.append(el("g", item, class_="legend-item", data_system=system))
+        parts.append(el("g", item, class_="legend-item", **{f"data_{key}": system}))
     rows = (len(entries) + columns - 1) // columns
     return [el("g", parts, class_="legend")], top + (rows - 1) * 18 + 12
 

@@ -17,17 +17,28 @@ from scoring.judgments.selectors import human_judgment_stamp, human_judgments_fo
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import (
     FAR_MEASURES,
+    POLYTOPE,
     ROUGE_KEYS,
     build_leaderboard,
     correlate_with_human,
     far_key,
+    rank_by_polytope,
 )
-from scoring.metrics.stats import TEST_PERMUTATION
+from scoring.metrics.stats import DEFAULT_SEED, TEST_PERMUTATION, TEST_RATIO_PERMUTATION
 from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
 from scoring.scores.selectors import output_version_current_list
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
+from .polytope import (
+    HUMAN_POLYTOPE,
+    polytope_columns,
+    polytope_correlations,
+    polytope_human_study,
+    polytope_meta,
+    polytope_notes,
+    polytope_row,
+)
 
 CATEGORIES = {
     "noise": (Category.NOISE,),
@@ -137,39 +148,69 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
     ).values_list("version_id", "document_id"):
         covered[version_id].add(document_id)
     slugs = {v.pk: v.system.slug for v in versions}
+    names = {v.system.slug: v.system.name for v in versions}
     scores = {slugs[v]: metrics for v, metrics in by_version.items()}
     metrics = [m for m in METRICS if any(m in s for s in scores.values())]
     if not metrics:
         metrics = ["rouge1_f"]
-    sort = sort or ("far" if "far" in metrics else "rouge1_f")
-    if sort not in metrics:
-        raise LeaderboardParamsError(f"cannot sort by {sort!r}; columns: {', '.join(metrics)}")
     resamples = settings.LOUPE_LEADERBOARD_RESAMPLES
+    cells, extras, segments = polytope_columns(
+        versions=versions,
+        documents=documents,
+        covered=covered,
+        level=LEVEL,
+        resamples=resamples,
+        seed=DEFAULT_SEED,
+    )
+    has_polytope = any(cell is not None for cell in cells.values())
+    sort = sort or ("far" if "far" in metrics else "rouge1_f")
+    by_polytope = sort == POLYTOPE
+    if by_polytope and not has_polytope:
+        raise LeaderboardParamsError(
+            "cannot sort by 'polytope': no output in this view has a released or gold PolyTope "
+            "annotation"
+        )
+    if not by_polytope and sort not in metrics:
+        columns = ", ".join([*metrics, *([POLYTOPE] if has_polytope else [])])
+        raise LeaderboardParamsError(f"cannot sort by {sort!r}; columns: {columns}")
     board = build_leaderboard(
         scores,
         documents=documents,
         covered={slugs[v.pk]: covered.get(v.pk, set()) for v in versions},
         metrics=metrics,
-        sort=sort,
+        sort=metrics[0] if by_polytope else sort,
         common_only=common_only,
         alpha=ALPHA,
         level=LEVEL,
         resamples=resamples,
-        names={v.system.slug: v.system.name for v in versions},
+        seed=DEFAULT_SEED,
+        names=names,
     )
+    rows = {row.system: row for row in board.rows}
+    order = [row.system for row in board.rows]
+    comparisons = {row.system: row.comparison for row in board.rows}
+    significance = {"test": TEST_PERMUTATION, "alternative": "two-sided", "alpha": ALPHA,
+                    "metric": sort, "resamples": resamples}  # fmt: skip
+    if by_polytope:
+        order, comparisons = rank_by_polytope(
+            cells, segments, order, alpha=ALPHA, resamples=resamples, seed=DEFAULT_SEED,
+            names=names,
+        )  # fmt: skip
+        significance["test"] = TEST_RATIO_PERMUTATION
     info = {v.system.slug: v for v in versions}
     systems = []
-    for row in board.rows:
-        version = info[row.system]
+    for slug in order:
+        row, version = rows[slug], info[slug]
         entry = {
-            "system": row.system,
+            "system": slug,
             "name": version.system.name,
             "kind": version.system.kind,
             "version": version.number,
             "n_documents": row.n_documents,
         }
         entry.update({m: (c.as_dict() if c else None) for m, c in row.cells.items()})
-        entry["vs_next"] = row.comparison.as_dict() if row.comparison else None
+        entry[POLYTOPE] = polytope_row(cells.get(slug), extras.get(slug, {}))
+        entry["vs_next"] = comparisons[slug].as_dict() if comparisons.get(slug) else None
         systems.append(entry)
     return {
         "dataset": dataset.slug,
@@ -182,13 +223,23 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         "n_documents": board.n_documents,
         "common_documents": board.common_documents,
         "comparable": board.comparable,
-        "notes": list(board.notes) + _judgment_notes(dataset, versions),
+        "notes": list(board.notes) + polytope_notes(cells, extras, names)
+        + _judgment_notes(dataset, versions),
         "ci": {"method": "percentile bootstrap", "level": LEVEL, "resamples": resamples,
                "seed": board.seed},
-        "significance": {"test": TEST_PERMUTATION, "alternative": "two-sided", "alpha": ALPHA,
-                         "metric": sort, "resamples": resamples},
+        "significance": significance,
         "systems": systems,
-        "correlations": _correlations(dataset, scores, documents, metrics),
+        "polytope": {
+            **polytope_meta(
+                available=has_polytope, level=LEVEL, resamples=resamples, seed=DEFAULT_SEED
+            ),
+            "correlations": polytope_correlations(
+                scores=scores, metrics=metrics, cells=cells, segments=segments
+            ),
+        },
+        "correlations": _correlations(
+            dataset, scores, documents, metrics, polytope_human_study(segments)
+        ),
     }  # fmt: skip
 
 
@@ -213,14 +264,21 @@ def _judgment_notes(dataset, versions) -> list[str]:
     return notes
 
 
-def _correlations(dataset, scores, documents, metrics) -> list[dict]:
-    """Every human study against every metric, on the documents in the filter."""
+def _correlations(dataset, scores, documents, metrics, polytope) -> list[dict]:
+    """Every human study against every metric, on the documents in the filter.
+
+    The studies are the uploaded judgments and, when outputs are annotated, PolyTope's segment
+    scores (a per-document study, higher is better).
+    """
     metric_scores = {
         metric: {system: s[metric] for system, s in scores.items() if s.get(metric)}
         for metric in metrics
     }
+    studies = dict(human_judgments_for(dataset=dataset))
+    if polytope:
+        studies[HUMAN_POLYTOPE] = ("score", polytope)
     results = []
-    for name, (kind, human) in human_judgments_for(dataset=dataset).items():
+    for name, (kind, human) in studies.items():
         human = {
             system: kept
             for system, values in human.items()
@@ -265,12 +323,17 @@ def leaderboard_read(
         dataset: the dataset.
         category: ``noise``, ``low``, ``high``, ``low+high`` or None for all documents.
         k: the FAR cut-off.
-        sort: the metric to sort and test by (default ``far``, else ``rouge1_f``).
+        sort: the metric to sort and test by (default ``far``, else ``rouge1_f``), or
+            ``polytope`` (the pooled PolyTope score, tested by the paired permutation test of
+            pooled ratios on the outputs both systems have annotated).
         common_only: restrict every system to the documents all of them cover.
 
     Returns:
         A :class:`LeaderboardRead` whose payload holds the dataset, filters, metrics,
-        coverage, notes, CI and test settings, ``systems`` and ``correlations``.
+        coverage, notes, CI and test settings, ``systems`` (each with its ``polytope`` entry,
+        None when none of its outputs in scope is annotated), ``polytope`` (how that column is
+        computed, and its correlations with every automatic metric at system and instance
+        level) and ``correlations`` (the human studies, PolyTope's segment scores among them).
 
     Raises:
         LeaderboardParamsError: an unknown category, a bad k or a sort metric without data.

@@ -1,4 +1,5 @@
-"""Leaderboards over plain data: per-output scores, means with CIs, paired tests, coverage."""
+"""Leaderboards over plain data: per-output scores, means with CIs, paired tests, coverage, and
+PolyTope's pooled scores with ratio CIs."""
 
 from .correlations import MetricCorrelation, correlate_with_human
 from .documents import (
@@ -9,20 +10,49 @@ from .documents import (
     parse_far_key,
     score_output,
 )
+from .instance import HumanScoreCorrelation, correlate_human_scores
+from .polytope import (
+    POLYTOPE,
+    POLYTOPE_COUNTS,
+    POLYTOPE_METRICS,
+    PolytopeCell,
+    PolytopeDocument,
+    breakdown_dict,
+    breakdown_sum,
+    polytope_cell,
+    polytope_document,
+    rank_by_polytope,
+    segment_from_values,
+    severity_by_label,
+)
 from .table import Cell, Comparison, Leaderboard, Row, build_leaderboard
 
 __all__ = [
     "FAR_MEASURES",
+    "POLYTOPE",
+    "POLYTOPE_COUNTS",
+    "POLYTOPE_METRICS",
     "ROUGE_KEYS",
     "Cell",
     "Comparison",
+    "HumanScoreCorrelation",
     "Leaderboard",
     "MetricCorrelation",
     "OutputScores",
+    "PolytopeCell",
+    "PolytopeDocument",
     "Row",
+    "breakdown_dict",
+    "breakdown_sum",
     "build_leaderboard",
+    "correlate_human_scores",
     "correlate_with_human",
     "far_key",
     "parse_far_key",
+    "polytope_cell",
+    "polytope_document",
+    "rank_by_polytope",
     "score_output",
+    "segment_from_values",
+    "severity_by_label",
 ]

@@ -6,6 +6,7 @@ from .jobs import (
     scoring_job_fail,
     scoring_job_finish,
     scoring_job_request_for_fams,
+    scoring_job_request_for_spans,
     scoring_job_run_inline,
     scoring_pending_run_inline,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "scoring_job_finish",
     "scoring_job_plan",
     "scoring_job_request_for_fams",
+    "scoring_job_request_for_spans",
     "scoring_job_run_inline",
     "scoring_pending_run_inline",
 ]

@@ -12,8 +12,9 @@ from annotation.systems.models import SystemOutput
 from scoring.metrics.fam import validate_fam
 from scoring.metrics.leaderboard import FAR_MEASURES, ROUGE_KEYS, far_key, score_output
 
-from ..models import DocumentScore, JobStatus, ScoringChunk, ScoringJob
-from ..selectors import scoring_fam_map
+from ..models import DocumentScore, ErrorBreakdown, JobStatus, JobTrigger, ScoringChunk, ScoringJob
+from ..selectors import POLYTOPE_SCHEME, scoring_fam_map
+from .spans import SPAN_KEYS, span_rows_compute
 
 
 @transaction.atomic
@@ -68,28 +69,9 @@ def _fams(dataset, n_sentences: dict[int, int]):
     return fams
 
 
-def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
-    """Score a chunk's outputs and upsert the scores (idempotent: recompute and overwrite).
-
-    Every applicable metric is recomputed; a stale score that no longer applies (say, FAR after
-    the document's FAM lost its support) is deleted. The chunk is marked done, and the job's
-    counters advance, only the first time.
-
-    Args:
-        chunk: the chunk.
-
-    Returns:
-        How many scores were written.
-    """
-    ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
-    job = chunk.job
-    outputs = list(
-        SystemOutput.objects.filter(pk__in=chunk.output_ids)
-        .select_related("document")
-        .prefetch_related("document__references")
-    )
+def _automatic_rows(job, outputs, keys):
+    """ROUGE and the FAR family of each output, and the stale rows among ``keys`` to delete."""
     fams = _fams(job.dataset, {o.document_id: o.document.sentence_count for o in outputs})
-    keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
     rows, stale = [], Q()
     for output in outputs:
         references = sorted(output.document.references.all(), key=lambda r: r.position)
@@ -118,6 +100,44 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
             stale |= Q(
                 version_id=output.version_id, document_id=output.document_id, metric__in=missing
             )
+    return rows, stale
+
+
+def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
+    """Score a chunk's outputs and upsert the scores (idempotent: recompute and overwrite).
+
+    Every applicable metric is recomputed; a stale score that no longer applies (say, FAR after
+    the document's FAM lost its support, or PolyTope after an output's annotation was removed)
+    is deleted. A job triggered by span changes (``spans``) recomputes only the span-derived
+    scores. The chunk is marked done, and the job's counters advance, only the first time.
+
+    Args:
+        chunk: the chunk.
+
+    Returns:
+        How many scores were written.
+
+    Raises:
+        MetricsError: an output the metrics refuse (the message names it).
+    """
+    ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    job = chunk.job
+    outputs = list(
+        SystemOutput.objects.filter(pk__in=chunk.output_ids)
+        .select_related("document")
+        .prefetch_related("document__references")
+    )
+    rows, stale = [], Q()
+    if job.trigger != JobTrigger.SPANS:
+        keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
+        rows, stale = _automatic_rows(job, outputs, keys)
+    spans = span_rows_compute(job=job, outputs=outputs)
+    rows += spans.scores
+    # Outputs without a scored annotation (any more): their span-derived rows go.
+    unscored = Q()
+    for output in outputs:
+        if output.pk not in spans.values:
+            unscored |= Q(version_id=output.version_id, document_id=output.document_id)
     with transaction.atomic():
         DocumentScore.objects.bulk_create(
             rows,
@@ -126,8 +146,18 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
             unique_fields=["version", "document", "metric"],
             update_fields=["value", "fam", "job", "computed_at"],
         )
+        ErrorBreakdown.objects.bulk_create(
+            spans.breakdowns,
+            batch_size=2000,
+            update_conflicts=True,
+            unique_fields=["version", "document", "scheme"],
+            update_fields=["annotation_set", "counts", "job", "computed_at"],
+        )
         if stale:
             DocumentScore.objects.filter(stale).delete()
+        if unscored:
+            DocumentScore.objects.filter(unscored, metric__in=SPAN_KEYS).delete()
+            ErrorBreakdown.objects.filter(unscored, scheme=POLYTOPE_SCHEME).delete()
         first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows)
         )

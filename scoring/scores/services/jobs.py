@@ -12,7 +12,7 @@ from django.utils import timezone
 from annotation.corpus.models import Dataset
 from annotation.systems.models import OutputVersion
 from scoring.metrics.far import DEFAULT_K
-from scoring.metrics.leaderboard import ROUGE_KEYS, far_key
+from scoring.metrics.leaderboard import POLYTOPE, ROUGE_KEYS, far_key
 
 from ..models import JobStatus, JobTrigger, ScoringJob
 from ..selectors import (
@@ -20,6 +20,7 @@ from ..selectors import (
     output_version_current_list,
     scoring_fams_exist,
     scoring_job_pending_list,
+    scoring_span_versions,
 )
 from .chunks import scoring_chunk_compute, scoring_job_plan
 
@@ -54,7 +55,7 @@ def scoring_job_create(
 
     Args:
         dataset: the dataset whose outputs are scored.
-        trigger: why (``upload``, ``fams`` or ``manual``).
+        trigger: why (``upload``, ``fams``, ``spans`` or ``manual``).
         versions: the output versions to score; the dataset's current ones when None.
         ks: FAR cut-offs, each from 1 to 50; default: every k the dataset was scored at, and 3.
         user: who asked for it.
@@ -92,6 +93,29 @@ def _send(job_id: int) -> None:
             scoring_job_fail(
                 job=job, error=f"could not reach the task broker: {type(error).__name__}: {error}"
             )
+
+
+def scoring_job_request_for_spans(*, dataset: Dataset, user=None) -> ScoringJob | None:
+    """Queue a rescoring of the span-derived scores after scored span annotations changed.
+
+    One waiting job covers a burst of saves: none is created while a job that will read the
+    annotations when it runs (triggered by spans or FAMs, over every current version) is still
+    queued.
+
+    Args:
+        dataset: the dataset whose released or gold span annotations changed.
+        user: who changed them.
+
+    Returns:
+        The new job (trigger ``spans``), or None when a queued job will pick the change up.
+    """
+    if (
+        scoring_job_pending_list(dataset=dataset)
+        .filter(trigger__in=[JobTrigger.SPANS, JobTrigger.FAMS], status=JobStatus.QUEUED)
+        .exists()
+    ):
+        return None
+    return scoring_job_create(dataset=dataset, trigger=JobTrigger.SPANS, user=user)
 
 
 def scoring_job_request_for_fams(*, dataset: Dataset, user=None) -> ScoringJob | None:
@@ -192,8 +216,11 @@ def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT
     for job in jobs:
         scoring_job_run_inline(job=job)
     has_fams = scoring_fams_exist(dataset=dataset)
+    annotated = scoring_span_versions(dataset=dataset)
     missing = [
-        v for v in output_version_current_list(dataset=dataset) if _lacks_scores(v, ks, has_fams)
+        v
+        for v in output_version_current_list(dataset=dataset)
+        if _lacks_scores(v, ks, has_fams) or _lacks_span_scores(v, annotated)
     ]
     if missing:
         job = scoring_job_create(
@@ -202,6 +229,11 @@ def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT
         scoring_job_run_inline(job=job)
         jobs.append(job)
     return len(jobs)
+
+
+def _lacks_span_scores(version: OutputVersion, annotated: set[int]) -> bool:
+    """The version has annotated outputs but no PolyTope score yet."""
+    return version.pk in annotated and not version.scores.filter(metric=POLYTOPE).exists()
 
 
 def _lacks_scores(version: OutputVersion, ks: Sequence[int], has_fams: bool) -> bool:

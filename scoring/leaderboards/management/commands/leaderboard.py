@@ -25,8 +25,25 @@ def _cell(cell: dict | None) -> str:
     return f"{mean} [{fixed(100 * cell['ci_low'])}, {fixed(100 * cell['ci_high'])}]"
 
 
+def _polytope(cell: dict | None) -> str:
+    """PolyTope in percent with its ratio CI, the annotated outputs and the severity counts."""
+    if cell is None:
+        return "not annotated"
+    score = fixed(cell["score"], 2)
+    ci = (
+        f" [{fixed(cell['ci_low'], 2)}, {fixed(cell['ci_high'], 2)}]"
+        if cell["ci_low"] is not None and cell["ci_high"] is not None
+        else " (no CI)"
+    )
+    counts = f"{cell['critical']} critical, {cell['major']} major, {cell['minor']} minor"
+    return f"{score}{ci} ({cell['n']}/{cell['outputs']} annotated; {counts})"
+
+
 def leaderboard_table(envelope: dict) -> str:
     """A plain-text table (values x100 with 95% CIs), notes and jobs underneath.
+
+    When outputs are annotated, a PolyTope column (in percent, with its ratio bootstrap CI,
+    the annotated outputs and the critical, major and minor errors) comes before the test.
 
     Args:
         envelope: :func:`leaderboard_serve`'s result.
@@ -35,21 +52,25 @@ def leaderboard_table(envelope: dict) -> str:
         The table text.
     """
     metrics = [m for m in TABLE_METRICS if m in envelope["metrics"]]
-    header = ["system", "n", *metrics, f"vs next ({envelope['sort']})"]
+    polytope = (envelope.get("polytope") or {}).get("available", False)
+    extra = ["polytope"] if polytope else []
+    header = ["system", "n", *metrics, *extra, f"vs next ({envelope['sort']})"]
     rows = []
     for row in envelope["systems"]:
         test = row["vs_next"]
         mark = "-"
         if test and test["p_value"] is not None:
             mark = f"p={test['p_value']:.3f}{' *' if test['significant'] else ''}"
-        rows.append(
-            [row["system"], str(row["n_documents"]), *(_cell(row[m]) for m in metrics), mark]
-        )
+        cells = [_cell(row[m]) for m in metrics]
+        if polytope:
+            cells.append(_polytope(row.get("polytope")))
+        rows.append([row["system"], str(row["n_documents"]), *cells, mark])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = [
         f"{envelope['dataset']}: category {envelope['category'] or 'all'}, k = {envelope['k']}, "
         f"{envelope['n_documents']} documents; scores x100 with "
-        f"{int(envelope['ci']['level'] * 100)}% bootstrap CIs",
+        f"{int(envelope['ci']['level'] * 100)}% bootstrap CIs"
+        + ("; PolyTope in percent, pooled over words" if polytope else ""),
         "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)),
     ]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
@@ -73,7 +94,9 @@ class Command(BaseCommand):
         parser.add_argument("--dataset", required=True, help="the dataset's slug")
         parser.add_argument("--category", choices=list(CATEGORIES), default=None)
         parser.add_argument("--k", type=int, default=3, help="FAR cut-off (default 3)")
-        parser.add_argument("--sort", default=None, help="metric to sort by (default far)")
+        parser.add_argument(
+            "--sort", default=None, help="metric to sort by (default far; or polytope)"
+        )
         parser.add_argument("--common", action="store_true", help="common documents only")
         parser.add_argument("--format", choices=["table", "json", "csv"], default="table")
         parser.add_argument(

@@ -1,0 +1,249 @@
+"""PolyTope on the leaderboard (reads): stored segment figures to pooled cells, breakdowns, notes.
+
+The scoring job stores, per annotated output, the segment score, penalty, words and severity
+counts as DocumentScore rows and the errors by subtype and label as an ErrorBreakdown row
+(with the set it scored: gold wins over released). Here they become each system's pooled score
+with its ratio CI, its counts, its breakdown and how many of its outputs are annotated.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+
+from annotation.systems.models import OutputVersion
+from scoring.metrics.leaderboard import (
+    POLYTOPE,
+    POLYTOPE_COUNTS,
+    PolytopeCell,
+    breakdown_dict,
+    breakdown_sum,
+    correlate_human_scores,
+    polytope_cell,
+    segment_from_values,
+)
+from scoring.metrics.polytope import PolytopeSegmentScore
+from scoring.metrics.stats import METHOD_RATIO, TEST_RATIO_PERMUTATION
+from scoring.scores.models import DocumentScore, ErrorBreakdown
+from scoring.scores.selectors import POLYTOPE_SCHEME
+
+# Huang et al. (2020), Table 4: Pearson r between ROUGE and PolyTope over their 10 systems and
+# 1,500 annotated outputs. Shown beside Loupe's figures, never as what Loupe reproduces.
+PAPER_TABLE_4 = {
+    "source": "Huang et al. (2020), Table 4",
+    "n_systems": 10,
+    "n_outputs": 1500,
+    "pearson": {
+        "system": {"rouge1_f": 0.78, "rouge2_f": 0.73, "rougeL_f": 0.52},
+        "instance": {"rouge1_f": 0.40, "rouge2_f": 0.32, "rougeL_f": 0.32},
+    },
+}
+HUMAN_POLYTOPE = "PolyTope (annotated outputs)"
+
+
+def polytope_segments(
+    *, versions: list[OutputVersion], documents: Collection[int]
+) -> dict[int, dict[int, PolytopeSegmentScore]]:
+    """Each version's annotated outputs' segment figures, on the documents in scope.
+
+    Args:
+        versions: output versions.
+        documents: the document ids in scope.
+
+    Returns:
+        version id -> document id -> :class:`PolytopeSegmentScore` (annotated outputs only).
+    """
+    values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
+    rows = DocumentScore.objects.filter(
+        version_id__in=[v.pk for v in versions],
+        metric__in=POLYTOPE_COUNTS,
+        document_id__in=list(documents),
+    ).values_list("version_id", "document_id", "metric", "value")
+    for version_id, document_id, metric, value in rows.order_by():
+        values[version_id, document_id][metric] = value
+    segments: dict[int, dict[int, PolytopeSegmentScore]] = defaultdict(dict)
+    for (version_id, document_id), stored in values.items():
+        if len(stored) == len(POLYTOPE_COUNTS):  # a row half-written never is: all or none
+            segments[version_id][document_id] = segment_from_values(document_id, stored)
+    return segments
+
+
+def polytope_breakdowns(
+    *, versions: list[OutputVersion], documents: Collection[int]
+) -> tuple[dict[int, list[dict]], dict[int, dict[str, int]]]:
+    """Each version's stored error counts and which kinds of sets they came from.
+
+    Args:
+        versions: output versions.
+        documents: the document ids in scope.
+
+    Returns:
+        ``(version id -> [counts per document], version id -> {set kind: outputs})``.
+    """
+    counts: dict[int, list[dict]] = defaultdict(list)
+    sources: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rows = ErrorBreakdown.objects.filter(
+        version_id__in=[v.pk for v in versions],
+        scheme=POLYTOPE_SCHEME,
+        document_id__in=list(documents),
+    ).values_list("version_id", "counts", "annotation_set__kind")
+    for version_id, found, kind in rows.order_by():
+        counts[version_id].append(found)
+        sources[version_id][kind or "deleted set"] += 1
+    return counts, {v: dict(kinds) for v, kinds in sources.items()}
+
+
+def polytope_columns(
+    *,
+    versions: list[OutputVersion],
+    documents: Collection[int],
+    covered: Mapping[int, Collection[int]],
+    level: float,
+    resamples: int,
+    seed: int,
+) -> tuple[dict[str, PolytopeCell | None], dict[str, dict], dict[str, dict]]:
+    """Every system's PolyTope cell and its extras, on the documents in scope.
+
+    Args:
+        versions: the current output versions.
+        documents: the document ids in scope.
+        covered: version id -> the documents it has outputs for (in scope).
+        level: the CI's confidence level.
+        resamples: bootstrap resamples.
+        seed: the bootstrap's seed.
+
+    Returns:
+        ``(slug -> cell or None, slug -> the row's "polytope" dict or None-free extras,
+        slug -> document id -> segment)``: the extras hold ``outputs`` (in scope), ``sources``
+        (``{"gold": n, "released": n}``) and ``breakdown``.
+    """
+    segments = polytope_segments(versions=versions, documents=documents)
+    counts, sources = polytope_breakdowns(versions=versions, documents=documents)
+    cells, extras, by_slug = {}, {}, {}
+    for version in versions:
+        slug = version.system.slug
+        mine = segments.get(version.pk, {})
+        by_slug[slug] = mine
+        cells[slug] = polytope_cell(mine, level=level, resamples=resamples, seed=seed)
+        extras[slug] = {
+            "outputs": len(covered.get(version.pk, ())),
+            "sources": sources.get(version.pk, {}),
+            "breakdown": breakdown_dict(breakdown_sum(counts.get(version.pk, []))),
+        }
+    return cells, extras, by_slug
+
+
+def polytope_row(cell: PolytopeCell | None, extras: dict) -> dict | None:
+    """A system's ``polytope`` entry in the leaderboard: its cell, coverage and breakdown.
+
+    Args:
+        cell: the system's cell (None: none of its outputs is annotated).
+        extras: from :func:`polytope_columns`.
+
+    Returns:
+        The cell's dict plus ``outputs``, ``sources`` and ``breakdown``; None without a cell.
+    """
+    if cell is None:
+        return None
+    return {**cell.as_dict(), **extras}
+
+
+def polytope_notes(
+    cells: Mapping[str, PolytopeCell | None], extras: Mapping[str, dict], names: Mapping[str, str]
+) -> list[str]:
+    """What a reader must know about the PolyTope columns.
+
+    Args:
+        cells: slug -> cell.
+        extras: slug -> extras (outputs, sources).
+        names: slug -> display name.
+
+    Returns:
+        One line per annotated system (how many of its outputs, from which sets) and the rule
+        that gold wins over released; nothing when no system is annotated.
+    """
+    notes = []
+    for slug, cell in cells.items():
+        if cell is None:
+            continue
+        kinds = extras[slug]["sources"]
+        origin = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+        notes.append(
+            f"PolyTope: {cell.n} of {names.get(slug, slug)}'s {extras[slug]['outputs']} outputs "
+            f"are annotated ({origin}); its score is pooled over those outputs' words."
+        )
+    if notes:
+        notes.append(
+            "PolyTope scores only annotated outputs: an output nobody annotated is not counted "
+            "as clean. Where an output has both a gold (adjudicated) and a released annotation, "
+            "the gold one is scored."
+        )
+    return notes
+
+
+def polytope_meta(*, available: bool, level: float, resamples: int, seed: int) -> dict:
+    """The envelope's ``polytope`` block: how the column is computed.
+
+    Args:
+        available: whether any system has an annotated output in scope.
+        level: the CI's confidence level.
+        resamples: bootstrap resamples.
+        seed: the bootstrap's seed.
+
+    Returns:
+        ``{"available", "scale", "ci", "test", "paper"}``.
+    """
+    return {
+        "available": available,
+        "scale": "percent: 100 * (1 - penalty / words), pooled over the annotated outputs",
+        "ci": {"method": METHOD_RATIO, "level": level, "resamples": resamples, "seed": seed},
+        "test": TEST_RATIO_PERMUTATION,
+        "paper": PAPER_TABLE_4,
+    }
+
+
+def polytope_correlations(
+    *,
+    scores: Mapping[str, Mapping[str, Mapping[int, float]]],
+    metrics: list[str],
+    cells: Mapping[str, PolytopeCell | None],
+    segments: Mapping[str, Mapping[int, PolytopeSegmentScore]],
+) -> list[dict]:
+    """PolyTope against every automatic metric at system and instance level (Pearson, ...).
+
+    Args:
+        scores: slug -> metric -> document id -> value (the leaderboard's).
+        metrics: the automatic metrics to correlate.
+        cells: slug -> PolyTope cell (its pooled score is the system-level point).
+        segments: slug -> document id -> segment figures (the instance-level points).
+
+    Returns:
+        :meth:`HumanScoreCorrelation.as_dict` per metric and level.
+    """
+    human_documents = {
+        slug: {d: s.score for d, s in mine.items()} for slug, mine in segments.items() if mine
+    }
+    if not human_documents:
+        return []
+    human_systems = {slug: cell.score for slug, cell in cells.items() if cell is not None}
+    metric_scores = {m: {slug: s.get(m, {}) for slug, s in scores.items()} for m in metrics}
+    return [
+        result.as_dict()
+        for result in correlate_human_scores(
+            metric_scores, human_documents, human_systems, name=POLYTOPE
+        )
+    ]
+
+
+def polytope_human_study(
+    segments: Mapping[str, Mapping[int, PolytopeSegmentScore]],
+) -> dict[str, dict[int, float]]:
+    """PolyTope's segment scores as a per-document human study for the correlation view.
+
+    Args:
+        segments: slug -> document id -> segment figures.
+
+    Returns:
+        slug -> document id -> segment score (systems without annotations left out).
+    """
+    return {slug: {d: s.score for d, s in mine.items()} for slug, mine in segments.items() if mine}
