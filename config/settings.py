@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "annotation.campaigns",
     "annotation.systems",
     "annotation.spans",
+    "annotation.agreement",
     "scoring.uploads",
     "scoring.scores",
     "scoring.judgments",

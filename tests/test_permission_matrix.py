@@ -179,6 +179,11 @@ CASES = {
         "post", "/api/datasets/demo/scoring-jobs/start/", RESEARCH, body={"ks": [3]}, success=202
     ),
     "api:scoring-job-detail": Case("get", "/api/scoring-jobs/{job}/", RESEARCH),
+    # Span agreement runs: admins only (they read every annotator's spans).
+    "api:span-agreement-create": Case(
+        "post", "/api/span-agreement/", ADMIN_ONLY, body=lambda: _span_agreement_body(), success=202
+    ),
+    "api:span-agreement-detail": Case("get", "/api/span-agreement/{agreement_run}/", ADMIN_ONLY),
     "schema": Case("get", "/api/schema/", ANYONE),
     "api-docs": Case("get", "/api/docs/", ANYONE),
 }
@@ -209,6 +214,28 @@ def _judgment_study(dataset, researcher) -> str:
         dataset=dataset, name="matrix", source=upload, filename="m.csv", user=researcher
     )
     return "matrix"
+
+
+def _span_agreement_body() -> dict:
+    from annotation.fams.models import AnnotationSet
+
+    sets = AnnotationSet.objects.filter(slug__startswith="matrix-agree-")
+    return {"annotation_sets": sorted(sets.values_list("pk", flat=True))}
+
+
+def _span_agreement_run(dataset) -> int:
+    from annotation.agreement.services import span_agreement_run_create
+    from annotation.fams.models import AnnotationSet
+    from annotation.spans.models import SpanAnnotation
+
+    output = dataset.output_versions.first().outputs.first()
+    for name in ("a", "b"):
+        spans = AnnotationSet.objects.create(
+            dataset=dataset, slug=f"matrix-agree-{name}", name=name, kind="human",
+            scheme="xsum-hallucinations",
+        )  # fmt: skip
+        SpanAnnotation.objects.create(annotation_set=spans, output=output, no_errors=True)
+    return span_agreement_run_create(queue=False, **_span_agreement_body()).pk
 
 
 @pytest.fixture
@@ -251,6 +278,7 @@ def context(demo, users):
         "study": _judgment_study(dataset, users["researcher"]),
         "job": dataset.scoring_jobs.get().pk,
         "facets": facets(task, False),
+        "agreement_run": _span_agreement_run(dataset),
     }
 
 

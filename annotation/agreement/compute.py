@@ -1,0 +1,317 @@
+"""Span agreement of one run, from plain rows: the core's input, its measures, the stored JSON.
+
+No database here: the service hands over :class:`AgreementItem` records and stores the dict
+:func:`span_agreement_compute` returns.
+
+Conventions (also written into every result under ``conventions``):
+
+- An item is one system output; an annotator's errors on it are one annotation, an empty list
+  when the output was marked as having no errors. Only items with at least two annotators count.
+- Offsets of summary spans are used as stored. Spans in the source (PolyTope Omissions) are
+  shifted past the summary (``start + len(summary) + 1``), so a source span can match only a
+  source span of the other annotator and never a summary span.
+- Errors marked nowhere (side ``none``, only the issue words known) have no offsets, so they
+  cannot be matched: they are left out of the span measures and counted per annotator
+  (``counts.left_out_no_offsets``). They still count in the PolyTope segment score.
+- Agreement on type, label and severity is over the spans paired by partial matching.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.metrics.agreement import (
+    AgreementResult,
+    Span,
+    SpanMatching,
+    score_abs_difference,
+    score_alpha_interval,
+    score_pearson,
+    span_alpha,
+    span_f1,
+    span_kappa,
+)
+from scoring.metrics.polytope import Severity, count_words, penalty_of, polytope_score
+from scoring.metrics.spans import SIDE_NONE, SIDE_SOURCE, SpanScheme
+
+# A label for the core when the scheme has none (the core wants a non-empty name).
+NO_LABEL = "-"
+
+SPAN_MEASURES = (
+    "span_f1_exact",
+    "span_f1_partial",
+    "kappa_type",
+    "alpha_type",
+    "kappa_label",
+    "alpha_label",
+    "kappa_severity",
+    "alpha_severity",
+)
+SCORE_MEASURES = ("score_alpha_interval", "score_abs_difference", "score_pearson")
+# Measures that one item alone cannot have (they are given per pair and overall only).
+NOT_PER_ITEM = ("score_alpha_interval", "score_pearson")
+
+CONVENTIONS = {
+    "item": "one system output; only outputs annotated by at least two annotators count",
+    "clean": "an output marked as having no errors is annotated, with zero spans",
+    "source_spans": "Omission spans in the source are shifted past the summary, so they match "
+    "only spans in the source",
+    "no_offsets": "errors marked nowhere (issue words only) cannot be matched: left out of the "
+    "span measures and counted in counts.left_out_no_offsets; they count in segment scores",
+    "categories": "type, label and severity agreement is over the spans paired by partial matching",
+    "per_item": "score_alpha_interval and score_pearson need several items: pair and overall "
+    "levels only",
+}
+
+
+@dataclass(frozen=True)
+class AgreementItem:
+    """One system output and its annotations.
+
+    Attributes:
+        output: the output's id (the item key).
+        document: the document's external id.
+        system: the system's slug.
+        summary: the summary text the offsets index (sentences joined by one space).
+        annotations: annotator key -> that annotator's errors (MarkedError dicts); an empty
+            tuple for an output marked as clean.
+    """
+
+    output: int
+    document: str
+    system: str
+    summary: str
+    annotations: Mapping[str, tuple[dict, ...]] = field(default_factory=dict)
+
+
+def polytope_segment_score(summary: str, errors: Sequence[dict]) -> float | None:
+    """An annotator's PolyTope score of one summary: ``100 * (1 - penalty / words)``.
+
+    Args:
+        summary: the summary text (its words are counted by ``count_words``).
+        errors: the annotator's errors, each with its derived ``severity``; errors marked
+            nowhere count too.
+
+    Returns:
+        The score, or None when the summary has no word.
+
+    Raises:
+        ValueError: an error whose severity is not Critical, Major or Minor.
+    """
+    words = count_words(summary)
+    if words == 0:
+        return None
+    counts = dict.fromkeys(Severity, 0)
+    for error in errors:
+        counts[Severity(error["severity"])] += 1
+    penalty = penalty_of(counts[Severity.CRITICAL], counts[Severity.MAJOR], counts[Severity.MINOR])
+    return polytope_score(penalty, words)
+
+
+SegmentScorer = Callable[[str, Sequence[dict]], float | None]
+SEGMENT_SCORERS: Mapping[str, SegmentScorer] = {"polytope": polytope_segment_score}
+
+
+def _span(error: dict, shift: int, label: str) -> Span:
+    offset = shift if error["side"] == SIDE_SOURCE else 0
+    return Span(error["start"] + offset, error["end"] + offset, error["type"], label)
+
+
+def _span_documents(
+    items: Sequence[AgreementItem], label_of: Callable[[dict], str]
+) -> dict[int, dict[str, list[Span]]]:
+    documents = {}
+    for item in items:
+        shift = len(item.summary) + 1
+        documents[item.output] = {
+            annotator: [
+                _span(error, shift, label_of(error))
+                for error in errors
+                if error["side"] != SIDE_NONE
+            ]
+            for annotator, errors in item.annotations.items()
+        }
+    return documents
+
+
+def _score(result_score) -> dict:
+    return result_score.as_dict()
+
+
+def _undefined(reason: str) -> dict:
+    return {"value": None, "n": 0, "excluded": 0, "reason": reason}
+
+
+class _Table:
+    """Collects every measure's figures per level, keyed the way the stored result is."""
+
+    def __init__(self, items: Sequence[AgreementItem], rank: Mapping[str, int]):
+        self.rank = rank
+        self.overall: dict[str, dict] = {}
+        self.per_pair: dict[tuple[str, str], dict[str, Any]] = {}
+        self.per_item: dict[int, dict[str, Any]] = {item.output: {} for item in items}
+
+    def pair_key(self, a: Hashable, b: Hashable) -> tuple[str, str]:
+        return tuple(sorted((str(a), str(b)), key=self.rank.__getitem__))  # type: ignore[return-value]
+
+    def add(self, name: str, result: AgreementResult, *, per_item: bool = True) -> None:
+        self.overall[name] = _score(result.overall)
+        for (a, b), score in result.per_pair.items():
+            self.per_pair.setdefault(self.pair_key(a, b), {})[name] = _score(score)
+        if per_item:
+            for item, score in result.per_document.items():
+                self.per_item[item][name] = _score(score)
+
+    def skip(self, name: str, reason: str, *, per_item: bool = True) -> None:
+        self.overall[name] = _undefined(reason)
+        for figures in self.per_pair.values():
+            figures[name] = _undefined(reason)
+        if per_item:
+            for figures in self.per_item.values():
+                figures[name] = _undefined(reason)
+
+
+def _pairs_of(items: Sequence[AgreementItem], rank: Mapping[str, int]) -> dict:
+    shared: dict[tuple[str, str], int] = {}
+    for item in items:
+        people = sorted(item.annotations, key=rank.__getitem__)
+        for i, a in enumerate(people):
+            for b in people[i + 1 :]:
+                shared[(a, b)] = shared.get((a, b), 0) + 1
+    return shared
+
+
+def span_agreement_compute(
+    *,
+    scheme: SpanScheme,
+    items: Sequence[AgreementItem],
+    annotators: Sequence[str],
+    min_iou: float = 0.0,
+) -> dict:
+    """Every span and score agreement measure of a run, per item, per pair and overall.
+
+    Args:
+        scheme: the annotation sets' span scheme (decides label, severity and score measures).
+        items: the outputs with at least two annotators each.
+        annotators: every annotator key, in the order to report them.
+        min_iou: the lowest intersection-over-union of a partial match (0: any overlap).
+
+    Returns:
+        The JSON-ready result: ``overall``, ``per_pair`` and ``per_item`` figures (each a
+        ``{"value", "n", "excluded", "reason"}`` dict per measure), ``skipped`` (measure ->
+        why it has no value anywhere), ``counts``, ``matching`` and ``conventions``.
+
+    Raises:
+        AgreementError: no item, or an item with fewer than two annotators (the service checks
+            both first), or a malformed span.
+        ValueError: a PolyTope error without a known severity.
+    """
+    rank = {annotator: i for i, annotator in enumerate(annotators)}
+    exact, partial = SpanMatching("exact"), SpanMatching("partial", min_iou=min_iou)
+    table = _Table(items, rank)
+    for (a, b), shared in _pairs_of(items, rank).items():
+        table.per_pair[(a, b)] = {"items": shared}
+
+    has_labels = bool(scheme.labels)
+    spans = _span_documents(items, lambda error: error["label"] or NO_LABEL)
+    table.add("span_f1_exact", span_f1(spans, matching=exact))
+    table.add("span_f1_partial", span_f1(spans, matching=partial))
+    table.add("kappa_type", span_kappa(spans, attribute="subtype", matching=partial))
+    table.add("alpha_type", span_alpha(spans, attribute="subtype", matching=partial))
+    skipped = {}
+    if has_labels:
+        table.add("kappa_label", span_kappa(spans, attribute="label", matching=partial))
+        table.add("alpha_label", span_alpha(spans, attribute="label", matching=partial))
+    else:
+        for name in ("kappa_label", "alpha_label"):
+            skipped[name] = f"the {scheme.title} scheme has no labels"
+    if scheme.has_severity:
+        severities = _span_documents(items, lambda error: error["severity"])
+        table.add("kappa_severity", span_kappa(severities, attribute="label", matching=partial))
+        table.add("alpha_severity", span_alpha(severities, attribute="label", matching=partial))
+    else:
+        for name in ("kappa_severity", "alpha_severity"):
+            skipped[name] = f"the {scheme.title} scheme has no severities"
+
+    segment_scores: dict[int, dict[str, float]] = {}
+    no_words: list[int] = []
+    scorer = SEGMENT_SCORERS.get(scheme.name)
+    if scorer is None:
+        for name in SCORE_MEASURES:
+            skipped[name] = f"the {scheme.title} scheme defines no segment score"
+    else:
+        for item in items:
+            scores = {a: scorer(item.summary, errors) for a, errors in item.annotations.items()}
+            if any(value is None for value in scores.values()):
+                no_words.append(item.output)
+                continue
+            segment_scores[item.output] = scores  # type: ignore[assignment]
+        if segment_scores:
+            table.add("score_alpha_interval", score_alpha_interval(segment_scores), per_item=False)
+            table.add("score_abs_difference", score_abs_difference(segment_scores))
+            table.add("score_pearson", score_pearson(segment_scores), per_item=False)
+        else:
+            for name in SCORE_MEASURES:
+                skipped[name] = "no item has a summary with words to score"
+    for name, reason in skipped.items():
+        table.skip(name, reason, per_item=name not in NOT_PER_ITEM)
+    for figures in table.per_pair.values():
+        for name in SCORE_MEASURES:
+            figures.setdefault(name, _undefined("the pair shares no item with a scored summary"))
+    for output in no_words:
+        table.per_item[output]["score_abs_difference"] = _undefined("the summary has no words")
+
+    left_out = dict.fromkeys(annotators, 0)
+    in_source = dict.fromkeys(annotators, 0)
+    marked = dict.fromkeys(annotators, 0)
+    per_item = []
+    for item in items:
+        row_left_out = {}
+        for annotator, errors in item.annotations.items():
+            nowhere = sum(1 for error in errors if error["side"] == SIDE_NONE)
+            left_out[annotator] += nowhere
+            in_source[annotator] += sum(1 for error in errors if error["side"] == SIDE_SOURCE)
+            marked[annotator] += len(errors)
+            if nowhere:
+                row_left_out[annotator] = nowhere
+        entry = {
+            "output": item.output,
+            "document": item.document,
+            "system": item.system,
+            "annotators": sorted(item.annotations, key=rank.__getitem__),
+            "errors": {a: len(errors) for a, errors in item.annotations.items()},
+            "left_out_no_offsets": row_left_out,
+        }
+        if scorer is not None:
+            entry["segment_scores"] = segment_scores.get(item.output)
+        entry.update(table.per_item[item.output])
+        per_item.append(entry)
+
+    per_pair = [
+        {"annotators": list(pair), **figures}
+        for pair, figures in sorted(
+            table.per_pair.items(), key=lambda kv: (rank[kv[0][0]], rank[kv[0][1]])
+        )
+    ]
+    return {
+        "scheme": scheme.name,
+        "matching": {
+            "exact": {"mode": "exact"},
+            "partial": {"mode": "partial", "min_iou": min_iou},
+        },
+        "conventions": CONVENTIONS,
+        "counts": {
+            "items": len(items),
+            "pairs": len(per_pair),
+            "errors": marked,
+            "errors_in_source": in_source,
+            "left_out_no_offsets": left_out,
+            "items_without_words": len(no_words),
+        },
+        "skipped": skipped,
+        "overall": table.overall,
+        "per_pair": per_pair,
+        "per_item": per_item,
+    }

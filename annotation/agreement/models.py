@@ -1,0 +1,88 @@
+"""Agreement models: one SpanAgreementRun (what it compares, its status and its result)."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from annotation.campaigns.models import Campaign
+from annotation.corpus.models import Dataset
+from annotation.fams.models import AnnotationSet
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+
+
+class RunSource(models.TextChoices):
+    CAMPAIGN = "campaign", "A PolyTope campaign (annotators are its users)"
+    ANNOTATION_SETS = "annotation_sets", "Annotation sets (each set is one annotator)"
+
+
+class SpanAgreementRun(models.Model):
+    """One computation of span agreement, by a Celery worker, over one source of annotators.
+
+    The source is a PolyTope campaign (its human set; each user is an annotator) or several
+    span annotation sets of one dataset (each set is an annotator). ``result`` holds the
+    figures per item, per annotator pair and overall once the run succeeded; ``error`` says why
+    it failed. Recomputing a run overwrites its result.
+    """
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="+")
+    scheme = models.CharField(max_length=40)
+    source = models.CharField(max_length=16, choices=RunSource.choices)
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.CASCADE, related_name="agreement_runs"
+    )
+    annotation_sets = models.ManyToManyField(
+        AnnotationSet, blank=True, related_name="agreement_runs"
+    )
+    min_iou = models.FloatField(
+        default=0.0, help_text="Lowest intersection-over-union of a partial match (0: any overlap)."
+    )
+    submitted_only = models.BooleanField(
+        default=False, help_text="Campaigns: count only the items of submitted tasks."
+    )
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=RunStatus.values),
+                name="span_agreement_run_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(source=RunSource.CAMPAIGN, campaign__isnull=False)
+                    | models.Q(source=RunSource.ANNOTATION_SETS, campaign__isnull=True)
+                ),
+                name="span_agreement_run_source_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(min_iou__gte=0, min_iou__lte=1),
+                name="span_agreement_run_min_iou_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"span agreement run {self.pk} on {self.dataset_id} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
+
+    def clean(self) -> None:
+        """A campaign run's campaign belongs to the run's dataset."""
+        if self.campaign_id and self.dataset_id and self.campaign.dataset_id != self.dataset_id:
+            raise ValidationError({"campaign": "The campaign belongs to another dataset."})

@@ -1,0 +1,239 @@
+"""Agreement selectors (reads): runs, and the annotations a run compares, as plain items."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+
+from annotation.campaigns.models import Campaign, Task, TaskStatus
+from annotation.fams.models import AnnotationSet
+from annotation.spans.models import SpanAnnotation, output_texts
+from annotation.systems.models import SystemOutput
+
+from .compute import AgreementItem
+from .models import RunSource, SpanAgreementRun
+
+
+def span_agreement_run_get(*, run_id: int) -> SpanAgreementRun:
+    """One agreement run, with its dataset and campaign.
+
+    Args:
+        run_id: its primary key.
+
+    Returns:
+        The run.
+
+    Raises:
+        SpanAgreementRun.DoesNotExist: no such run.
+    """
+    return SpanAgreementRun.objects.select_related("dataset", "campaign").get(pk=run_id)
+
+
+def span_agreement_run_list(*, dataset=None) -> QuerySet[SpanAgreementRun]:
+    """Agreement runs, newest first.
+
+    Args:
+        dataset: keep this dataset's runs (None: every run).
+
+    Returns:
+        The runs, with their dataset and campaign.
+    """
+    runs = SpanAgreementRun.objects.select_related("dataset", "campaign")
+    if dataset is not None:
+        runs = runs.filter(dataset=dataset)
+    return runs.order_by("-created_at", "-id")
+
+
+def run_as_dict(run: SpanAgreementRun, *, with_result: bool = True) -> dict:
+    """A run's JSON form: what it compares, status, timings, error and (optionally) result.
+
+    Args:
+        run: the run (its dataset and campaign loaded).
+        with_result: include ``result`` (it can be large: one entry per item).
+
+    Returns:
+        The dict.
+    """
+    seconds = None
+    if run.started_at and run.finished_at:
+        seconds = round((run.finished_at - run.started_at).total_seconds(), 3)
+    data = {
+        "id": run.pk,
+        "dataset": run.dataset.slug,
+        "scheme": run.scheme,
+        "source": run.source,
+        "campaign": run.campaign_id,
+        "annotation_sets": sorted(run.annotation_sets.values_list("pk", flat=True)),
+        "min_iou": run.min_iou,
+        "submitted_only": run.submitted_only,
+        "status": run.status,
+        "error": run.error,
+        "created_at": run.created_at.isoformat(),
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "seconds": seconds,
+    }
+    if with_result:
+        data["result"] = run.result
+    return data
+
+
+def campaign_annotator_count(*, campaign: Campaign, submitted_only: bool = False) -> dict:
+    """How many annotators annotated a campaign's outputs, and how many outputs overlap.
+
+    Args:
+        campaign: the campaign.
+        submitted_only: count only rows whose task is submitted.
+
+    Returns:
+        ``{"annotators": n, "overlapping_items": m}``: annotators with at least one annotated
+        row, and outputs annotated by at least two of them.
+    """
+    rows = _campaign_rows(campaign, submitted_only)
+    annotators = rows.values("annotator_id").distinct().count()
+    overlapping = (
+        rows.values("output_id").annotate(n=Count("annotator_id")).filter(n__gte=2).count()
+    )
+    return {"annotators": annotators, "overlapping_items": overlapping}
+
+
+def annotation_sets_overlap_count(*, annotation_sets: list[AnnotationSet]) -> int:
+    """How many outputs are annotated in at least two of the sets.
+
+    Args:
+        annotation_sets: the sets.
+
+    Returns:
+        The number of outputs with an annotated row in two sets or more.
+    """
+    return (
+        _annotated(SpanAnnotation.objects.filter(annotation_set__in=annotation_sets))
+        .values("output_id")
+        .annotate(n=Count("annotation_set_id", distinct=True))
+        .filter(n__gte=2)
+        .count()
+    )
+
+
+def annotation_set_repeated_outputs(*, annotation_set: AnnotationSet) -> list[int]:
+    """Outputs that a set annotates more than once (several annotators' rows).
+
+    Args:
+        annotation_set: the set.
+
+    Returns:
+        Up to ten such output ids.
+    """
+    return list(
+        SpanAnnotation.objects.filter(annotation_set=annotation_set)
+        .values("output_id")
+        .annotate(n=Count("id"))
+        .filter(n__gte=2)
+        .order_by("output_id")
+        .values_list("output_id", flat=True)[:10]
+    )
+
+
+def _annotated(rows: QuerySet[SpanAnnotation]) -> QuerySet[SpanAnnotation]:
+    """Rows that were judged: with errors, or marked as having none."""
+    return rows.filter(Q(no_errors=True) | ~Q(errors=[]))
+
+
+def _campaign_rows(campaign: Campaign, submitted_only: bool) -> QuerySet[SpanAnnotation]:
+    rows = _annotated(
+        SpanAnnotation.objects.filter(
+            annotation_set_id=campaign.annotation_set_id, annotator__isnull=False
+        )
+    )
+    if submitted_only:
+        submitted = Task.objects.filter(
+            campaign=campaign,
+            status=TaskStatus.SUBMITTED,
+            output_id=OuterRef("output_id"),
+            annotator_id=OuterRef("annotator_id"),
+        )
+        rows = rows.filter(Exists(submitted))
+    return rows
+
+
+@dataclass(frozen=True)
+class RunInput:
+    """What a run compares, read from the database.
+
+    Attributes:
+        items: outputs annotated by at least two annotators, by output id.
+        annotators: ``[{"key", ...}]`` per annotator, in report order.
+        single: outputs annotated by one annotator only (left out).
+        not_annotated: rows neither with errors nor marked clean (left out).
+    """
+
+    items: list[AgreementItem]
+    annotators: list[dict]
+    single: int
+    not_annotated: int
+
+
+def span_agreement_input(*, run: SpanAgreementRun) -> RunInput:
+    """The annotations a run compares, as plain items for ``compute``.
+
+    For a campaign, each user with an annotated row in its set is an annotator (key: the
+    username). For annotation sets, each set is one annotator (key: the set's slug).
+
+    Args:
+        run: the run.
+
+    Returns:
+        The :class:`RunInput`.
+    """
+    if run.source == RunSource.CAMPAIGN:
+        campaign = run.campaign
+        base = SpanAnnotation.objects.filter(
+            annotation_set_id=campaign.annotation_set_id, annotator__isnull=False
+        )
+        rows = _campaign_rows(campaign, run.submitted_only)
+        key_of = "annotator__username"
+        annotator_rows = {}
+        for row in rows.values("annotator_id", "annotator__username").distinct():
+            annotator_rows[row["annotator__username"]] = {
+                "key": row["annotator__username"],
+                "user": row["annotator_id"],
+            }
+    else:
+        sets = list(run.annotation_sets.order_by("slug"))
+        base = SpanAnnotation.objects.filter(annotation_set__in=sets)
+        rows = _annotated(base)
+        key_of = "annotation_set__slug"
+        annotator_rows = {
+            s.slug: {"key": s.slug, "annotation_set": s.pk, "kind": s.kind} for s in sets
+        }
+    not_annotated = base.count() - rows.count()
+    by_output: dict[int, dict[str, tuple[dict, ...]]] = defaultdict(dict)
+    for output_id, key, errors, no_errors in rows.values_list(
+        "output_id", key_of, "errors", "no_errors"
+    ).order_by("output_id", key_of):
+        by_output[output_id][key] = () if no_errors else tuple(errors)
+    shared = {output: people for output, people in by_output.items() if len(people) >= 2}
+    outputs = (
+        SystemOutput.objects.filter(pk__in=list(shared))
+        .select_related("document", "system")
+        .order_by("pk")
+    )
+    items = [
+        AgreementItem(
+            output=output.pk,
+            document=output.document.external_id,
+            system=output.system.slug,
+            summary=output_texts(output)[0],
+            annotations=shared[output.pk],
+        )
+        for output in outputs
+    ]
+    annotators = [annotator_rows[key] for key in sorted(annotator_rows)]
+    return RunInput(
+        items=items,
+        annotators=annotators,
+        single=len(by_output) - len(shared),
+        not_annotated=not_annotated,
+    )

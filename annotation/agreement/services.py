@@ -1,0 +1,259 @@
+"""Agreement services (writes): start a span agreement run, compute it, record its failure."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.campaigns.models import Campaign, CampaignKind
+from annotation.fams.models import AnnotationSet
+from config.exceptions import ApplicationError
+from scoring.metrics.agreement import AgreementError
+from scoring.metrics.spans import scheme_get
+
+from .compute import span_agreement_compute
+from .models import RunSource, RunStatus, SpanAgreementRun
+from .selectors import (
+    annotation_set_repeated_outputs,
+    annotation_sets_overlap_count,
+    campaign_annotator_count,
+    span_agreement_input,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _check_min_iou(min_iou: float) -> float:
+    if (
+        isinstance(min_iou, bool)
+        or not isinstance(min_iou, int | float)
+        or not math.isfinite(min_iou)
+        or not 0 <= min_iou <= 1
+    ):
+        raise ApplicationError(f"min_iou must be a number from 0 to 1; got {min_iou!r}.")
+    return float(min_iou)
+
+
+def _check_campaign(campaign: Campaign, submitted_only: bool) -> None:
+    if campaign.kind != CampaignKind.POLYTOPE:
+        raise ApplicationError(
+            f"Campaign {campaign.slug!r} is a {campaign.get_kind_display()} campaign; span "
+            "agreement needs a PolyTope campaign."
+        )
+    found = campaign_annotator_count(campaign=campaign, submitted_only=submitted_only)
+    which = "submitted " if submitted_only else ""
+    if found["annotators"] < 2:
+        raise ApplicationError(
+            f"Campaign {campaign.slug!r} has {found['annotators']} annotator(s) with "
+            f"{which}annotated items; agreement needs at least two."
+        )
+    if found["overlapping_items"] == 0:
+        raise ApplicationError(
+            f"No item of campaign {campaign.slug!r} is {which}annotated by two annotators yet, "
+            "so there is nothing to compare."
+        )
+
+
+def _check_sets(sets: Sequence[AnnotationSet], ids: Sequence[int]) -> None:
+    if len(set(ids)) != len(ids):
+        raise ApplicationError(f"Each annotation set may be given once; got {list(ids)}.")
+    found = {s.pk for s in sets}
+    unknown = [pk for pk in ids if pk not in found]
+    if unknown:
+        raise ApplicationError(f"Unknown annotation sets: {unknown}.")
+    if len(sets) < 2:
+        raise ApplicationError(
+            f"Agreement needs at least two annotation sets (each set is one annotator); "
+            f"got {len(sets)}."
+        )
+    fams = [s.slug for s in sets if s.is_fam]
+    if fams:
+        raise ApplicationError(
+            f"Annotation sets {fams} hold FAMs, not error spans; span agreement compares sets "
+            "of a span scheme."
+        )
+    datasets = sorted({s.dataset.slug for s in sets})
+    if len(datasets) > 1:
+        raise ApplicationError(
+            f"The annotation sets belong to different datasets ({', '.join(datasets)}); "
+            "agreement compares annotations of the same outputs."
+        )
+    schemes = sorted({s.scheme for s in sets})
+    if len(schemes) > 1:
+        by_scheme = {scheme: [s.slug for s in sets if s.scheme == scheme] for scheme in schemes}
+        raise ApplicationError(
+            f"The annotation sets use different span schemes ({by_scheme}); their types cannot "
+            "be compared."
+        )
+    for annotation_set in sets:
+        repeated = annotation_set_repeated_outputs(annotation_set=annotation_set)
+        if repeated:
+            raise ApplicationError(
+                f"Annotation set {annotation_set.slug!r} holds several annotators' rows for "
+                f"outputs {repeated}, so it is not one annotator; start the run from its "
+                "campaign instead."
+            )
+    if annotation_sets_overlap_count(annotation_sets=list(sets)) == 0:
+        raise ApplicationError(
+            "No output is annotated in two of these sets, so there is nothing to compare."
+        )
+
+
+@transaction.atomic
+def span_agreement_run_create(
+    *,
+    campaign: int | None = None,
+    annotation_sets: Sequence[int] | None = None,
+    min_iou: float = 0.0,
+    submitted_only: bool = False,
+    user=None,
+    queue: bool = True,
+) -> SpanAgreementRun:
+    """Check what to compare, create the run and queue it for a worker once this commits.
+
+    Args:
+        campaign: a PolyTope campaign's id (its users are the annotators), or None.
+        annotation_sets: ids of two or more span annotation sets of one dataset and scheme,
+            each one annotator; or None. Exactly one of ``campaign`` and ``annotation_sets``.
+        min_iou: lowest intersection-over-union of a partial match, from 0 to 1.
+        submitted_only: for a campaign, count only the items of submitted tasks.
+        user: who asked for it.
+        queue: send it to the workers on commit (False: the caller runs it).
+
+    Returns:
+        The queued run.
+
+    Raises:
+        ApplicationError: both or neither source given; an unknown campaign or set; a FAM
+            campaign or set; sets of different datasets or schemes; a set holding several
+            annotators; fewer than two annotators; no item annotated twice; a bad ``min_iou``.
+    """
+    if (campaign is None) == (annotation_sets is None):
+        raise ApplicationError("Give either a campaign or a list of annotation sets, not both.")
+    min_iou = _check_min_iou(min_iou)
+    if campaign is not None:
+        row = Campaign.objects.select_related("dataset", "annotation_set").filter(pk=campaign)
+        found = row.first()
+        if found is None:
+            raise ApplicationError(f"Unknown campaign: {campaign}.")
+        _check_campaign(found, submitted_only)
+        run = SpanAgreementRun(
+            dataset=found.dataset,
+            scheme=found.annotation_set.scheme,
+            source=RunSource.CAMPAIGN,
+            campaign=found,
+            min_iou=min_iou,
+            submitted_only=submitted_only,
+            created_by=user,
+        )
+        sets: list[AnnotationSet] = []
+    else:
+        if submitted_only:
+            raise ApplicationError("submitted_only applies to campaigns, not annotation sets.")
+        ids = list(annotation_sets or [])
+        sets = list(AnnotationSet.objects.select_related("dataset").filter(pk__in=ids))
+        _check_sets(sets, ids)
+        run = SpanAgreementRun(
+            dataset=sets[0].dataset,
+            scheme=sets[0].scheme,
+            source=RunSource.ANNOTATION_SETS,
+            min_iou=min_iou,
+            created_by=user,
+        )
+    run.full_clean()
+    run.save()
+    run.annotation_sets.set(sets)
+    if queue:
+        from .tasks import span_agreement_run_task
+
+        span_agreement_run_task.delay_on_commit(run.pk)
+    return run
+
+
+@transaction.atomic
+def span_agreement_run_start(*, run: SpanAgreementRun) -> SpanAgreementRun:
+    """Mark a run as running (again, for a redelivered task).
+
+    Args:
+        run: the run.
+
+    Returns:
+        The run, locked and updated.
+    """
+    run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
+    run.status = RunStatus.RUNNING
+    run.started_at = timezone.now()
+    run.finished_at = None
+    run.save(update_fields=["status", "started_at", "finished_at"])
+    return run
+
+
+@transaction.atomic
+def span_agreement_run_fail(*, run: SpanAgreementRun, error: str) -> SpanAgreementRun:
+    """Record that a run failed and why (its result is cleared).
+
+    Args:
+        run: the run.
+        error: the message shown by the API.
+
+    Returns:
+        The failed run.
+    """
+    run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
+    run.status = RunStatus.FAILED
+    run.error = error
+    run.result = None
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "error", "result", "finished_at"])
+    return run
+
+
+def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
+    """Read the run's annotations, compute every measure and store the result (idempotent).
+
+    A run computed again recomputes from the current annotations and overwrites its result.
+    Input that no longer allows agreement (annotations deleted since the run was created, say)
+    fails the run with the reason instead of raising.
+
+    Args:
+        run: the run.
+
+    Returns:
+        The run, succeeded with its ``result`` or failed with its ``error``.
+    """
+    run = span_agreement_run_start(run=run)
+    data = span_agreement_input(run=run)
+    if not data.items:
+        return span_agreement_run_fail(
+            run=run,
+            error="No output is annotated by two annotators, so there is nothing to compare.",
+        )
+    try:
+        result = span_agreement_compute(
+            scheme=scheme_get(run.scheme),
+            items=data.items,
+            annotators=[a["key"] for a in data.annotators],
+            min_iou=run.min_iou,
+        )
+    except (AgreementError, ValueError) as error:
+        log.warning("span agreement run %s failed: %s", run.pk, error)
+        return span_agreement_run_fail(run=run, error=f"{type(error).__name__}: {error}")
+    result["annotators"] = data.annotators
+    result["counts"]["items_with_one_annotator"] = data.single
+    result["counts"]["rows_not_annotated"] = data.not_annotated
+    return _succeed(run, result)
+
+
+@transaction.atomic
+def _succeed(run: SpanAgreementRun, result: dict) -> SpanAgreementRun:
+    run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
+    run.status = RunStatus.SUCCEEDED
+    run.result = result
+    run.error = ""
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "result", "error", "finished_at"])
+    return run

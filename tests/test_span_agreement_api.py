@@ -1,0 +1,112 @@
+"""The span agreement API: start a run (202), read it, refusals, and a real worker end to end."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from annotation.agreement.models import SpanAgreementRun
+from annotation.agreement.tasks import span_agreement_run_task
+from tests.span_agreement_helpers import build, polytope_campaign, span_set, xsum_sets
+
+
+@pytest.fixture
+def world(db):
+    return build()
+
+
+@pytest.fixture
+def admin(client_for):
+    return client_for("admin")
+
+
+def test_admin_starts_a_campaign_run_and_reads_its_result(world, admin):
+    campaign = polytope_campaign(world)
+    response = admin.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json")
+    assert response.status_code == 202, response.content
+    run = response.json()
+    assert run["status"] == "queued" and run["result"] is None
+    assert (run["source"], run["campaign"], run["dataset"]) == ("campaign", campaign.pk, "agree")
+    assert (run["scheme"], run["min_iou"], run["submitted_only"]) == ("polytope", 0.0, False)
+    span_agreement_run_task(run["id"])
+    done = admin.get(f"/api/span-agreement/{run['id']}/").json()
+    assert done["status"] == "succeeded" and done["error"] == ""
+    assert done["seconds"] is not None and done["finished_at"]
+    assert done["result"]["overall"]["span_f1_partial"]["value"] == pytest.approx(3 / 4)
+    assert done["result"]["per_pair"][0]["annotators"] == ["alice", "bob"]
+
+
+def test_admin_starts_a_run_over_annotation_sets(world, admin):
+    x, y = xsum_sets(world)
+    response = admin.post(
+        "/api/span-agreement/",
+        {"annotation_sets": [x.pk, y.pk], "min_iou": 0.5},
+        format="json",
+    )
+    assert response.status_code == 202, response.content
+    run = response.json()
+    assert run["annotation_sets"] == sorted([x.pk, y.pk]) and run["campaign"] is None
+    assert run["min_iou"] == 0.5 and run["scheme"] == "xsum-hallucinations"
+    span_agreement_run_task(run["id"])
+    result = admin.get(f"/api/span-agreement/{run['id']}/").json()["result"]
+    # Paris against "in Paris" has IoU 5/8 >= 0.5: the same figures as with any overlap.
+    assert result["overall"]["span_f1_partial"]["value"] == pytest.approx(4 / 5)
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({}, 400, "either a campaign or a list"),
+        ({"annotation_sets": ["x"]}, 400, "Validation error"),
+        ({"campaign": 1, "min_iou": 2}, 400, "Validation error"),
+        ({"campaign": 999999}, 400, "Unknown campaign: 999999"),
+    ],
+)
+def test_bad_requests_get_a_clear_400_and_write_nothing(world, admin, body, status, message):
+    response = admin.post("/api/span-agreement/", body, format="json")
+    assert response.status_code == status, response.content
+    assert message in response.json()["message"]
+    assert not SpanAgreementRun.objects.exists()
+
+
+def test_a_fam_set_is_refused_by_the_api_with_the_reason(world, admin):
+    x, _ = xsum_sets(world)
+    fam = span_set(world, "fams", "fam")
+    response = admin.post(
+        "/api/span-agreement/", {"annotation_sets": [x.pk, fam.pk]}, format="json"
+    )
+    assert response.status_code == 400
+    assert "hold FAMs, not error spans" in response.json()["message"]
+
+
+def test_an_unknown_run_is_404(world, admin):
+    assert admin.get("/api/span-agreement/999999/").status_code == 404
+
+
+@pytest.mark.parametrize("role", ["annotator", "researcher"])
+def test_only_admins_may_start_or_read_runs(world, client_for, role):
+    campaign = polytope_campaign(world)
+    client = client_for(role)
+    assert (
+        client.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json").status_code
+        == 403
+    )
+    assert not SpanAgreementRun.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_computes_the_run_queued_on_commit(celery_worker_process, client_for):
+    world = build()
+    campaign = polytope_campaign(world)
+    admin = client_for("admin")
+    response = admin.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json")
+    assert response.status_code == 202
+    url = f"/api/span-agreement/{response.json()['id']}/"
+    deadline = time.monotonic() + 60
+    run = response.json()
+    while run["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.3)
+        run = admin.get(url).json()
+    assert run["status"] == "succeeded", run["error"]
+    assert run["result"]["overall"]["kappa_type"]["value"] == pytest.approx(4 / 7)
