@@ -29,6 +29,24 @@ def validate_sentence_list(value) -> None:
             raise ValidationError(f"Sentence {position} must be a non-empty string.")
 
 
+def validate_document_sentences(value) -> None:
+    """Check a document's sentences field: a list of non-blank strings, empty only without text.
+
+    Whether an empty list is allowed depends on the document's ``meta["text_missing"]``, which
+    :meth:`Document.clean` checks.
+
+    Args:
+        value: the field's value.
+
+    Raises:
+        ValidationError: unless ``value`` is a list of non-blank strings.
+    """
+    if not isinstance(value, list):
+        raise ValidationError("Must be a list of sentences.")
+    if value:
+        validate_sentence_list(value)
+
+
 class Dataset(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=200)
@@ -51,7 +69,7 @@ class Document(models.Model):
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="documents")
     external_id = models.CharField(max_length=200)
     position = models.PositiveIntegerField(default=0, help_text="Order within the dataset.")
-    sentences = models.JSONField(validators=[validate_sentence_list])
+    sentences = models.JSONField(validators=[validate_document_sentences], blank=True)
     category = models.CharField(max_length=8, choices=Category.choices, blank=True)
     meta = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -74,6 +92,29 @@ class Document(models.Model):
     @property
     def sentence_count(self) -> int:
         return len(self.sentences or [])
+
+    @property
+    def text_missing(self) -> bool:
+        """True for a document whose release has ids and summaries but no article text."""
+        return bool((self.meta or {}).get("text_missing"))
+
+    def clean(self) -> None:
+        """A document has sentences unless its release has no text (``meta["text_missing"]``)."""
+        if isinstance(self.meta, dict) and not isinstance(
+            self.meta.get("text_missing", False), bool
+        ):
+            raise ValidationError({"meta": "text_missing must be true or false."})
+        if not self.sentences and not self.text_missing:
+            raise ValidationError(
+                {
+                    "sentences": "Must be a non-empty list of sentences (only a document whose "
+                    'release has no text, meta["text_missing"] = true, has none).'
+                }
+            )
+        if self.sentences and self.text_missing:
+            raise ValidationError(
+                {"meta": 'A document with sentences cannot say meta["text_missing"] = true.'}
+            )
 
 
 class Reference(models.Model):

@@ -173,6 +173,37 @@ class AnnotationSetRecord:
 
 
 @dataclass(frozen=True)
+class SpanAnnotationRecord:
+    """One output's error spans in a span annotation set, found by system and document.
+
+    ``errors`` are raw JSON errors for the set's scheme (``side``, ``start``, ``end``, ``words``,
+    ``type``, ``label``, ``reason``); offsets index the output's sentences joined by one space.
+    ``no_errors`` marks an output read and found clean (then ``errors`` is empty).
+    """
+
+    system_slug: str
+    document_id: str
+    errors: tuple[dict, ...] = ()
+    no_errors: bool = False
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class SpanSetRecord:
+    """A named set of error spans of the bundle's outputs under a span scheme.
+
+    For example one crowd worker's hallucination spans of the XSum release.
+    """
+
+    slug: str
+    name: str
+    scheme: str
+    kind: str = "human"
+    read_only: bool = True
+    annotations: tuple[SpanAnnotationRecord, ...] = ()
+
+
+@dataclass(frozen=True)
 class ReportLine(LocatedMessage):
     """A non-fatal finding the import report must show (e.g. a low-confidence mapping)."""
 
@@ -187,3 +218,4 @@ class ImportBundle:
     outputs: list[OutputRecord] = field(default_factory=list)
     annotation_sets: list[AnnotationSetRecord] = field(default_factory=list)
     report: list[ReportLine] = field(default_factory=list)
+    span_sets: list[SpanSetRecord] = field(default_factory=list)

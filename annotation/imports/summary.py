@@ -23,6 +23,7 @@ class ImportSummary:
     report: tuple[ReportLine, ...]
     dry_run: bool = False
     versions: tuple[tuple[str, int], ...] = ()
+    span_annotations: int = 0
 
     def as_dict(self) -> dict:
         """A JSON-friendly form for the API and the command line."""
@@ -35,6 +36,7 @@ class ImportSummary:
             "outputs": self.outputs,
             "annotation_sets": self.annotation_sets,
             "fams": self.fams,
+            "span_annotations": self.span_annotations,
             "dry_run": self.dry_run,
             "versions": [{"system": slug, "version": number} for slug, number in self.versions],
             "report": [str(line) for line in self.report],
@@ -69,8 +71,9 @@ def summarize(
         systems_created=tuple(r.slug for r in bundle.systems if r.slug not in existing_systems),
         systems_reused=reused,
         outputs=len(bundle.outputs),
-        annotation_sets=len(bundle.annotation_sets),
+        annotation_sets=len(bundle.annotation_sets) + len(bundle.span_sets),
         fams=sum(len(s.fams) for s in bundle.annotation_sets),
+        span_annotations=sum(len(s.annotations) for s in bundle.span_sets),
         report=tuple(bundle.report),
         dry_run=dry_run,
         versions=versions,

@@ -54,6 +54,12 @@ FORMATS: dict[str, ImportFormat] = {
         _release("annotation.corpus.importers.parsers.far", "parse_far_release"),
         takes_directory=True,
     ),
+    "xsum-hallucinations": ImportFormat(
+        "xsum-hallucinations",
+        "The XSum hallucination release's folder (Maynez et al. 2020): spans by three workers.",
+        _release("annotation.corpus.importers.parsers.xsum", "parse_xsum_release"),
+        takes_directory=True,
+    ),
 }
 
 
@@ -61,7 +67,7 @@ def get_format(name: str) -> ImportFormat:
     """Return the format called ``name``.
 
     Args:
-        name: ``jsonl``, ``polytope-release`` or ``far-release``.
+        name: ``jsonl``, ``polytope-release``, ``far-release`` or ``xsum-hallucinations``.
 
     Returns:
         The :class:`ImportFormat`.

@@ -1,6 +1,7 @@
 """Dataset writer: checks a validated bundle, then writes it in one transaction.
 
-It writes what ``annotation`` owns (the dataset, documents, references and annotation sets) and
+It writes what ``annotation`` owns (the dataset, documents, references, annotation sets and
+span sets) and
 hands the systems and outputs to the part writer that ``scoring`` registers (``annotation.imports
 .hooks``), inside the same transaction.
 """
@@ -8,6 +9,7 @@ hands the systems and outputs to the part writer that ``scoring`` registers (``a
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
@@ -15,6 +17,10 @@ from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue
 from annotation.imports.hooks import PartCheck, outputs_writer_get
 from annotation.imports.rows import clean_all
 from annotation.imports.summary import ImportSummary, summarize
+from annotation.spans.services import SpanRecord, span_annotations_replace
+from annotation.systems.models import SystemOutput
+
+from .span_sets import check_span_sets
 
 
 def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> PartCheck:
@@ -30,10 +36,21 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> Pa
 
     Raises:
         ImportValidationError: the dataset already exists (re-imports are refused) or a system
-            exists with another kind. Outputs for a system that already has some become its
-            next version, so nothing is overwritten.
+            exists with another kind, or a span set is refused (see :func:`check_span_sets`)
+            or its slug is taken in the dataset. Outputs for a system that already has some
+            become its next version, so nothing is overwritten.
     """
-    issues: list[Issue] = []
+    issues: list[Issue] = check_span_sets(bundle)
+    if dataset is not None and bundle.span_sets:
+        taken = set(
+            AnnotationSet.objects.filter(
+                dataset=dataset, slug__in=[record.slug for record in bundle.span_sets]
+            ).values_list("slug", flat=True)
+        )
+        issues.extend(
+            Issue(Location(f"span set {slug}", field="slug"), "the dataset has this set already")
+            for slug in sorted(taken)
+        )
     if dataset is None and Dataset.objects.filter(slug=slug).exists():
         count = Document.objects.filter(dataset__slug=slug).count()
         issues.append(
@@ -132,6 +149,7 @@ def write_bundle(
             source=source or dataset.source,
         )
     _write_annotation_sets(bundle, dataset, documents, references)
+    _write_span_sets(bundle, dataset, versions, user)
     return summarize(
         bundle, slug=dataset.slug, existing_systems=check.existing_systems, versions=versions
     )
@@ -168,3 +186,43 @@ def _write_annotation_sets(bundle, dataset, documents, references) -> None:
             )
         clean_all(fams)
         Fam.objects.bulk_create(fams)
+
+
+def _write_span_sets(bundle, dataset, versions, user) -> None:
+    """Each span set with its annotations of the outputs just written (one version per system)."""
+    if not bundle.span_sets:
+        return
+    written = Q(pk__in=[])
+    for slug, number in versions:
+        written |= Q(version__system__slug=slug, version__number=number)
+    outputs = {
+        (system, document): pk
+        for pk, system, document in SystemOutput.objects.filter(written, version__dataset=dataset)
+        .values_list("pk", "system__slug", "document__external_id")
+        .iterator()
+    }
+    for record in bundle.span_sets:
+        annotation_set = AnnotationSet(
+            dataset=dataset,
+            slug=record.slug,
+            name=record.name,
+            kind=record.kind,
+            read_only=record.read_only,
+            scheme=record.scheme,
+        )
+        annotation_set.full_clean(validate_unique=False, validate_constraints=False)
+        annotation_set.save()
+        rows = [
+            SpanRecord(
+                output_id=outputs[(a.system_slug, a.document_id)],
+                errors=tuple(a.errors),
+                no_errors=a.no_errors,
+            )
+            for a in record.annotations
+        ]
+        span_annotations_replace(
+            annotation_set=annotation_set,
+            records=rows,
+            output_ids=[row.output_id for row in rows],
+            user=user,
+        )

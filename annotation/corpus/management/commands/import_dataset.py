@@ -11,8 +11,8 @@ from annotation.imports.bundle import ImportValidationError
 
 class Command(BaseCommand):
     help = (
-        "Import a dataset: --format jsonl FILE, --format polytope-release DIR or "
-        "--format far-release DIR. Everything is validated first and written in one "
+        "Import a dataset: --format jsonl FILE, or --format polytope-release, far-release or "
+        "xsum-hallucinations DIR. Everything is validated first and written in one "
         "transaction; an existing --slug is refused."
     )
 
@@ -38,11 +38,13 @@ class Command(BaseCommand):
                 f"Import refused: {len(error.issues)} problem(s); nothing was written.\n{lines}"
             ) from error
         verb = "Would import" if summary.dry_run else "Imported"
+        spans = f", {summary.span_annotations} error-span annotations"
+        spans = spans if summary.span_annotations else ""
         self.stdout.write(
             self.style.SUCCESS(
                 f"{verb} dataset {summary.dataset!r}: {summary.documents} documents, "
                 f"{summary.references} references, {summary.outputs} system outputs, "
-                f"{summary.fams} FAMs in {summary.annotation_sets} annotation set(s)."
+                f"{summary.fams} FAMs{spans} in {summary.annotation_sets} annotation set(s)."
             )
         )
         if summary.systems_created or summary.systems_reused:
