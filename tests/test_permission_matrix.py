@@ -10,6 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from annotation.campaigns.services import (
     campaign_create,
+    polytope_campaign_create,
     task_fam_save,
     task_submit,
     tasks_assign_manual,
@@ -118,6 +119,29 @@ CASES = {
     "api:task-detail": Case("get", "/api/tasks/{task}/", ROLE_HOLDERS),
     "api:task-history": Case("get", "/api/tasks/{task}/history/", ROLE_HOLDERS),
     "api:task-suggestions": Case("get", "/api/tasks/{task}/suggestions/", ROLE_HOLDERS),
+    # PolyTope tasks (error spans under annotation): never researchers; admins read, not edit.
+    "api:task-detail polytope": Case("get", "/api/tasks/{span_task}/", OWNER_OR_ADMIN),
+    "api:task-history polytope": Case("get", "/api/tasks/{span_task}/history/", OWNER_OR_ADMIN),
+    "api:task-span-save": Case(
+        "put",
+        "/api/tasks/{span_task}/spans/",
+        OWNER_ONLY,
+        body={"base_version": 1, "no_errors": True, "errors": []},
+    ),
+    "api:campaign-create polytope": Case(
+        "post",
+        "/api/campaigns/create/",
+        ADMIN_ONLY,
+        success=201,
+        body={
+            "dataset": "demo",
+            "slug": "matrix-pt",
+            "name": "M",
+            "kind": "polytope",
+            "systems": ["demo-abs"],
+            "documents": ["demo-002"],
+        },
+    ),
     # Writes belong to the task's annotator only; researchers and admins may read, not edit.
     "api:task-fam-save": Case(
         "put",
@@ -148,7 +172,8 @@ CASES = {
             ]
         },
     ),
-    # A key may add " <method>" after the route name when one route serves several methods.
+    # A key may add " <method>" (or " <variant>") after the route name when one route serves
+    # several methods (or kinds of task).
     "api:judgment-list": Case("get", "/api/datasets/demo/judgments/", RESEARCH),
     "api:judgment-list post": Case(
         "post",
@@ -267,6 +292,16 @@ def context(demo, users):
             task=done_task, user=annotator, facets=facets(done_task, True), base_version=1
         )
     task_submit(task=submitted)
+    spans = polytope_campaign_create(
+        dataset=dataset,
+        slug="matrix-spans",
+        name="Spans",
+        systems=["demo-abs"],
+        documents=["demo-001"],
+    )
+    (span_task,) = tasks_assign_manual(
+        campaign=spans, assignments=[("demo-001", annotator.username)]
+    )
     return {
         "doc": Document.objects.filter(dataset=dataset).exclude(pk=free.pk).first().pk,
         "free_doc": free.pk,
@@ -275,6 +310,7 @@ def context(demo, users):
         "task": task.pk,
         "submitted_task": submitted.pk,
         "complete_task": complete.pk,
+        "span_task": span_task.pk,
         "study": _judgment_study(dataset, users["researcher"]),
         "job": dataset.scoring_jobs.get().pk,
         "facets": facets(task, False),

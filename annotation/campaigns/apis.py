@@ -44,12 +44,15 @@ class CampaignSerializer(serializers.Serializer):
     top_k = serializers.IntegerField()
     blind = serializers.BooleanField()
     kind = serializers.CharField()
-    systems = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    systems = serializers.SerializerMethodField()
     system_blind = serializers.BooleanField()
     status = serializers.CharField()
     suggestions_status = serializers.CharField()
     task_count = serializers.IntegerField(default=0)
     done_count = serializers.IntegerField(default=0)
+
+    def get_systems(self, campaign) -> list[str]:
+        return sorted(system.slug for system in campaign.systems.all())
 
 
 class CampaignListApi(APIView):
@@ -75,7 +78,9 @@ class CampaignCreateApi(APIView):
         dataset = serializers.SlugField()
         slug = serializers.SlugField(max_length=64)
         name = serializers.CharField(max_length=200)
-        kind = serializers.ChoiceField(choices=CampaignKind.values, default=CampaignKind.FAM)
+        # A string, not an enum in the schema: an enum of fields named "kind" would collide
+        # with the systems' kind (extractive/abstractive) in drf-spectacular's enum names.
+        kind = serializers.CharField(default="fam", help_text="fam (default) or polytope")
         documents = serializers.ListField(child=serializers.CharField(), required=False)
         systems = serializers.ListField(child=serializers.SlugField(), required=False)
         reference_position = serializers.IntegerField(min_value=0, default=0)
@@ -84,6 +89,11 @@ class CampaignCreateApi(APIView):
         top_k = serializers.IntegerField(min_value=1, max_value=20, default=3)
         blind = serializers.BooleanField(default=True)
         system_blind = serializers.BooleanField(default=True)
+
+        def validate_kind(self, value: str) -> str:
+            if value not in CampaignKind.values:
+                raise serializers.ValidationError(f"Choose one of {CampaignKind.values}.")
+            return value
 
     @extend_schema(request=InputSerializer, responses={201: CampaignSerializer})
     def post(self, request):
@@ -209,7 +219,7 @@ class FamTaskSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     annotator = serializers.CharField()
-    kind = serializers.ChoiceField(choices=[CampaignKind.FAM])
+    kind = serializers.CharField(help_text="fam")
     campaign = serializers.DictField()
     document = serializers.DictField()
     facets_text = serializers.ListField(child=serializers.CharField())
@@ -242,7 +252,7 @@ class SpanTaskSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     annotator = serializers.CharField()
-    kind = serializers.ChoiceField(choices=[CampaignKind.POLYTOPE])
+    kind = serializers.CharField(help_text="polytope")
     campaign = serializers.DictField()
     document = serializers.DictField()
     output = serializers.DictField()
@@ -259,7 +269,7 @@ class SpanTaskSerializer(serializers.Serializer):
 
 TASK_BODY = PolymorphicProxySerializer(
     component_name="TaskBody",
-    serializers={CampaignKind.FAM: FamTaskSerializer, CampaignKind.POLYTOPE: SpanTaskSerializer},
+    serializers={"fam": FamTaskSerializer, "polytope": SpanTaskSerializer},
     resource_type_field_name="kind",
 )
 
