@@ -39,6 +39,8 @@ from annotation.fams.models import AnnotationSetKind
 from annotation.spans.models import SpanAnnotation
 from config.exceptions import ApplicationError
 from tests.span_agreement_helpers import (
+    ALICE,
+    BOB,
     build,
     polytope_campaign,
     span_row,
@@ -195,6 +197,37 @@ def test_a_gold_set_against_a_human_set_of_one_scheme(world):
     assert result["counts"]["items"] == 1 and result["counts"]["items_with_one_annotator"] == 2
     assert _value(result["overall"]["span_f1_exact"]) == 1.0
     assert result["overall"]["kappa_type"]["value"] is None  # one category: 0/0
+
+
+def test_a_campaign_made_and_annotated_through_the_campaign_services(world):
+    from annotation.campaigns.services import (
+        polytope_campaign_create,
+        task_spans_save,
+        tasks_assign_manual,
+    )
+
+    campaign = polytope_campaign_create(
+        dataset=world.dataset,
+        slug="real",
+        name="Real",
+        systems=["agree-s1", "agree-s2"],
+        documents=["agree-d1"],
+        annotators_per_document=2,
+    )
+    tasks = tasks_assign_manual(
+        campaign=campaign, assignments=[("agree-d1", "alice"), ("agree-d1", "bob")]
+    )
+    for task in tasks:
+        marked = {"alice": ALICE, "bob": BOB}[task.annotator.username]
+        key = next(k for k, o in world.outputs.items() if o.pk == task.output_id)
+        task_spans_save(
+            task=task, user=task.annotator, errors=marked[key], no_errors=False, base_version=1
+        )
+    result = _computed(campaign=campaign.pk)
+    # o1 and o2: 4 + 3 spans, exact 1 match, partial 3 (as with submitted_only above).
+    assert result["counts"]["items"] == 2
+    assert _value(result["overall"]["span_f1_exact"]) == pytest.approx(2 / 7)
+    assert _value(result["overall"]["span_f1_partial"]) == pytest.approx(6 / 7)
 
 
 # --- bad input: a clear error and nothing written ---------------------------------------
