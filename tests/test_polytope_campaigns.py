@@ -305,3 +305,58 @@ def test_a_fam_campaign_takes_no_system_in_manual_assignment(dataset):
     fam = campaign_create(dataset=dataset, slug="fam", name="FAM", scorers=[])
     with pytest.raises(ApplicationError, match="give no system"):
         tasks_assign_manual(campaign=fam, assignments=[("demo-001", "annotator", "lead-3")])
+
+
+# --- the demo -------------------------------------------------------------------------------
+
+
+def test_the_demo_gives_the_annotator_a_polytope_campaign_and_can_run_again(client, capsys):
+    from django.core.management import call_command
+
+    call_command("demo", "--force")
+    out = capsys.readouterr().out
+    assert "PolyTope campaign 'demo-polytope': 4 items for ['annotator']" in out
+    campaign = Campaign.objects.get(slug="demo-polytope")
+    assert (campaign.kind, campaign.system_blind, campaign.blind) == ("polytope", True, True)
+    queue = list(
+        Task.objects.filter(campaign=campaign, annotator__username="annotator")
+        .order_by("position", "id")
+        .values_list("document__external_id", "output__system__slug")
+    )
+    assert sorted(queue) == [
+        (d, s) for d in ("demo-002", "demo-003") for s in ("demo-abs", "demo-extsum")
+    ]
+    assert [d for d, _ in queue] == ["demo-002", "demo-002", "demo-003", "demo-003"]
+    mine = login(client).get("/api/tasks/").json()
+    assert mine["total"] == 6 + 4
+    spans = [row for row in mine["results"] if row["kind"] == "polytope"]
+    assert len(spans) == 4 and {row["output"]["system"] for row in spans} == {None}
+    # The annotator's work survives a second run, which creates nothing new.
+    task = Task.objects.get(pk=spans[0]["id"])
+    clean = put(client, task, {"base_version": 1, "no_errors": True, "errors": []})
+    assert clean.status_code == 200
+    call_command("demo", "--force")
+    assert "PolyTope campaign" not in capsys.readouterr().out
+    assert Task.objects.filter(campaign__slug="demo-polytope").count() == 4
+    assert Campaign.objects.filter(kind="polytope").count() == 1
+    # (The second run resets the demo passwords, which ends the session: log in again.)
+    body = login(client).get(f"/api/tasks/{task.pk}/").json()
+    assert body["spans"]["no_errors"] is True and body["spans"]["version"] == 2
+
+
+def test_a_demo_whose_fixtures_name_a_missing_system_still_loads_and_says_why(tmp_path):
+    import shutil
+
+    from annotation.corpus.demo import DEMO_DIR, demo_load
+
+    fixtures = tmp_path / "demo"
+    shutil.copytree(DEMO_DIR, fixtures)
+    spec = json.loads((fixtures / "polytope_campaign.json").read_text())
+    spec["systems"] = ["demo-abs", "ghost"]
+    (fixtures / "polytope_campaign.json").write_text(json.dumps(spec))
+    result = demo_load(fixtures_dir=fixtures, with_campaign=True)
+    assert result.report[-1] == (
+        "PolyTope campaign 'demo-polytope' not created: Unknown systems: ['ghost']."
+    )
+    assert Campaign.objects.filter(slug="demo-fam").exists()
+    assert not Campaign.objects.filter(slug="demo-polytope").exists()

@@ -1,4 +1,5 @@
-"""The demo: load fixtures/demo (dataset, gold FAMs, three systems) and one user per role."""
+"""The demo: load fixtures/demo (dataset, gold FAMs, three systems), one user per role, and a FAM
+and a PolyTope campaign for the demo annotator."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .signals import demo_dataset_loaded
 
 DEMO_SLUG = "demo"
 DEMO_CAMPAIGN = "demo-fam"
+DEMO_POLYTOPE = "polytope_campaign.json"
 DEMO_DIR = settings.BASE_DIR / "fixtures" / "demo"
 DEMO_USERS = (
     ("annotator", "loupe-annotator", ANNOTATOR),
@@ -82,7 +84,9 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> 
         fixtures_dir: the folder holding ``dataset.jsonl``, ``dataset_fams.json``,
             ``systems.json`` and ``outputs/<system>.jsonl``.
         with_campaign: also create the FAM campaign ``demo-fam`` with every document assigned
-            to the demo annotator (its suggestions are computed by the worker).
+            to the demo annotator (its suggestions are computed by the worker), and the PolyTope
+            campaign of ``polytope_campaign.json`` (``demo-polytope``: two documents x two
+            systems, error spans) assigned to the demo annotator too.
 
     Returns:
         A :class:`DemoResult` with the users' credentials.
@@ -127,6 +131,7 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> 
         users.append((username, password, role))
     if with_campaign:
         _demo_campaign()
+        report.extend(_demo_polytope_campaign(fixtures_dir / DEMO_POLYTOPE))
     return DemoResult(dataset_created=created, users=tuple(users), report=tuple(report))
 
 
@@ -145,3 +150,33 @@ def _demo_campaign() -> None:
         blind=True,
     )
     tasks_assign_round_robin(campaign=campaign, annotators=["annotator"])
+
+
+def _demo_polytope_campaign(path: Path) -> list[str]:
+    """Create the demo's PolyTope campaign once; say why not when the fixtures do not allow it."""
+    from annotation.campaigns.models import Campaign
+    from annotation.campaigns.services import polytope_campaign_create, tasks_assign_round_robin
+    from config.exceptions import ApplicationError
+
+    if not path.is_file():
+        return []
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    if Campaign.objects.filter(slug=spec["slug"]).exists():
+        return []
+    try:
+        with transaction.atomic():
+            campaign = polytope_campaign_create(
+                dataset=Dataset.objects.get(slug=DEMO_SLUG),
+                slug=spec["slug"],
+                name=spec["name"],
+                systems=spec["systems"],
+                documents=spec["documents"],
+                annotators_per_document=len(spec["annotators"]),
+                blind=spec.get("blind", True),
+                system_blind=spec.get("system_blind", True),
+            )
+            tasks = tasks_assign_round_robin(campaign=campaign, annotators=spec["annotators"])
+    except ApplicationError as error:
+        # A demo whose outputs were changed by hand must still start: say what is missing.
+        return [f"PolyTope campaign {spec['slug']!r} not created: {error.message}"]
+    return [f"PolyTope campaign {spec['slug']!r}: {len(tasks)} items for {spec['annotators']}"]

@@ -29,7 +29,10 @@ class Command(BaseCommand):
             raise CommandError(f"The demo fixtures are invalid:\n{error}") from error
         state = "loaded" if result.dataset_created else "already present"
         self.stdout.write(self.style.SUCCESS(f"Demo dataset 'demo' {state}."))
-        self.stdout.write("Campaign 'demo-fam': the annotator has 6 tasks at /tasks/.")
+        self.stdout.write(
+            "Campaigns 'demo-fam' (6 FAM tasks) and 'demo-polytope' (4 PolyTope error-span "
+            "items): the annotator's tasks are at /tasks/."
+        )
         self.stdout.write("Demo users (username / password / role):")
         for username, password, role in result.users:
             self.stdout.write(f"  {username:<11} {password:<18} {role}")
