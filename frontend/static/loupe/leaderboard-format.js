@@ -33,12 +33,14 @@ export function documentUrl(dataset, system, externalId, query = "") {
 
 // "FAR" / "R-1 F" for a column, and a longer name for titles and screen readers.
 export function metricLabel(metric) {
+  if (metric === "polytope") return "PolyTope";
   if (FAR_NAMES[metric]) return FAR_NAMES[metric][0];
   const [family, part] = metric.split("_");
   return `${ROUGE_NAMES[family] || family} ${(PARTS[part] || [part])[0]}`;
 }
 
 export function metricTitle(metric) {
+  if (metric === "polytope") return "PolyTope score (percent, pooled over the annotated outputs' words)";
   if (FAR_NAMES[metric]) return `${FAR_NAMES[metric][0]} (${FAR_NAMES[metric][1]})`;
   const [family, part] = metric.split("_");
   return `${ROUGE_TITLES[family] || family} ${(PARTS[part] || [null, part])[1]}`;

@@ -11,6 +11,7 @@ import {
   systemUrl,
   visibleMetrics,
 } from "./leaderboard-format.js";
+import { polytopeAvailable, polytopeCell, severityCell } from "./leaderboard-polytope.js";
 
 // The system's name, with a swatch of its colour in the plots (the same in every plot).
 function systemCell(dataset, row, colour) {
@@ -72,6 +73,7 @@ export function legendText(envelope) {
 export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
   const sorted = envelope.sort;
   const metrics = visibleMetrics(envelope.metrics, showPrecisionRecall, sorted);
+  const polytope = polytopeAvailable(envelope);
   keepSortFocus(table, () => {
     table.querySelector("caption").textContent = caption(envelope);
     const head = el("tr");
@@ -87,6 +89,19 @@ export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
           className: "num",
         }),
       ),
+    );
+    if (polytope) {
+      head.append(
+        sortHeader("polytope", metricLabel("polytope"), {
+          title: `${metricTitle("polytope")}: sort by it`,
+          direction: sorted === "polytope" ? "descending" : null,
+          onSort,
+          className: "num",
+        }),
+        el("th", "Errors", { scope: "col", class: "num", title: "PolyTope errors by severity: critical (C), major (M), minor (m)" }),
+      );
+    }
+    head.append(
       el("th", `vs next (${metricLabel(envelope.significance.metric)})`, { scope: "col", class: "sig" }),
     );
     table.tHead.replaceChildren(head);
@@ -104,11 +119,12 @@ export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
         }
         tr.append(td);
       }
+      if (polytope) tr.append(polytopeCell(row), severityCell(row));
       tr.append(significanceCell(row.vs_next));
       return tr;
     });
     if (!rows.length) {
-      const empty = el("td", "No system has outputs for these documents yet.", { colspan: metrics.length + 4 });
+      const empty = el("td", "No system has outputs for these documents yet.", { colspan: metrics.length + (polytope ? 6 : 4) });
       rows.push(el("tr"));
       rows[0].append(empty);
     }

@@ -14,6 +14,7 @@ import {
 import { renderCorrelations, renderCoverage, renderDownloads, renderPlots } from "./leaderboard-extras.js";
 import { JobsPanel } from "./leaderboard-jobs.js";
 import { JudgmentsPanel } from "./leaderboard-judgments.js";
+import { renderPolytope } from "./leaderboard-polytope.js";
 import { legendText, renderTable } from "./leaderboard-table.js";
 
 const DEFAULTS = { category: "", k: 3, sort: "", common: false, pr: false };
@@ -38,9 +39,15 @@ function draw() {
   let legend = legendText(e);
   const extractive = e.systems.some((s) => s.kind === "extractive");
   if (extractive && !e.metrics.includes("far")) legend = `No FAR scores at k = ${e.k} yet: “Rescore at k = ${e.k}” computes them. ${legend}`;
+  if (e.polytope && e.polytope.available) {
+    legend += " PolyTope: the score in percent, pooled over the words of the system's annotated outputs, with the " +
+      "bootstrap interval of that ratio; Errors: critical (C), major (M) and minor (m) errors. A system none of whose " +
+      "outputs is annotated says “not annotated”, which is not the same as clean.";
+  }
   document.getElementById("legend").textContent = legend;
   renderCoverage(e);
   renderCorrelations(e.correlations, params.pr);
+  renderPolytope(e, dataset, params);
 }
 
 async function load() {

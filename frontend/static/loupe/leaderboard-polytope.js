@@ -1,0 +1,178 @@
+// PolyTope on the leaderboard page: the table's PolyTope and error-count cells, the error
+// breakdown (a server-rendered stacked bar of subtypes, and per system a subtype table and a
+// severity x label table) and PolyTope's correlations with the automatic metrics beside the
+// figures of Huang et al. (2020), Table 4. All text goes in as text.
+import { el } from "./api.js";
+import { CATEGORY_LABELS, fixed, metricLabel, pText, queryString, visibleMetrics } from "./leaderboard-format.js";
+
+const SEVERITIES = [
+  ["critical", "Critical", "C"],
+  ["major", "Major", "M"],
+  ["minor", "Minor", "m"],
+];
+const FLUENCY = new Set(["Word Order", "Duplication", "Word Form"]);
+let current = null; // the envelope the breakdown tables are drawn from
+
+export function polytopeAvailable(envelope) {
+  return Boolean(envelope.polytope && envelope.polytope.available);
+}
+
+// "89.45" with its CI "86.91–91.72" and "68 of 150 annotated"; "not annotated" without a cell.
+export function polytopeCell(row) {
+  const cell = el("td", null, { class: "num", "data-metric": "polytope" });
+  const p = row.polytope;
+  if (!p) {
+    cell.classList.add("na");
+    cell.append(el("span", "—", { class: "mean", "aria-hidden": "true" }), el("small", "not annotated", { class: "n" }));
+    return cell;
+  }
+  cell.append(el("span", fixed(p.score, 2), { class: "mean" }));
+  if (p.ci_low !== null && p.ci_high !== null) {
+    cell.append(el("small", `${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}`, { class: "ci", title: "95% confidence interval (bootstrap of the pooled ratio)" }));
+  }
+  const annotated = `${p.n} of ${p.outputs} annotated`;
+  cell.append(el("small", annotated, { class: "n", title: `${p.n} of the system's ${p.outputs} outputs in scope are annotated; the score pools their ${p.words} words` }));
+  return cell;
+}
+
+// "57 C · 69 M · 1 m", read out in full ("57 critical, 69 major, 1 minor").
+export function severityCell(row) {
+  const cell = el("td", null, { class: "num severities", "data-metric": "polytope-errors" });
+  const p = row.polytope;
+  if (!p) {
+    cell.classList.add("na");
+    cell.append(el("span", "—", { "aria-hidden": "true" }), el("span", "not annotated", { class: "sr-only" }));
+    return cell;
+  }
+  const shown = SEVERITIES.map(([key, , short]) => `${p[key]} ${short}`).join(" · ");
+  const spoken = SEVERITIES.map(([key, name]) => `${p[key]} ${name.toLowerCase()}`).join(", ");
+  cell.append(el("span", shown, { class: "mean", "aria-hidden": "true" }), el("span", spoken, { class: "sr-only" }));
+  cell.append(el("small", `${p.errors} errors · ${p.clean} clean`, { class: "n" }));
+  return cell;
+}
+
+function base(dataset) {
+  return `/api/datasets/${encodeURIComponent(dataset)}/leaderboard`;
+}
+
+function annotatedRows(envelope) {
+  return envelope.systems.filter((row) => row.polytope);
+}
+
+function sources(p) {
+  const parts = Object.entries(p.sources || {}).map(([kind, n]) => `${n} ${kind}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+function drawSubtypes(p) {
+  const rows = Object.entries(p.breakdown.subtypes).map(([subtype, n]) => {
+    const tr = el("tr", null, { "data-subtype": subtype });
+    tr.append(el("th", subtype, { scope: "row" }), el("td", FLUENCY.has(subtype) ? "Fluency" : "Accuracy"), el("td", n, { class: "num" }));
+    return tr;
+  });
+  const total = el("tr", null, { class: "total" });
+  total.append(el("th", "All subtypes", { scope: "row" }), el("td", ""), el("td", p.breakdown.total, { class: "num" }));
+  document.querySelector("#subtype-table tbody").replaceChildren(...rows, total);
+}
+
+function drawSeverities(p, name) {
+  const table = document.getElementById("severity-table");
+  const labels = Object.keys(p.breakdown.labels);
+  const head = el("tr");
+  head.append(el("th", "Severity", { scope: "col" }), ...labels.map((label) => el("th", label, { scope: "col", class: "num" })), el("th", "All labels", { scope: "col", class: "num" }));
+  table.tHead.replaceChildren(head);
+  const rows = SEVERITIES.map(([key, title]) => {
+    const counts = p.breakdown.severity_by_label[key];
+    const tr = el("tr", null, { "data-severity": key });
+    tr.append(el("th", title, { scope: "row" }), ...labels.map((label) => el("td", counts[label], { class: "num", "data-label": label })));
+    tr.append(el("td", p.breakdown.severities[key], { class: "num total" }));
+    return tr;
+  });
+  const total = el("tr", null, { class: "total" });
+  total.append(el("th", "All severities", { scope: "row" }), ...labels.map((label) => el("td", p.breakdown.labels[label], { class: "num" })));
+  total.append(el("td", p.breakdown.total, { class: "num total" }));
+  table.tBodies[0].replaceChildren(...rows, total);
+  document.getElementById("severity-caption").textContent = `${name}: errors by severity (rows) and syntactic label (columns)`;
+}
+
+function drawBreakdown(envelope, select) {
+  const rows = annotatedRows(envelope);
+  const row = rows.find((r) => r.system === select.value) || rows[0];
+  const p = row.polytope;
+  const aspects = Object.entries(p.breakdown.aspects).map(([aspect, n]) => `${aspect} ${n}`).join(", ");
+  document.getElementById("breakdown-summary").textContent =
+    `${row.name}: ${p.errors} errors in ${p.n} annotated outputs (${p.clean} clean; ${p.words} words; penalty ${fixed(p.penalty, 1)}). ` +
+    `By aspect: ${aspects}. Annotations scored: ${sources(p)}.`;
+  document.getElementById("subtype-caption").textContent = `${row.name}: errors by subtype`;
+  drawSubtypes(p);
+  drawSeverities(p, row.name);
+}
+
+// The breakdown section: the plot follows the category filter; the tables the chosen system.
+export function renderPolytope(envelope, dataset, params) {
+  const section = document.getElementById("polytope");
+  const rows = polytopeAvailable(envelope) ? annotatedRows(envelope) : [];
+  section.hidden = rows.length === 0;
+  renderPolytopeCorrelations(envelope, params.pr);
+  if (section.hidden) return;
+  const scope = params.category ? CATEGORY_LABELS[params.category] : "all documents";
+  document.getElementById("polytope-scope").textContent = scope;
+  document.getElementById("polytope-about").textContent =
+    "Scores are 100 × (1 − penalty / words), pooled over each system's annotated outputs (critical errors weigh 5, " +
+    "major 2.5, minor 0.5), with a 95% bootstrap interval of that ratio. Only annotated outputs count: an output " +
+    "nobody annotated is not counted as clean. Where an output has a gold (adjudicated) and a released " +
+    "annotation, the gold one is scored.";
+  const img = document.getElementById("polytope-plot");
+  const src = `${base(dataset)}/plots/polytope-subtypes.svg${queryString({ category: params.category, k: params.k })}`;
+  if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+  const select = document.getElementById("breakdown-system");
+  const chosen = select.value;
+  select.replaceChildren(...rows.map((row) => el("option", `${row.name} (${row.polytope.n} annotated)`, { value: row.system })));
+  if (rows.some((row) => row.system === chosen)) select.value = chosen;
+  if (current === null) select.addEventListener("change", () => drawBreakdown(current, select));
+  current = envelope;
+  drawBreakdown(envelope, select);
+}
+
+function coefficient(result) {
+  const cell = el("td", null, { class: "num" });
+  if (!result || result.value === null || result.value === undefined) {
+    cell.append(el("small", (result && result.reason) || "undefined", { class: "muted reason" }));
+    return cell;
+  }
+  cell.append(el("span", fixed(result.value, 2), { class: "mean" }));
+  if (result.p_value !== null && result.p_value !== undefined) cell.append(el("small", pText(result.p_value), { class: "ci" }));
+  return cell;
+}
+
+// PolyTope against each automatic metric, with n, beside the paper's Pearson r where it has one.
+export function renderPolytopeCorrelations(envelope, showPrecisionRecall) {
+  const section = document.getElementById("polytope-correlations");
+  const all = (envelope.polytope && envelope.polytope.correlations) || [];
+  const shown = new Set(visibleMetrics([...new Set(all.map((c) => c.metric))], showPrecisionRecall));
+  const items = all.filter((c) => shown.has(c.metric));
+  section.hidden = items.length === 0;
+  if (section.hidden) return;
+  const paper = envelope.polytope.paper;
+  const instance = items.find((c) => c.level === "instance");
+  const systems = instance ? instance.n_systems : 0;
+  const outputs = instance ? instance.n : 0;
+  document.getElementById("pt-corr-about").textContent =
+    `Pearson r (with Spearman ρ and Kendall τ) between PolyTope and each automatic metric: at system level one point per ` +
+    `annotated system (its pooled PolyTope score against the metric's mean over its annotated outputs), at instance level ` +
+    `one point per annotated output. Here ${systems} system${systems === 1 ? " is" : "s are"} annotated, with ${outputs} ` +
+    `outputs in all. ${paper.source} reports r over ${paper.n_systems} systems and ${paper.n_outputs.toLocaleString("en")} ` +
+    `annotated outputs; with other systems and far fewer outputs annotated these figures differ from the paper's, and a ` +
+    `system-level r needs at least 3 annotated systems. They are what Loupe computes from this dataset's annotations, ` +
+    `not a reproduction of the paper's Table 4.`;
+  const rows = items.map((c) => {
+    const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
+    const n = c.level === "system" ? `${c.n} systems` : `${c.n} outputs (${c.n_systems} systems)`;
+    row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
+    row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
+    const published = ((paper.pearson || {})[c.level] || {})[c.metric];
+    row.append(el("td", published === undefined ? "—" : fixed(published, 2), { class: "num paper" }));
+    return row;
+  });
+  document.querySelector("#pt-corr-table tbody").replaceChildren(...rows);
+}

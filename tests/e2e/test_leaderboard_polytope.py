@@ -1,0 +1,138 @@
+"""PolyTope on the leaderboard page at 1280x800, by keyboard: the PolyTope and error columns
+against the API, sorting by PolyTope, the error breakdown (plot and tables) and the
+correlations with the automatic metrics."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import ARTIFACTS, login
+from tests.e2e.leaderboard_helpers import api, fixed, wait_query
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def polytope_board(demo):
+    """The hand-worked PolyTope dataset of tests/scoring, scored in this process."""
+    from scoring.scores.services import scoring_pending_run_inline
+    from tests.scoring.polytope_helpers import build
+
+    built = build()
+    scoring_pending_run_inline(dataset=built["dataset"])
+    return demo
+
+
+def _cells(page) -> dict[str, dict[str, list[str]]]:
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#lb-table tbody tr')].map(
+            (tr) => [tr.dataset.system, Object.fromEntries(
+                [...tr.querySelectorAll('td[data-metric^=polytope]')].map((td) => [
+                    td.dataset.metric, [...td.children].map((c) => c.textContent)]))]))"""
+    )
+
+
+def _table(page, selector: str) -> list[list[str]]:
+    return page.evaluate(
+        f"""() => [...document.querySelectorAll('{selector} tr')].map(
+            (tr) => [...tr.children].map((c) => c.textContent))"""
+    )
+
+
+def test_polytope_columns_breakdown_and_correlations_by_keyboard(context, polytope_board):
+    base = polytope_board.url
+    page = context.new_page()
+    login(page, base, "researcher")
+    page.goto(f"{base}/leaderboards/pt/")
+    wait_query(page, "?k=3")
+    envelope = api(page, base, "/api/datasets/pt/leaderboard/?k=3")
+    rows = {row["system"]: row for row in envelope["systems"]}
+
+    # The columns show what the API says: score with 2 decimals, its ratio CI, coverage.
+    cells = _cells(page)
+    for system in ("a", "b"):
+        p = rows[system]["polytope"]
+        shown = cells[system]["polytope"]
+        assert shown[0] == fixed(p["score"], 2)
+        assert shown[1] == f"{fixed(p['ci_low'], 2)}–{fixed(p['ci_high'], 2)}"
+        assert shown[2] == f"{p['n']} of {p['outputs']} annotated"
+    # Hand-worked (tests/scoring/polytope_helpers.py): A 8 penalty over 30 words, B 15 over 35.
+    assert cells["a"]["polytope"][0] == "73.33" and cells["b"]["polytope"][0] == "57.14"
+    assert cells["a"]["polytope-errors"][0] == "1 C · 1 M · 1 m"
+    assert cells["a"]["polytope-errors"][1] == "1 critical, 1 major, 1 minor"
+    assert cells["b"]["polytope-errors"][0] == "3 C · 0 M · 0 m"
+    expect(page.locator("#legend")).to_contain_text("not the same as clean")
+    expect(page.locator("#notes-list")).to_contain_text("2 of System A's 3 outputs are annotated")
+
+    # Sort by PolyTope with the keyboard: the header's button, then Enter.
+    button = page.locator("#lb-table thead button[data-sort='polytope']")
+    button.focus()
+    page.keyboard.press("Enter")
+    wait_query(page, "?k=3&sort=polytope")
+    assert page.url.endswith("/leaderboards/pt/?sort=polytope")
+    expect(page.locator("#lb-table th[aria-sort='descending'] button")).to_have_attribute(
+        "data-sort", "polytope"
+    )
+    expect(page.locator("#lb-table thead button[data-sort='polytope']")).to_be_focused()
+    expect(page.locator("#legend")).to_contain_text("paired permutation of pooled ratios")
+    order = page.eval_on_selector_all(
+        "#lb-table tbody tr", "rows => rows.map(r => r.dataset.system)"
+    )
+    assert order == ["a", "b"]
+
+    # The breakdown: the stacked bar (an SVG from the server) and the tables for a system.
+    section = page.locator("#polytope")
+    expect(section).to_be_visible()
+    img = page.locator("#polytope-plot")
+    expect(img).to_have_attribute(
+        "src", "/api/datasets/pt/leaderboard/plots/polytope-subtypes.svg?k=3"
+    )
+    page.wait_for_function("document.getElementById('polytope-plot').naturalWidth > 0")
+    expect(page.locator("#breakdown-summary")).to_contain_text("System A: 3 errors in 2 annotated")
+    page.locator("#breakdown-system").focus()
+    page.keyboard.press("ArrowDown")  # System A -> System B
+    expect(page.locator("#breakdown-summary")).to_contain_text("System B: 3 errors in 3 annotated")
+    severity = _table(page, "#severity-table")
+    assert severity[0][:4] == ["Severity", "Subject", "Object", "Predicate"]
+    critical = severity[1]
+    # B: Addition x Subject and Omission x Subject (critical), Inaccuracy Intrinsic x Predicate.
+    assert critical[0] == "Critical" and critical[1:4] == ["2", "0", "1"] and critical[-1] == "3"
+    assert severity[-1][0] == "All severities" and severity[-1][-1] == "3"
+    subtypes = {row[0]: row[2] for row in _table(page, "#subtype-table tbody")}
+    assert subtypes["Addition"] == "1" and subtypes["Omission"] == "1"
+    assert subtypes["Inaccuracy Intrinsic"] == "1" and subtypes["All subtypes"] == "3"
+
+    # Correlations with every automatic metric, with n and the paper's figures beside them.
+    corr = page.locator("#polytope-correlations")
+    expect(corr).to_be_visible()
+    expect(page.locator("#pt-corr-about")).to_contain_text("not a reproduction")
+    r1 = page.locator("#pt-corr-table tr[data-metric='rouge1_f'][data-level='instance']")
+    expect(r1.locator("td").nth(2)).to_have_text("5 outputs (2 systems)")
+    expect(r1.locator("td.paper")).to_have_text("0.40")
+    system_r1 = page.locator("#pt-corr-table tr[data-metric='rouge1_f'][data-level='system']")
+    expect(system_r1).to_contain_text("needs at least 3 systems")
+    # PolyTope is a human study in the existing correlation view too.
+    expect(page.locator("#corr-table")).to_contain_text("PolyTope (annotated outputs)")
+
+    # Everything fits 1280 wide: nothing pushes the page sideways.
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 1280
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    section.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "leaderboard-polytope.png"), full_page=True)
+    page.locator(".table-scroll").first.screenshot(path=str(ARTIFACTS / "lb-pt-table.png"))
+    section.screenshot(path=str(ARTIFACTS / "lb-pt-breakdown.png"))
+
+
+def test_a_dataset_without_annotations_has_no_polytope_parts(context, polytope_board):
+    from scoring.scores.services import scoring_pending_run_inline
+
+    scoring_pending_run_inline(dataset=polytope_board.dataset)
+    page = context.new_page()
+    login(page, polytope_board.url, "researcher")
+    page.goto(f"{polytope_board.url}/leaderboards/demo/")
+    wait_query(page, "?k=3")
+    expect(page.locator("#lb-table thead button[data-sort='polytope']")).to_have_count(0)
+    expect(page.locator("#polytope")).to_be_hidden()
+    expect(page.locator("#polytope-correlations")).to_be_hidden()
