@@ -1,10 +1,12 @@
-"""PolyTope campaigns: creation and its refusals, item assignment, the span save API and safety."""
+"""PolyTope campaigns: creation and its refusals, assignment, the demo campaign, the release."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from django.db.models import Count
 
 from annotation.accounts.services import user_create
 from annotation.campaigns.models import Campaign, Task
@@ -14,8 +16,10 @@ from annotation.campaigns.services import (
     tasks_assign_manual,
     tasks_assign_round_robin,
 )
+from annotation.corpus.models import Dataset
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from config.exceptions import ApplicationError
+from tests.conftest import POLYTOPE_OUTPUTS, needs_polytope
 
 pytestmark = pytest.mark.django_db
 
@@ -360,3 +364,57 @@ def test_a_demo_whose_fixtures_name_a_missing_system_still_loads_and_says_why(tm
     )
     assert Campaign.objects.filter(slug="demo-fam").exists()
     assert not Campaign.objects.filter(slug="demo-polytope").exists()
+
+
+# --- the PolyTope release -------------------------------------------------------------------
+
+
+@pytest.mark.shared
+@needs_polytope
+def test_a_campaign_on_the_polytope_release_refuses_textranks_missing_trial(annotators):
+    from django.core.management import call_command
+
+    call_command(
+        "import_dataset",
+        str(POLYTOPE_OUTPUTS),
+        "--format",
+        "polytope-release",
+        "--slug",
+        "cnndm-polytope",
+        stdout=io.StringIO(),
+    )
+    dataset = Dataset.objects.get(slug="cnndm-polytope")
+    # The release has no TextRank summary for one trial (its 25_.txt repeats 24_.txt).
+    without = dataset.documents.exclude(outputs__system__slug="textrank")
+    (missing,) = without.values_list("external_id", flat=True)
+    with pytest.raises(ApplicationError) as refused:
+        polytope_campaign_create(
+            dataset=dataset, slug="all", name="All", systems=["bart", "textrank"]
+        )
+    assert refused.value.message == (
+        f"System 'textrank' has no output for 1 of the chosen document(s) of 'cnndm-polytope': "
+        f"['{missing}']. Choose other systems or documents."
+    )
+    chosen = list(
+        dataset.documents.exclude(external_id=missing)
+        .order_by("position")
+        .values_list("external_id", flat=True)[:10]
+    )
+    campaign = polytope_campaign_create(
+        dataset=dataset,
+        slug="ten",
+        name="Ten",
+        systems=["bart", "textrank", "lead-3"],
+        documents=chosen,
+        annotators_per_document=2,
+    )
+    assert campaign.outputs.count() == 10 * 3
+    made = tasks_assign_round_robin(campaign=campaign, annotators=annotators)
+    assert len(made) == 10 * 3 * 2
+    loads = sorted(
+        Task.objects.filter(campaign=campaign)
+        .values("annotator")
+        .annotate(n=Count("id"))
+        .values_list("n", flat=True)
+    )
+    assert loads == [18, 21, 21]  # 20 document assignments over 3 annotators: 6, 7, 7
