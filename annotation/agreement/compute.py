@@ -13,7 +13,10 @@ Conventions (also written into every result under ``conventions``):
 - Errors marked nowhere (side ``none``, only the issue words known) have no offsets, so they
   cannot be matched: they are left out of the span measures and counted per annotator
   (``counts.left_out_no_offsets``). They still count in the PolyTope segment score.
-- Agreement on type, label and severity is over the spans paired by partial matching.
+- Agreement on type, label and severity is over the spans paired by partial matching. The
+  severity figures match spans with the severity in place of the label; matching ignores
+  names, so the pairs are the same unless one annotator marked two spans with the same offsets
+  and type but different labels (ties are then broken by the name that is compared).
 """
 
 from __future__ import annotations
