@@ -1,6 +1,13 @@
 """Error spans in system summaries under a scheme (PolyTope, XSum hallucinations)."""
 
-from .faithfulness import Faithfulness, FaithfulnessError, faithfulness, faithfulness_detail
+from .faithfulness import (
+    RULE_INSIDE,
+    RULE_OVERLAP,
+    Faithfulness,
+    FaithfulnessError,
+    faithfulness,
+    faithfulness_detail,
+)
 from .model import SIDE_NONE, SIDE_SOURCE, SIDE_SUMMARY, SIDES, MarkedError, join_sentences
 from .scheme import (
     SCHEMES,
@@ -14,6 +21,8 @@ from .scheme import (
 )
 
 __all__ = [
+    "RULE_INSIDE",
+    "RULE_OVERLAP",
     "SCHEMES",
     "SIDES",
     "SIDE_NONE",

@@ -3,8 +3,14 @@
 The XSum hallucination release defines it so: map each annotator's spans to word level, score
 each word 1.0 when it is in none of that annotator's spans, and average over the annotators and
 the summary's words. A word here is a run of non-white-space characters of the summary (its
-``str.split()`` tokens, punctuation attached), and a word is in a span when they share at least
-one character. Spans are character offsets ``[start, end)`` into the summary, end exclusive.
+``str.split()`` tokens, punctuation attached). Spans are character offsets ``[start, end)`` into
+the summary, end exclusive.
+
+When is a word "in" a span? By default (``RULE_OVERLAP``, chosen before any comparison with the
+release) when they share at least one character: a span "24" marks the word "24-year-old", and a
+span that leaves out a word's full stop still marks the word. ``RULE_INSIDE`` counts a word only
+when the span holds all of it; that is the reading the release's own ``Faithful`` column follows
+(see the README's data section for how far each reading agrees with it).
 """
 
 from __future__ import annotations
@@ -16,6 +22,10 @@ from dataclasses import dataclass
 from ..errors import MetricsError
 
 _WORD = re.compile(r"\S+")
+
+RULE_OVERLAP = "overlap"  # a word shares a character with a span
+RULE_INSIDE = "inside"  # a span holds the whole word
+RULES = (RULE_OVERLAP, RULE_INSIDE)
 
 
 class FaithfulnessError(MetricsError):
@@ -69,18 +79,37 @@ def _check_span(span: object, length: int, annotator: int) -> tuple[int, int]:
     return start, end
 
 
+def _check_rule(rule: str) -> None:
+    if rule not in RULES:
+        raise FaithfulnessError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+
+
 def hallucinated_words(
-    words: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int]]
+    words: Sequence[tuple[int, int]],
+    spans: Sequence[tuple[int, int]],
+    rule: str = RULE_OVERLAP,
 ) -> frozenset[int]:
-    """Which words a set of spans touches.
+    """Which words a set of spans marks.
 
     Args:
         words: the words' ``(start, end)`` extents (from :func:`summary_words`).
         spans: character spans ``(start, end)``, end exclusive, already checked.
+        rule: ``overlap`` (a word sharing a character with a span) or ``inside`` (a word the
+            span holds whole).
 
     Returns:
-        The indexes of the words that share at least one character with a span.
+        The indexes of the words the spans mark.
+
+    Raises:
+        FaithfulnessError: for an unknown rule.
     """
+    _check_rule(rule)
+    if rule == RULE_INSIDE:
+        return frozenset(
+            index
+            for index, (word_start, word_end) in enumerate(words)
+            if any(start <= word_start and word_end <= end for start, end in spans)
+        )
     return frozenset(
         index
         for index, (word_start, word_end) in enumerate(words)
@@ -89,7 +118,9 @@ def hallucinated_words(
 
 
 def faithfulness_detail(
-    summary: str, spans_per_annotator: Sequence[Sequence[tuple[int, int]]]
+    summary: str,
+    spans_per_annotator: Sequence[Sequence[tuple[int, int]]],
+    rule: str = RULE_OVERLAP,
 ) -> Faithfulness:
     """A summary's faithfulness with its parts (see the module docstring for the definition).
 
@@ -98,14 +129,16 @@ def faithfulness_detail(
         spans_per_annotator: one entry per annotator, each that annotator's spans as
             ``(start, end)`` character offsets, end exclusive; an annotator who marked nothing
             has an empty entry and scores 1.0.
+        rule: when a word is in a span: ``overlap`` (the default) or ``inside``.
 
     Returns:
         The score, the word count, and each annotator's share and count.
 
     Raises:
-        FaithfulnessError: for a summary without words, no annotators, or a span that is not a
-            pair of whole numbers with ``0 <= start < end <= len(summary)``.
+        FaithfulnessError: for a summary without words, no annotators, a span that is not a
+            pair of whole numbers with ``0 <= start < end <= len(summary)``, or an unknown rule.
     """
+    _check_rule(rule)
     words = summary_words(summary)
     if not words:
         raise FaithfulnessError("the summary has no words, so its faithfulness is undefined")
@@ -117,7 +150,7 @@ def faithfulness_detail(
         if isinstance(spans, str | bytes) or not isinstance(spans, Sequence):
             raise FaithfulnessError(f"annotator {annotator + 1}: spans must be a list")
         checked = [_check_span(span, len(summary), annotator) for span in spans]
-        marked = len(hallucinated_words(words, checked))
+        marked = len(hallucinated_words(words, checked, rule))
         counts.append(marked)
         shares.append((len(words) - marked) / len(words))
     return Faithfulness(
@@ -128,13 +161,18 @@ def faithfulness_detail(
     )
 
 
-def faithfulness(summary: str, spans_per_annotator: Sequence[Sequence[tuple[int, int]]]) -> float:
+def faithfulness(
+    summary: str,
+    spans_per_annotator: Sequence[Sequence[tuple[int, int]]],
+    rule: str = RULE_OVERLAP,
+) -> float:
     """A summary's faithfulness in [0, 1]: 1.0 when no annotator marked any of its words.
 
     Args:
         summary: the summary text the spans index.
         spans_per_annotator: one entry per annotator (the release has three), each a sequence
             of ``(start, end)`` character spans, end exclusive.
+        rule: when a word is in a span: ``overlap`` (the default) or ``inside``.
 
     Returns:
         The mean over annotators of the share of words outside that annotator's spans.
@@ -142,4 +180,4 @@ def faithfulness(summary: str, spans_per_annotator: Sequence[Sequence[tuple[int,
     Raises:
         FaithfulnessError: as :func:`faithfulness_detail`.
     """
-    return faithfulness_detail(summary, spans_per_annotator).score
+    return faithfulness_detail(summary, spans_per_annotator, rule).score
