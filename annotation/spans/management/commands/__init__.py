@@ -1,0 +1,1 @@
+"""``import_polytope_workbook``, ``import_spans`` and ``export_spans``."""

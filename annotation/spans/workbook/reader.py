@@ -1,0 +1,298 @@
+"""Read a PolyTope workbook's Error Log as plain data: values only, nothing evaluated or run.
+
+openpyxl opens the file with ``keep_vba=False`` and ``keep_links=False`` (macros and external
+links are dropped, never run or followed) and ``data_only=True``: a formula cell gives the value
+Excel cached when it last saved the file. A formula without a cached value (a file saved by a
+program that computes nothing) is read as its text, and the row says so. openpyxl parses the XML
+through defusedxml. Before openpyxl sees the bytes, the archive is checked: a zip, with the
+workbook part, whose members unpack to at most ``MAX_UNPACKED_BYTES`` (a zip bomb is refused).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from annotation.imports.bundle import ImportValidationError, Issue, Location
+
+from .cells import cell_text
+
+ERROR_LOG = "Error Log"
+SCORECARD = "ScoreCard"
+# The Error Log's official headers (BART's workbook and the AnnotationTemplate), by field.
+OFFICIAL_COLUMNS: dict[str, str] = {
+    "id": "ID",
+    "n_error": "#error",
+    "source": "Source",
+    "target": "Target",
+    "issue_type": "Issue Types",
+    "subtype": "Subtypes",
+    "label": "Labels",
+    "words": "Issue Words",
+    "reason": "Reason for Error (optional)",
+    "severity": "Severity",
+}
+# Columns Loupe's export adds after the official ones (an import reads them when present).
+LOUPE_COLUMNS: dict[str, str] = {
+    "annotator": "Annotator",
+    "system": "System",
+    "side": "Span Side",
+    "start": "Span Start",
+    "end": "Span End",
+}
+REQUIRED = ("id", "target", "subtype", "label", "words", "severity")
+# Other spellings of a header, after normalisation (lower case, letters and digits only).
+_HEADER_ALIASES = {
+    "errorno": "n_error",
+    "error": "n_error",
+    "issuetype": "issue_type",
+    "subtype": "subtype",
+    "label": "label",
+    "issueword": "words",
+    "reason": "reason",
+    "reasonforerror": "reason",
+}
+MAX_ROWS = 100_000
+MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+_SCAN_COLUMNS = 40  # headers are looked for in the first 40 columns
+
+
+def _key(header: str) -> str:
+    return re.sub(r"[^0-9a-z#]+", "", header.casefold())
+
+
+_HEADERS = {_key(h): f for f, h in {**OFFICIAL_COLUMNS, **LOUPE_COLUMNS}.items()} | {
+    _key(alias): f for alias, f in _HEADER_ALIASES.items()
+}
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One Error Log row: each mapped column's text (None when empty), 1-based row number.
+
+    ``uncached`` names the fields whose cell holds a formula with no cached value; their text
+    is the formula itself, never evaluated.
+    """
+
+    number: int
+    values: Mapping[str, str | None]
+    uncached: frozenset[str] = frozenset()
+
+    def text(self, name: str) -> str:
+        """The field's text with surrounding white space removed ("" when empty or absent)."""
+        value = self.values.get(name)
+        return value.strip() if value else ""
+
+    def raw(self, name: str) -> str | None:
+        """The field's text as read (None when empty or absent)."""
+        return self.values.get(name)
+
+    @property
+    def blank(self) -> bool:
+        """True when no mapped cell holds anything but white space."""
+        return not any(value and value.strip() for value in self.values.values())
+
+
+@dataclass(frozen=True)
+class ErrorLogSheet:
+    """What the reader took from a workbook: the Error Log's rows and the ScoreCard's LQI."""
+
+    name: str
+    headers: Mapping[str, str]
+    rows: tuple[SheetRow, ...]
+    scorecard_lqi: float | None = None
+    formulas: int = 0
+    sheets: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def has_loupe_columns(self) -> bool:
+        """Whether the sheet carries the span columns of a Loupe export."""
+        return "side" in self.headers
+
+
+def _bytes(source: Path | BinaryIO | bytes, label: str) -> bytes:
+    if isinstance(source, bytes):
+        return source
+    if isinstance(source, Path):
+        if not source.is_file():
+            raise ImportValidationError([Issue(Location(label), "file not found")])
+        return source.read_bytes()
+    if hasattr(source, "seek"):
+        source.seek(0)
+    return source.read()
+
+
+def _check_archive(data: bytes, label: str) -> None:
+    refuse = "is not an Excel workbook (.xlsx or .xlsm)"
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise ImportValidationError([Issue(Location(label), f"{refuse}: it is not a zip archive")])
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise ImportValidationError([Issue(Location(label), f"{refuse}: {error}")]) from error
+    names = {member.filename for member in members}
+    if "xl/workbook.xml" not in names:
+        raise ImportValidationError(
+            [Issue(Location(label), f"{refuse}: the archive has no xl/workbook.xml")]
+        )
+    unpacked = sum(member.file_size for member in members)
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise ImportValidationError(
+            [
+                Issue(
+                    Location(label),
+                    f"unpacks to {unpacked:,} bytes, more than the {MAX_UNPACKED_BYTES:,} "
+                    "a workbook may (a zip bomb?)",
+                )
+            ]
+        )
+
+
+def _open(data: bytes, label: str, *, data_only: bool):
+    import openpyxl
+
+    try:
+        return openpyxl.load_workbook(
+            io.BytesIO(data), read_only=True, data_only=data_only, keep_vba=False, keep_links=False
+        )
+    except Exception as error:  # any failure of the parser on untrusted bytes is a refusal
+        raise ImportValidationError(
+            [Issue(Location(label), f"cannot be read as a workbook: {error}")]
+        ) from error
+
+
+def _sheet(book, wanted: str):
+    for name in book.sheetnames:
+        if _key(name) == _key(wanted):
+            return book[name]
+    return None
+
+
+def _header_map(cells, label: str) -> dict[str, tuple[int, str]]:
+    found: dict[str, tuple[int, str]] = {}
+    for index, value in enumerate(cells[:_SCAN_COLUMNS]):
+        text = cell_text(value)
+        if not text:
+            continue
+        key = _key(text)
+        name = _HEADERS.get(key)
+        if name is None and key.startswith("reasonforerror"):
+            name = "reason"
+        if name is not None and name not in found:
+            found[name] = (index, text.strip())
+    missing = [OFFICIAL_COLUMNS[name] for name in REQUIRED if name not in found]
+    if missing:
+        present = [text for _, text in sorted(found.values())] or ["none"]
+        raise ImportValidationError(
+            [
+                Issue(
+                    Location(ERROR_LOG, 1, "headers"),
+                    f"missing column(s) {', '.join(missing)} in row 1 (found: "
+                    f"{', '.join(present)}); the official Error Log starts with "
+                    f"{', '.join(OFFICIAL_COLUMNS.values())}",
+                )
+            ]
+        )
+    return found
+
+
+def _scorecard_lqi(book) -> float | None:
+    sheet = _sheet(book, SCORECARD)
+    if sheet is None:
+        return None
+    for row in sheet.iter_rows(min_row=4, max_row=4, min_col=9, max_col=9, values_only=True):
+        value = row[0] if row else None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def read_error_log(source: Path | BinaryIO | bytes, *, name: str | None = None) -> ErrorLogSheet:
+    """Read the Error Log (and the ScoreCard's cached LQI) of an official PolyTope workbook.
+
+    Args:
+        source: a path, an open binary file (an upload) or the file's bytes.
+        name: the file name for messages (defaults to the path's name or ``workbook``).
+
+    Returns:
+        The :class:`ErrorLogSheet`: every row after the header row that holds anything, with
+        its texts (strings unescaped, see ``cells``), and the ScoreCard's LQI if it is cached.
+
+    Raises:
+        ImportValidationError: not a workbook (not a zip, no workbook part, unreadable, a zip
+            bomb), no ``Error Log`` sheet, a required header missing, or more than
+            ``MAX_ROWS`` rows.
+    """
+    label = name or (source.name if isinstance(source, Path) else "workbook")
+    data = _bytes(source, label)
+    _check_archive(data, label)
+    values_book = _open(data, label, data_only=True)
+    formulas_book = _open(data, label, data_only=False)
+    try:
+        sheet = _sheet(values_book, ERROR_LOG)
+        if sheet is None:
+            raise ImportValidationError(
+                [
+                    Issue(
+                        Location(label),
+                        f"has no sheet named {ERROR_LOG!r} (sheets: "
+                        f"{', '.join(values_book.sheetnames) or 'none'}); is it a PolyTope "
+                        "annotation workbook?",
+                    )
+                ]
+            )
+        formula_sheet = _sheet(formulas_book, ERROR_LOG)
+        value_rows = sheet.iter_rows(values_only=True)
+        formula_rows = formula_sheet.iter_rows()
+        header = next(value_rows, None)
+        next(formula_rows, None)
+        if header is None:
+            raise ImportValidationError(
+                [Issue(Location(ERROR_LOG, 1, "headers"), "the Error Log sheet is empty")]
+            )
+        columns = _header_map(list(header), label)
+        rows: list[SheetRow] = []
+        n_formulas = 0
+        for number, (values, formula_cells) in enumerate(
+            zip(value_rows, formula_rows, strict=False), start=2
+        ):
+            if number - 1 > MAX_ROWS:
+                raise ImportValidationError(
+                    [
+                        Issue(
+                            Location(ERROR_LOG, number),
+                            f"the Error Log has more than {MAX_ROWS:,} rows",
+                        )
+                    ]
+                )
+            texts: dict[str, str | None] = {}
+            uncached = set()
+            for field_name, (index, _) in columns.items():
+                value = values[index] if index < len(values) else None
+                cell = formula_cells[index] if index < len(formula_cells) else None
+                if getattr(cell, "data_type", None) == "f":
+                    n_formulas += 1
+                    if value is None:
+                        uncached.add(field_name)
+                        value = cell.value
+                texts[field_name] = cell_text(value)
+            row = SheetRow(number, texts, frozenset(uncached))
+            if not row.blank:
+                rows.append(row)
+        return ErrorLogSheet(
+            name=label,
+            headers={field_name: text for field_name, (_, text) in columns.items()},
+            rows=tuple(rows),
+            scorecard_lqi=_scorecard_lqi(values_book),
+            formulas=n_formulas,
+            sheets=tuple(values_book.sheetnames),
+        )
+    finally:
+        values_book.close()
+        formulas_book.close()
