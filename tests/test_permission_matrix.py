@@ -51,6 +51,15 @@ def _outputs_upload():
     return {"file": upload, "system": "matrix-abs", "kind": "abstractive"}
 
 
+def _workbook_upload():
+    from tests.spans.workbook_helpers import build_workbook, demo_output, row, target_of
+
+    target = target_of(demo_output("demo-abs", "demo-002"))
+    upload = io.BytesIO(build_workbook([row("m1", target, severity="No errors")]))
+    upload.name = "Human_Annotation_Matrix.xlsx"
+    return {"file": upload, "system": "demo-abs", "set": "matrix-workbook"}
+
+
 def _judgments_upload():
     upload = io.BytesIO(b"system,score\nlead-3,1\ndemo-extsum,2\ndemo-abs,3\n")
     upload.name = "matrix.csv"
@@ -209,6 +218,18 @@ CASES = {
         "post", "/api/span-agreement/", ADMIN_ONLY, body=lambda: _span_agreement_body(), success=202
     ),
     "api:span-agreement-detail": Case("get", "/api/span-agreement/{agreement_run}/", ADMIN_ONLY),
+    # Official PolyTope workbooks in (admins) and span sets out (researchers: released and gold).
+    "api:polytope-workbook-import": Case(
+        "post",
+        "/api/datasets/demo/polytope-workbooks/",
+        ADMIN_ONLY,
+        body=_workbook_upload,
+        fmt="multipart",
+        success=201,
+    ),
+    "api:annotation-set-export": Case(
+        "get", "/api/annotation-sets/{span_set}/export/?format=jsonl", RESEARCH
+    ),
     "schema": Case("get", "/api/schema/", ANYONE),
     "api-docs": Case("get", "/api/docs/", ANYONE),
 }
@@ -315,6 +336,9 @@ def context(demo, users):
         "job": dataset.scoring_jobs.get().pk,
         "facets": facets(task, False),
         "agreement_run": _span_agreement_run(dataset),
+        "span_set": dataset.annotation_sets.create(
+            slug="matrix-release", name="R", kind="released", scheme="polytope"
+        ).pk,
     }
 
 
