@@ -103,6 +103,32 @@ def scoring_span_map(*, output_ids, scheme: str = POLYTOPE_SCHEME) -> dict[int, 
     return chosen
 
 
+def scoring_judged_spans(*, output_ids, scheme: str) -> dict[int, list[list[dict]]]:
+    """Every annotator's errors in each output, over the non-machine sets of ``scheme``.
+
+    Each set, and within a set each annotator, is one judgment (the XSum release has one set
+    per crowd worker); only annotated rows count (errors, or the "no errors" mark).
+
+    Args:
+        output_ids: the outputs.
+        scheme: the span scheme (e.g. ``xsum-hallucinations``).
+
+    Returns:
+        output id -> one error list per judgment, in set and annotator order.
+    """
+    rows = (
+        SpanAnnotation.objects.filter(output_id__in=list(output_ids), annotation_set__scheme=scheme)
+        .exclude(annotation_set__kind=AnnotationSetKind.MACHINE)
+        .order_by("output_id", "annotation_set_id", "annotator_id", "id")
+        .values_list("output_id", "errors", "no_errors")
+    )
+    judged: dict[int, list[list[dict]]] = {}
+    for output_id, errors, no_errors in rows:
+        if errors or no_errors:
+            judged.setdefault(output_id, []).append(list(errors))
+    return judged
+
+
 def scoring_span_versions(*, dataset: Dataset, scheme: str = POLYTOPE_SCHEME) -> set[int]:
     """The output versions of ``dataset`` with outputs that a gold or released set annotates.
 

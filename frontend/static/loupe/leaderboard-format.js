@@ -4,6 +4,8 @@ import { el } from "./api.js";
 
 export const FAR_FAMILY = ["far", "sar", "sap", "saf1"];
 const ROUGE_F = ["rouge1_f", "rouge2_f", "rougeL_f"];
+// Human scores from annotations, shown as columns like the metrics (always visible).
+const HUMAN = { faithfulness: ["Faithful", "Faithfulness (share of words outside the annotators' hallucinated spans)"] };
 
 const ROUGE_NAMES = { rouge1: "R-1", rouge2: "R-2", rougeL: "R-L" };
 const ROUGE_TITLES = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougeL: "ROUGE-L" };
@@ -34,6 +36,7 @@ export function documentUrl(dataset, system, externalId, query = "") {
 // "FAR" / "R-1 F" for a column, and a longer name for titles and screen readers.
 export function metricLabel(metric) {
   if (metric === "polytope") return "PolyTope";
+  if (HUMAN[metric]) return HUMAN[metric][0];
   if (FAR_NAMES[metric]) return FAR_NAMES[metric][0];
   const [family, part] = metric.split("_");
   return `${ROUGE_NAMES[family] || family} ${(PARTS[part] || [part])[0]}`;
@@ -41,6 +44,7 @@ export function metricLabel(metric) {
 
 export function metricTitle(metric) {
   if (metric === "polytope") return "PolyTope score (percent, pooled over the annotated outputs' words)";
+  if (HUMAN[metric]) return HUMAN[metric][1];
   if (FAR_NAMES[metric]) return `${FAR_NAMES[metric][0]} (${FAR_NAMES[metric][1]})`;
   const [family, part] = metric.split("_");
   return `${ROUGE_TITLES[family] || family} ${(PARTS[part] || [null, part])[1]}`;
@@ -49,7 +53,7 @@ export function metricTitle(metric) {
 // The columns to draw: the FAR family and ROUGE F always, ROUGE P and R when asked for, and
 // the column the view is sorted by in any case.
 export function visibleMetrics(metrics, showPrecisionRecall, sorted = null) {
-  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m);
+  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m) || m in HUMAN;
   return metrics.filter(shown);
 }
 

@@ -114,6 +114,7 @@ export function renderPolytope(envelope, dataset, params) {
   const rows = polytopeAvailable(envelope) ? annotatedRows(envelope) : [];
   section.hidden = rows.length === 0;
   renderPolytopeCorrelations(envelope, params.pr);
+  renderFaithfulnessCorrelations(envelope, params.pr);
   if (section.hidden) return;
   const scope = params.category ? CATEGORY_LABELS[params.category] : "all documents";
   document.getElementById("polytope-scope").textContent = scope;
@@ -145,18 +146,39 @@ function coefficient(result) {
   return cell;
 }
 
+// One row per metric and level: n, the three coefficients and, when given, the paper's r.
+function correlationRows(items, paper) {
+  return items.map((c) => {
+    const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
+    const n = c.level === "system" ? `${c.n} systems` : `${c.n} outputs (${c.n_systems} systems)`;
+    row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
+    row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
+    if (paper) {
+      const published = ((paper.pearson || {})[c.level] || {})[c.metric];
+      row.append(el("td", published === undefined ? "—" : fixed(published, 2), { class: "num paper" }));
+    }
+    return row;
+  });
+}
+
+function shownCorrelations(all, showPrecisionRecall) {
+  const shown = new Set(visibleMetrics([...new Set(all.map((c) => c.metric))], showPrecisionRecall));
+  return all.filter((c) => shown.has(c.metric));
+}
+
+function counts(items) {
+  const instance = items.find((c) => c.level === "instance");
+  return instance ? [instance.n_systems, instance.n] : [0, 0];
+}
+
 // PolyTope against each automatic metric, with n, beside the paper's Pearson r where it has one.
 export function renderPolytopeCorrelations(envelope, showPrecisionRecall) {
   const section = document.getElementById("polytope-correlations");
-  const all = (envelope.polytope && envelope.polytope.correlations) || [];
-  const shown = new Set(visibleMetrics([...new Set(all.map((c) => c.metric))], showPrecisionRecall));
-  const items = all.filter((c) => shown.has(c.metric));
+  const items = shownCorrelations((envelope.polytope && envelope.polytope.correlations) || [], showPrecisionRecall);
   section.hidden = items.length === 0;
   if (section.hidden) return;
   const paper = envelope.polytope.paper;
-  const instance = items.find((c) => c.level === "instance");
-  const systems = instance ? instance.n_systems : 0;
-  const outputs = instance ? instance.n : 0;
+  const [systems, outputs] = counts(items);
   document.getElementById("pt-corr-about").textContent =
     `Pearson r (with Spearman ρ and Kendall τ) between PolyTope and each automatic metric: at system level one point per ` +
     `annotated system (its pooled PolyTope score against the metric's mean over its annotated outputs), at instance level ` +
@@ -165,14 +187,20 @@ export function renderPolytopeCorrelations(envelope, showPrecisionRecall) {
     `annotated outputs; with other systems and far fewer outputs annotated these figures differ from the paper's, and a ` +
     `system-level r needs at least 3 annotated systems. They are what Loupe computes from this dataset's annotations, ` +
     `not a reproduction of the paper's Table 4.`;
-  const rows = items.map((c) => {
-    const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
-    const n = c.level === "system" ? `${c.n} systems` : `${c.n} outputs (${c.n_systems} systems)`;
-    row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
-    row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
-    const published = ((paper.pearson || {})[c.level] || {})[c.metric];
-    row.append(el("td", published === undefined ? "—" : fixed(published, 2), { class: "num paper" }));
-    return row;
-  });
-  document.querySelector("#pt-corr-table tbody").replaceChildren(...rows);
+  document.querySelector("#pt-corr-table tbody").replaceChildren(...correlationRows(items, paper));
+}
+
+// The XSum annotators' faithfulness against each automatic metric, at system and instance level.
+export function renderFaithfulnessCorrelations(envelope, showPrecisionRecall) {
+  const section = document.getElementById("faith-correlations");
+  const block = envelope.faithfulness || {};
+  const items = shownCorrelations(block.correlations || [], showPrecisionRecall);
+  section.hidden = items.length === 0;
+  if (section.hidden) return;
+  const [systems, outputs] = counts(items);
+  document.getElementById("faith-corr-about").textContent =
+    `${block.definition} Correlations with each automatic metric: at system level one point per system (its mean ` +
+    `faithfulness against the metric's mean over the same outputs), at instance level one point per judged output; ` +
+    `here ${systems} systems and ${outputs} outputs.`;
+  document.querySelector("#faith-corr-table tbody").replaceChildren(...correlationRows(items, null));
 }

@@ -14,6 +14,7 @@ METRIC_LABELS = {
         for n in ("1", "2", "L")
         for part, word in (("p", "precision"), ("r", "recall"), ("f", "F1"))
     },
+    "faithfulness": "Faithfulness",
 }
 
 

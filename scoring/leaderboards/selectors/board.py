@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
+from statistics import fmean
 
 from django.conf import settings
 from django.db.models import Max
@@ -16,7 +17,9 @@ from scoring.judgments.models import HumanJudgment
 from scoring.judgments.selectors import human_judgment_stamp, human_judgments_for
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import (
+    FAITHFULNESS,
     FAR_MEASURES,
+    HUMAN_METRICS,
     POLYTOPE,
     ROUGE_KEYS,
     build_leaderboard,
@@ -31,7 +34,9 @@ from scoring.scores.selectors import output_version_current_list
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
 from .polytope import (
+    HUMAN_FAITHFULNESS,
     HUMAN_POLYTOPE,
+    human_score_correlations,
     polytope_columns,
     polytope_correlations,
     polytope_human_study,
@@ -46,7 +51,14 @@ CATEGORIES = {
     "high": (Category.HIGH,),
     "low+high": (Category.LOW, Category.HIGH),
 }
-METRICS = (*FAR_MEASURES, *ROUGE_KEYS)
+FAITHFULNESS_DEFINITION = (
+    "Faithfulness (Maynez et al. 2020): the share of a summary's words outside the spans an "
+    "annotator marked as hallucinated, averaged over the annotators; a system's value is the "
+    "mean over its annotated outputs."
+)
+# The metric columns; faithfulness is a human score (the XSum annotators'), shown as a column
+# and correlated with the others as a human study, never as a metric.
+METRICS = (*FAR_MEASURES, *ROUGE_KEYS, FAITHFULNESS)
 ALPHA = 0.05
 LEVEL = 0.95
 
@@ -153,6 +165,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
     metrics = [m for m in METRICS if any(m in s for s in scores.values())]
     if not metrics:
         metrics = ["rouge1_f"]
+    automatic = [m for m in metrics if m not in HUMAN_METRICS]
     resamples = settings.LOUPE_LEADERBOARD_RESAMPLES
     cells, extras, segments = polytope_columns(
         versions=versions,
@@ -234,13 +247,37 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
                 available=has_polytope, level=LEVEL, resamples=resamples, seed=DEFAULT_SEED
             ),
             "correlations": polytope_correlations(
-                scores=scores, metrics=metrics, cells=cells, segments=segments
+                scores=scores, metrics=automatic, cells=cells, segments=segments
             ),
         },
+        "faithfulness": _faithfulness(scores, automatic),
         "correlations": _correlations(
-            dataset, scores, documents, metrics, polytope_human_study(segments)
+            dataset, scores, documents, automatic,
+            {HUMAN_POLYTOPE: polytope_human_study(segments),
+             HUMAN_FAITHFULNESS: _human_values(scores, FAITHFULNESS)},
         ),
     }  # fmt: skip
+
+
+def _human_values(scores, metric) -> dict[str, dict[int, float]]:
+    """A human score column as a per-document study: slug -> document id -> value."""
+    return {slug: dict(s[metric]) for slug, s in scores.items() if s.get(metric)}
+
+
+def _faithfulness(scores, automatic) -> dict:
+    """The faithfulness column's block: what it is and its correlations with every metric."""
+    human = _human_values(scores, FAITHFULNESS)
+    return {
+        "available": bool(human),
+        "definition": FAITHFULNESS_DEFINITION,
+        "correlations": human_score_correlations(
+            scores=scores,
+            metrics=automatic,
+            human_documents=human,
+            human_systems={slug: fmean(values.values()) for slug, values in human.items()},
+            name=FAITHFULNESS,
+        ),
+    }
 
 
 def _judgment_notes(dataset, versions) -> list[str]:
@@ -264,19 +301,18 @@ def _judgment_notes(dataset, versions) -> list[str]:
     return notes
 
 
-def _correlations(dataset, scores, documents, metrics, polytope) -> list[dict]:
-    """Every human study against every metric, on the documents in the filter.
+def _correlations(dataset, scores, documents, metrics, span_studies) -> list[dict]:
+    """Every human study against every automatic metric, on the documents in the filter.
 
-    The studies are the uploaded judgments and, when outputs are annotated, PolyTope's segment
-    scores (a per-document study, higher is better).
+    The studies are the uploaded judgments and the human scores that come from annotations:
+    PolyTope's segment scores and the XSum faithfulness (per-document, higher is better).
     """
     metric_scores = {
         metric: {system: s[metric] for system, s in scores.items() if s.get(metric)}
         for metric in metrics
     }
     studies = dict(human_judgments_for(dataset=dataset))
-    if polytope:
-        studies[HUMAN_POLYTOPE] = ("score", polytope)
+    studies.update({name: ("score", values) for name, values in span_studies.items() if values})
     results = []
     for name, (kind, human) in studies.items():
         human = {

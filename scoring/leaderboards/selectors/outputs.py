@@ -7,7 +7,7 @@ from statistics import fmean
 from annotation.corpus.models import Dataset, Reference
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.metrics.far import DEFAULT_K, considered_sentences
-from scoring.metrics.leaderboard import FAR_MEASURES, far_key
+from scoring.metrics.leaderboard import FAITHFULNESS, FAR_MEASURES, far_key
 from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import scoring_fam_map
 
@@ -73,6 +73,7 @@ NO_FAM = "no gold or released FAM"
 NO_SUPPORT = "its FAM has no supported facet"
 NO_REFERENCE = "no reference"
 NOT_SCORED = "not scored (yet)"
+NOT_JUDGED = "no annotator judged it for hallucinations"
 
 
 def _left_out_reasons(version: OutputVersion, metric: str, document_ids: list[int]) -> list[str]:
@@ -89,6 +90,8 @@ def _left_out_reasons(version: OutputVersion, metric: str, document_ids: list[in
             return NOT_SCORED if supported else NO_SUPPORT
 
         return [far_reason(d) for d in document_ids]
+    if metric == FAITHFULNESS:
+        return [NOT_JUDGED] * len(document_ids)
     with_reference = set(
         Reference.objects.filter(document_id__in=document_ids).values_list("document_id", flat=True)
     )

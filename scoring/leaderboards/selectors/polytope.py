@@ -39,6 +39,7 @@ PAPER_TABLE_4 = {
     },
 }
 HUMAN_POLYTOPE = "PolyTope (annotated outputs)"
+HUMAN_FAITHFULNESS = "Faithfulness (XSum annotators)"
 
 
 def polytope_segments(
@@ -202,6 +203,39 @@ def polytope_meta(*, available: bool, level: float, resamples: int, seed: int) -
     }
 
 
+def human_score_correlations(
+    *,
+    scores: Mapping[str, Mapping[str, Mapping[int, float]]],
+    metrics: list[str],
+    human_documents: Mapping[str, Mapping[int, float]],
+    human_systems: Mapping[str, float],
+    name: str,
+) -> list[dict]:
+    """A per-output human score against every automatic metric, at system and instance level.
+
+    Args:
+        scores: slug -> metric -> document id -> value (the leaderboard's).
+        metrics: the automatic metrics to correlate.
+        human_documents: slug -> document id -> the output's human score.
+        human_systems: slug -> the system's human score (its system-level point).
+        name: the human score's name.
+
+    Returns:
+        :meth:`HumanScoreCorrelation.as_dict` per metric and level (Pearson, Spearman and
+        Kendall, each with its n or the reason it is undefined).
+    """
+    human_documents = {slug: values for slug, values in human_documents.items() if values}
+    if not human_documents:
+        return []
+    metric_scores = {m: {slug: s.get(m, {}) for slug, s in scores.items()} for m in metrics}
+    return [
+        result.as_dict()
+        for result in correlate_human_scores(
+            metric_scores, human_documents, human_systems, name=name
+        )
+    ]
+
+
 def polytope_correlations(
     *,
     scores: Mapping[str, Mapping[str, Mapping[int, float]]],
@@ -209,30 +243,24 @@ def polytope_correlations(
     cells: Mapping[str, PolytopeCell | None],
     segments: Mapping[str, Mapping[int, PolytopeSegmentScore]],
 ) -> list[dict]:
-    """PolyTope against every automatic metric at system and instance level (Pearson, ...).
+    """PolyTope against every automatic metric: the system-level point is the pooled score.
 
     Args:
         scores: slug -> metric -> document id -> value (the leaderboard's).
         metrics: the automatic metrics to correlate.
-        cells: slug -> PolyTope cell (its pooled score is the system-level point).
+        cells: slug -> PolyTope cell.
         segments: slug -> document id -> segment figures (the instance-level points).
 
     Returns:
-        :meth:`HumanScoreCorrelation.as_dict` per metric and level.
+        See :func:`human_score_correlations`.
     """
-    human_documents = {
-        slug: {d: s.score for d, s in mine.items()} for slug, mine in segments.items() if mine
-    }
-    if not human_documents:
-        return []
-    human_systems = {slug: cell.score for slug, cell in cells.items() if cell is not None}
-    metric_scores = {m: {slug: s.get(m, {}) for slug, s in scores.items()} for m in metrics}
-    return [
-        result.as_dict()
-        for result in correlate_human_scores(
-            metric_scores, human_documents, human_systems, name=POLYTOPE
-        )
-    ]
+    return human_score_correlations(
+        scores=scores,
+        metrics=metrics,
+        human_documents=polytope_human_study(segments),
+        human_systems={slug: cell.score for slug, cell in cells.items() if cell is not None},
+        name=POLYTOPE,
+    )
 
 
 def polytope_human_study(

@@ -10,7 +10,7 @@ from .documents import (
     parse_far_key,
     score_output,
 )
-from .instance import HumanScoreCorrelation, correlate_human_scores
+from .instance import FAITHFULNESS, HUMAN_METRICS, HumanScoreCorrelation, correlate_human_scores
 from .polytope import (
     POLYTOPE,
     POLYTOPE_COUNTS,
@@ -28,7 +28,9 @@ from .polytope import (
 from .table import Cell, Comparison, Leaderboard, Row, build_leaderboard
 
 __all__ = [
+    "FAITHFULNESS",
     "FAR_MEASURES",
+    "HUMAN_METRICS",
     "POLYTOPE",
     "POLYTOPE_COUNTS",
     "POLYTOPE_METRICS",

@@ -18,6 +18,10 @@ from ..stats.errors import canonical_key
 
 LEVEL_SYSTEM = "system"
 LEVEL_INSTANCE = "instance"
+# Per-output scores that come from human annotations, not from a metric: the XSum release's
+# faithfulness (share of a summary's words outside the annotators' hallucinated spans).
+FAITHFULNESS = "faithfulness"
+HUMAN_METRICS = (FAITHFULNESS,)
 
 
 @dataclass(frozen=True)

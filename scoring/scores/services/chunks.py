@@ -10,7 +10,13 @@ from django.utils import timezone
 from annotation.fams.models import AnnotationSetKind
 from annotation.systems.models import SystemOutput
 from scoring.metrics.fam import validate_fam
-from scoring.metrics.leaderboard import FAR_MEASURES, ROUGE_KEYS, far_key, score_output
+from scoring.metrics.leaderboard import (
+    FAR_MEASURES,
+    POLYTOPE,
+    ROUGE_KEYS,
+    far_key,
+    score_output,
+)
 
 from ..models import DocumentScore, ErrorBreakdown, JobStatus, JobTrigger, ScoringChunk, ScoringJob
 from ..selectors import POLYTOPE_SCHEME, scoring_fam_map
@@ -133,10 +139,17 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         rows, stale = _automatic_rows(job, outputs, keys)
     spans = span_rows_compute(job=job, outputs=outputs)
     rows += spans.scores
-    # Outputs without a scored annotation (any more): their span-derived rows go.
+    # Span-derived rows that no longer apply (the annotation was removed) go, as do the
+    # breakdowns of outputs PolyTope no longer scores.
+    for output in outputs:
+        missing = SPAN_KEYS - spans.written.get(output.pk, set())
+        if missing:
+            stale |= Q(
+                version_id=output.version_id, document_id=output.document_id, metric__in=missing
+            )
     unscored = Q()
     for output in outputs:
-        if output.pk not in spans.values:
+        if POLYTOPE not in spans.written.get(output.pk, ()):
             unscored |= Q(version_id=output.version_id, document_id=output.document_id)
     with transaction.atomic():
         DocumentScore.objects.bulk_create(
@@ -156,7 +169,6 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         if stale:
             DocumentScore.objects.filter(stale).delete()
         if unscored:
-            DocumentScore.objects.filter(unscored, metric__in=SPAN_KEYS).delete()
             ErrorBreakdown.objects.filter(unscored, scheme=POLYTOPE_SCHEME).delete()
         first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows)

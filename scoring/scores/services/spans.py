@@ -1,66 +1,36 @@
-"""Span-derived scores of a chunk's outputs: PolyTope per annotated output, its breakdown."""
+"""Span-derived scores of a chunk's outputs: PolyTope with its breakdown, XSum faithfulness."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from annotation.systems.models import SystemOutput
 from scoring.metrics.errors import MetricsError
-from scoring.metrics.leaderboard import POLYTOPE_METRICS, polytope_document
-from scoring.metrics.spans import join_sentences
+from scoring.metrics.leaderboard import FAITHFULNESS, POLYTOPE_METRICS, polytope_document
+from scoring.metrics.spans import SIDE_SUMMARY, faithfulness, join_sentences
 
 from ..models import DocumentScore, ErrorBreakdown, ScoringJob
-from ..selectors import POLYTOPE_SCHEME, scoring_span_map
+from ..selectors import POLYTOPE_SCHEME, scoring_judged_spans, scoring_span_map
 
-# Every metric a span-scoring pass writes (and deletes when it no longer applies).
-SPAN_KEYS = frozenset(POLYTOPE_METRICS)
+XSUM_SCHEME = "xsum-hallucinations"
+# Every metric a span-scoring pass writes (and deletes where it no longer applies).
+SPAN_KEYS = frozenset((*POLYTOPE_METRICS, FAITHFULNESS))
 
 
 @dataclass
 class SpanRows:
-    """What a chunk's span scoring upserts: scores, breakdowns, and the outputs it scored."""
+    """What a chunk's span scoring upserts: scores, breakdowns, and per output what it wrote."""
 
     scores: list[DocumentScore] = field(default_factory=list)
     breakdowns: list[ErrorBreakdown] = field(default_factory=list)
-    values: dict[int, set[str]] = field(default_factory=dict)  # output id -> metrics written
+    written: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
 
-
-def span_rows_compute(*, job: ScoringJob, outputs: Sequence[SystemOutput]) -> SpanRows:
-    """PolyTope for every output of ``outputs`` that has a scored annotation.
-
-    Per annotated output: the segment score in percent, its penalty, its word count (over the
-    output's sentences joined by one space) and its critical, major and minor errors as
-    DocumentScore rows, and its errors by subtype and label as an ErrorBreakdown row. Outputs
-    nobody annotated get nothing ("not annotated" is not "clean").
-
-    Args:
-        job: the scoring job (recorded on the rows).
-        outputs: the chunk's outputs.
-
-    Returns:
-        The rows to upsert, and per output the metrics written.
-
-    Raises:
-        MetricsError: an annotated output whose summary has no word, or an error that is not a
-            PolyTope error; the message names the output's document and system.
-    """
-    found = SpanRows()
-    annotations = scoring_span_map(output_ids=[o.pk for o in outputs], scheme=POLYTOPE_SCHEME)
-    for output in outputs:
-        annotation = annotations.get(output.pk)
-        if annotation is None:
-            continue
-        try:
-            document = polytope_document(join_sentences(output.sentences), annotation.errors)
-        except MetricsError as error:
-            raise MetricsError(
-                f"PolyTope of document {output.document.external_id!r}, system output "
-                f"{output.pk} (annotation set {annotation.annotation_set.slug!r}): {error}"
-            ) from error
-        values = document.values()
-        found.values[output.pk] = set(values)
-        found.scores.extend(
+    def add(self, output: SystemOutput, values: dict[str, float], job: ScoringJob) -> None:
+        """Queue one output's values as DocumentScore rows."""
+        self.written[output.pk] |= set(values)
+        self.scores.extend(
             DocumentScore(
                 version_id=output.version_id,
                 document_id=output.document_id,
@@ -70,6 +40,26 @@ def span_rows_compute(*, job: ScoringJob, outputs: Sequence[SystemOutput]) -> Sp
             )
             for metric, value in values.items()
         )
+
+
+def _named(output: SystemOutput, what: str, error: MetricsError) -> MetricsError:
+    return MetricsError(
+        f"{what} of document {output.document.external_id!r}, system output {output.pk}: {error}"
+    )
+
+
+def _polytope(found: SpanRows, job: ScoringJob, outputs: Sequence[SystemOutput]) -> None:
+    annotations = scoring_span_map(output_ids=[o.pk for o in outputs], scheme=POLYTOPE_SCHEME)
+    for output in outputs:
+        annotation = annotations.get(output.pk)
+        if annotation is None:
+            continue
+        try:
+            document = polytope_document(join_sentences(output.sentences), annotation.errors)
+        except MetricsError as error:
+            where = f"PolyTope (annotation set {annotation.annotation_set.slug!r})"
+            raise _named(output, where, error) from error
+        found.add(output, document.values(), job)
         found.breakdowns.append(
             ErrorBreakdown(
                 version_id=output.version_id,
@@ -80,4 +70,51 @@ def span_rows_compute(*, job: ScoringJob, outputs: Sequence[SystemOutput]) -> Sp
                 job=job,
             )
         )
+
+
+def _faithfulness(found: SpanRows, job: ScoringJob, outputs: Sequence[SystemOutput]) -> None:
+    judged = scoring_judged_spans(output_ids=[o.pk for o in outputs], scheme=XSUM_SCHEME)
+    for output in outputs:
+        annotators = judged.get(output.pk)
+        if not annotators:
+            continue
+        spans = [
+            [(e["start"], e["end"]) for e in errors if e.get("side") == SIDE_SUMMARY]
+            for errors in annotators
+        ]
+        try:
+            value = faithfulness(join_sentences(output.sentences), spans)
+        except MetricsError as error:
+            raise _named(output, "Faithfulness", error) from error
+        found.add(output, {FAITHFULNESS: value}, job)
+
+
+def span_rows_compute(*, job: ScoringJob, outputs: Sequence[SystemOutput]) -> SpanRows:
+    """The span-derived scores of ``outputs``, from the annotations that score them.
+
+    * **PolyTope**, for every output with a released or gold annotation (gold wins): the
+      segment score in percent, its penalty, its word count (over the output's sentences joined
+      by one space) and its critical, major and minor errors as DocumentScore rows, and its
+      errors by subtype and label as an ErrorBreakdown row.
+    * **Faithfulness** (XSum hallucinations, Maynez et al. 2020), for every output judged in a
+      set of that scheme: the share of the summary's words outside each annotator's spans,
+      averaged over the annotators (each set, and each annotator within a set, is one). An
+      error given without a span (only its words are known) marks no word.
+
+    Outputs nobody annotated get nothing ("not annotated" is not "clean").
+
+    Args:
+        job: the scoring job (recorded on the rows).
+        outputs: the chunk's outputs.
+
+    Returns:
+        The rows to upsert, and per output the metrics written.
+
+    Raises:
+        MetricsError: an annotated output whose summary has no word, or an error its scheme
+            does not know; the message names the output's document.
+    """
+    found = SpanRows()
+    _polytope(found, job, outputs)
+    _faithfulness(found, job, outputs)
     return found
