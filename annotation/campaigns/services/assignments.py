@@ -251,7 +251,11 @@ def task_started(task: Task) -> None:
     """
     if task.status == TaskStatus.TODO:
         task.status = TaskStatus.IN_PROGRESS
-        task.full_clean(validate_constraints=False)
+        # Only the status changes: its foreign keys were just read under the lock (checking
+        # them again would cost five queries on every first save).
+        task.full_clean(
+            exclude=["campaign", "document", "output", "annotator"], validate_constraints=False
+        )
         task.save(update_fields=["status", "updated_at"])
 
 

@@ -1,0 +1,475 @@
+"""Benchmark: concurrent PolyTope span saves (PUT /api/tasks/<id>/spans/), gunicorn, PostgreSQL.
+
+50 annotators (distinct users) each have one PolyTope item (a 4-sentence abstractive summary of
+their own 60-sentence document) and one FAM task on the same document. The harness is
+``bench_save_api.py``'s: one thread per annotator in a bounded pool, one request every 2 s for
+60 s, the first at a seeded random offset in the first 2 s. Every span save sends the
+``base_version`` returned by the previous one and alternates between two error lists of five
+errors each (spans in the summary, an Omission in the source, one error known only by its
+words), so each save is a real change: a new version and a revision.
+
+Reference, measured in the same run, same users, same schedule, same concurrency, just before
+the span phase: ``GET /api/me/`` (the framework's floor) and the FAM save ``PUT
+/api/tasks/<id>/fam/`` of ``bench_save_api.py`` (the fastest peer: the same kind of versioned,
+validated, locked write). The ratios are the span save's cost over each.
+
+Reported per phase: count, errors (any non-200), p50/p95/p99/max on the client (loopback:
+connect, request, whole response) and on gunicorn (access log ``%(D)s``). Afterwards every span
+annotation and every FAM is checked: its version must equal its first version plus the saves
+answered 200, and its history must hold one revision per version after the first. Run from the
+repository root:
+
+    .venv/bin/python bench/bench_span_save_api.py               # about 4 min
+    .venv/bin/python bench/bench_span_save_api.py --seconds 6   # smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from _client import obtain_token, request, token_headers
+from _data import (
+    N_FACETS,
+    N_SENTENCES,
+    count_queries,
+    django_setup,
+    synthetic_document,
+    write_jsonl,
+)
+from _server import Gunicorn, bench_start, bench_workdir, manage, run_loader
+from _stats import load_average, summary
+from bench_save_api import (
+    GOAL_P95_MS,
+    INTERVAL,
+    PASSWORD,
+    SECONDS,
+    SEED,
+    STATES,
+    WINDOW,
+    fmt_row,
+    username,
+)
+
+CONCURRENCY = (50,)
+SYSTEM = "bench-abs"
+
+
+def word_at(text: str, n: int) -> tuple[int, int, str]:
+    """The ``n``-th whitespace-separated word of ``text`` as ``(start, end, word)``."""
+    start = 0
+    for index, word in enumerate(text.split(" ")):
+        if index == n:
+            return start, start + len(word), word
+        start += len(word) + 1
+    raise IndexError(n)
+
+
+def span_states(summary: str, source: str) -> list[list[dict]]:
+    """Two lists of five errors in one item; switching between them changes every error."""
+
+    def error(side, text, n, type_, label, reason=""):
+        start, end, words = word_at(text, n)
+        return {
+            "side": side,
+            "start": start,
+            "end": end,
+            "words": words,
+            "type": type_,
+            "label": label,
+            "reason": reason,
+        }
+
+    words_only = {"side": "none", "words": "the whole clause", "type": "Omission"}
+    return [
+        [
+            error("summary", summary, 1, "Addition", "Subject", "not in the article"),
+            error("summary", summary, 5, "Inaccuracy Intrinsic", "Number & Time"),
+            error("summary", summary, 9, "Word Form", "Attribute"),
+            error("source", source, 3, "Omission", "Predicate", "a key point"),
+            {**words_only, "label": "Whole Sentence"},
+        ],
+        [
+            error("summary", summary, 2, "Inaccuracy Extrinsic", "Object"),
+            error("summary", summary, 6, "Duplication", "Predicate"),
+            error("summary", summary, 10, "Word Order", "Function Word"),
+            error("source", source, 4, "Omission", "Place & Name"),
+            {**words_only, "label": "Attribute"},
+        ],
+    ]
+
+
+def load(jsonl: Path, users: int, show_queries: bool) -> dict:
+    """Loader (child process): documents, a system's outputs, annotators, two campaigns.
+
+    Args:
+        jsonl: the dataset file, one document per annotator.
+        users: how many annotators.
+        show_queries: print the SQL of one span save, one FAM save and ``GET /api/me/``.
+
+    Returns:
+        ``{"fam": [task id per annotator], "spans": [...], "states": [[errors A, errors B]
+        per annotator], "queries": {...}}``; the query count makes two span saves (states 0
+        then 1) on the first annotator's item.
+    """
+    django_setup()
+    from rest_framework.authtoken.models import Token
+
+    from annotation.accounts.roles import ANNOTATOR
+    from annotation.accounts.services import user_create
+    from annotation.campaigns import services
+    from annotation.campaigns.models import Task
+    from annotation.corpus.models import Dataset
+    from annotation.corpus.services import dataset_import
+    from annotation.systems.models import OutputVersion, System, SystemOutput
+
+    dataset_import(format_name="jsonl", source=jsonl, slug="bench", name="Bench")
+    dataset = Dataset.objects.get(slug="bench")
+    for i in range(users):
+        user_create(username=username(i), password=PASSWORD, role=ANNOTATOR)
+    # The outputs go in directly (no upload): an upload would queue a scoring job, and no
+    # worker runs here. Each summary is the document's reference (4 sentences, ~60 words).
+    system = System(slug=SYSTEM, name="Bench abstractive", kind="abstractive")
+    system.full_clean()
+    system.save()
+    version = OutputVersion.objects.create(system=system, dataset=dataset, number=1)
+    for document in dataset.documents.prefetch_related("references"):
+        output = SystemOutput(
+            system=system,
+            version=version,
+            document=document,
+            sentences=document.references.get(position=0).sentences,
+        )
+        output.full_clean()
+        output.save()
+    pairs = [(f"doc-{i:03d}", username(i)) for i in range(users)]
+    fam = services.campaign_create(dataset=dataset, slug="bench-fam", name="FAM", scorers=[])
+    services.tasks_assign_manual(campaign=fam, assignments=pairs)
+    spans = services.polytope_campaign_create(
+        dataset=dataset, slug="bench-spans", name="Spans", systems=[SYSTEM]
+    )
+    services.tasks_assign_manual(campaign=spans, assignments=pairs)
+
+    def ids(campaign) -> list[int]:
+        tasks = {t.annotator.username: t for t in Task.objects.filter(campaign=campaign)}
+        return [tasks[username(i)] for i in range(users)]
+
+    fam_tasks, span_tasks = ids(fam), ids(spans)
+    states = [
+        span_states(" ".join(t.output.sentences), " ".join(t.document.sentences))
+        for t in span_tasks
+    ]
+    first = Token.objects.create(user=span_tasks[0].annotator)
+    auth = {"HTTP_AUTHORIZATION": f"Token {first.key}"}
+
+    def put(path: str, body: dict) -> tuple:
+        return ("PUT", path, {**auth, "data": json.dumps(body), "content_type": "application/json"})
+
+    span_path = f"/api/tasks/{span_tasks[0].pk}/spans/"
+    fam_path = f"/api/tasks/{fam_tasks[0].pk}/fam/"
+    # The first save also makes the annotator's row and moves the task to in progress.
+    queries = count_queries(
+        {
+            "first span save": put(span_path, {"base_version": 1, "errors": states[0][0]}),
+            "span save": put(span_path, {"base_version": 2, "errors": states[0][1]}),
+            "first fam save": put(fam_path, {"base_version": 1, "facets": STATES[0]}),
+            "fam save": put(fam_path, {"base_version": 2, "facets": STATES[1]}),
+            "me": ("GET", "/api/me/", auth),
+        },
+        show=show_queries,
+    )
+    first.delete()  # the benchmark obtains its own tokens
+    return {
+        "fam": [t.pk for t in fam_tasks],
+        "spans": [t.pk for t in span_tasks],
+        "states": states,
+        "queries": queries,
+    }
+
+
+def error_keys(errors: list[dict]) -> list[tuple]:
+    """What identifies a list of errors, whatever the server added (severity)."""
+    return [(e["side"], e.get("start"), e.get("end"), e["type"], e["label"]) for e in errors]
+
+
+@dataclass
+class Annotator:
+    """One simulated annotator: credentials, tasks, and the states the server holds."""
+
+    name: str
+    fam_task: int
+    span_task: int
+    span_states: list[list[dict]]
+    token: str = ""
+    version: dict = field(default_factory=dict)  # kind -> the server's version
+    state: dict = field(default_factory=dict)  # kind -> index of the server's state, -1 neither
+    saved: dict = field(default_factory=lambda: {"fam": 0, "spans": 0})
+    first_version: dict = field(default_factory=dict)
+
+    def task(self, kind: str) -> int:
+        return self.fam_task if kind == "fam" else self.span_task
+
+
+def fetch_state(port: int, annotator: Annotator, kind: str) -> None:
+    """Read a task's version and which of the two states it holds (untimed)."""
+    task = annotator.task(kind)
+    reply = request(port, "GET", f"/api/tasks/{task}/", headers=token_headers(annotator.token))
+    if reply.status != 200:
+        raise RuntimeError(f"task {task}: HTTP {reply.status} {reply.body[:200]!r}")
+    body = reply.json()
+    if kind == "fam":
+        annotator.version[kind] = body["fam"]["version"]
+        held, states = body["fam"]["facets"], STATES
+    else:
+        annotator.version[kind] = body["spans"]["version"]
+        held = error_keys(body["spans"]["errors"])
+        states = [error_keys(s) for s in annotator.span_states]
+    annotator.state[kind] = states.index(held) if held in states else -1
+
+
+def history_length(port: int, annotator: Annotator, kind: str) -> int:
+    path = f"/api/tasks/{annotator.task(kind)}/history/"
+    return len(request(port, "GET", path, headers=token_headers(annotator.token)).json())
+
+
+def send_save(port: int, annotator: Annotator, kind: str):
+    """PUT the other state on the last version; returns the reply and whether the answered
+    version was not base + 1."""
+    target = 1 - annotator.state[kind] if annotator.state[kind] in (0, 1) else 0
+    if kind == "fam":
+        path = f"/api/tasks/{annotator.fam_task}/fam/"
+        body = {"base_version": annotator.version[kind], "facets": STATES[target]}
+    else:
+        path = f"/api/tasks/{annotator.span_task}/spans/"
+        errors = annotator.span_states[target]
+        body = {"base_version": annotator.version[kind], "no_errors": False, "errors": errors}
+    headers = {**token_headers(annotator.token), "Content-Type": "application/json"}
+    reply = request(port, "PUT", path, headers=headers, body=json.dumps(body).encode())
+    wrong = False
+    if reply.status == 200:
+        version = reply.json()["version"]
+        wrong = version != annotator.version[kind] + 1
+        annotator.version[kind], annotator.state[kind] = version, target
+        annotator.saved[kind] += 1
+    elif reply.status == 409:  # resynchronise and go on
+        annotator.version[kind] = reply.json()["extra"]["server"]["version"]
+    return reply, wrong
+
+
+def run_phase(
+    server: Gunicorn,
+    annotators: list[Annotator],
+    send: Callable[[Annotator], tuple],
+    match: tuple[str, str],
+    seconds: float,
+    seed: int,
+) -> dict:
+    """Every annotator sends one request every INTERVAL seconds for ``seconds`` seconds.
+
+    The schedule and the measurement are those of ``bench_save_api.run_phase``; the request is
+    ``send(annotator) -> (reply, wrong_version)``, and ``match`` is the (method, path suffix)
+    of its access-log lines.
+
+    Returns:
+        ``{"client": [ms], "due": [s], "server": [ms], "statuses": {code: n}, "bodies":
+        [...], "lag": max start delay in ms, "wall": seconds, "wrong_version": n}``.
+    """
+    rng = random.Random(seed)
+    offsets = [rng.uniform(0, INTERVAL) for _ in annotators]
+    lock = threading.Lock()
+    out = {"client": [], "due": [], "statuses": {}, "bodies": [], "lag": 0.0, "wrong_version": 0}
+    start = time.perf_counter() + 0.5
+
+    def work(i: int) -> None:
+        step = 0
+        while (due := offsets[i] + step * INTERVAL) < seconds:
+            step += 1
+            pause = start + due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            lag = (time.perf_counter() - start - due) * 1000
+            reply, wrong = send(annotators[i])
+            with lock:
+                out["client"].append(reply.seconds * 1000)
+                out["due"].append(due)
+                out["statuses"][reply.status] = out["statuses"].get(reply.status, 0) + 1
+                out["lag"] = max(out["lag"], lag)
+                out["wrong_version"] += wrong
+                if reply.status != 200 and len(out["bodies"]) < 5:
+                    out["bodies"].append(f"HTTP {reply.status}: {reply.body[:300]!r}")
+
+    offset = server.log_offset()
+    with ThreadPoolExecutor(max_workers=len(annotators)) as pool:
+        list(pool.map(work, range(len(annotators))))
+    out["wall"] = time.perf_counter() - start
+    method, suffix = match
+    out["server"] = [
+        ms
+        for m, path, _status, ms in server.server_times(offset)
+        if m == method and path.endswith(suffix)
+    ]
+    return out
+
+
+LABELS = {"me": "GET /api/me/", "fam": "PUT fam", "spans": "PUT spans"}
+MATCH = {"me": ("GET", "/api/me/"), "fam": ("PUT", "/fam/"), "spans": ("PUT", "/spans/")}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=SECONDS, help="length of each phase")
+    parser.add_argument(
+        "--concurrency", type=int, nargs="+", default=list(CONCURRENCY), help="annotators"
+    )
+    parser.add_argument("--show-queries", action="store_true", help="print the saves' SQL")
+    parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--jsonl", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--users", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load:  # child process: Django set up here only
+        print(json.dumps(load(args.jsonl, args.users, args.show_queries)))
+        return 0
+
+    if not bench_start("bench_span_save_api"):
+        return 0
+    users = max(args.concurrency)
+    rng = random.Random(SEED)
+    documents = [synthetic_document(rng, N_SENTENCES, N_FACETS) for _ in range(users)]
+    with bench_workdir() as (tmp, env):
+        (tmp / "var" / "static").mkdir(parents=True)  # no pages here: no collectstatic
+        begun = time.perf_counter()
+        manage(env, "migrate", "--noinput")
+        write_jsonl(tmp / "bench.jsonl", documents)
+        loaded = run_loader(
+            env,
+            Path(__file__),
+            "--jsonl",
+            str(tmp / "bench.jsonl"),
+            "--users",
+            str(users),
+            *(["--show-queries"] if args.show_queries else []),
+        )
+        annotators = [
+            Annotator(username(i), fam, spans, states)
+            for i, (fam, spans, states) in enumerate(
+                zip(loaded["fam"], loaded["spans"], loaded["states"], strict=True)
+            )
+        ]
+        q = loaded["queries"]
+        print(
+            f"set-up {time.perf_counter() - begun:.1f} s: {users} annotators, each with one "
+            f"PolyTope item (a {N_FACETS}-sentence summary of a {N_SENTENCES}-sentence document, "
+            f"5 errors per save) and one FAM task; SQL statements per request, as Django logs "
+            f"them: span save {q['span save']} (first {q['first span save']}), FAM save "
+            f"{q['fam save']} (first {q['first fam save']}), /api/me/ {q['me']}"
+        )
+        results = {}
+        with Gunicorn(env, tmp) as server:
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                tokens = pool.map(lambda a: obtain_token(server.port, a.name, PASSWORD), annotators)
+                for annotator, token in zip(annotators, tokens, strict=True):
+                    annotator.token = token
+            for annotator in annotators:
+                for kind in ("fam", "spans"):
+                    fetch_state(server.port, annotator, kind)
+                    annotator.first_version[kind] = annotator.version[kind]
+            print(
+                f"gunicorn on 127.0.0.1:{server.port}, 2 sync workers; one request per "
+                f"annotator every {INTERVAL:g} s for {args.seconds:g} s per phase"
+            )
+            senders = {
+                "me": lambda a: (
+                    request(server.port, "GET", "/api/me/", headers=token_headers(a.token)),
+                    False,
+                ),
+                "fam": lambda a: send_save(server.port, a, "fam"),
+                "spans": lambda a: send_save(server.port, a, "spans"),
+            }
+            for phase, concurrency in enumerate(args.concurrency):
+                group = annotators[:concurrency]
+                for annotator in group:
+                    for kind in ("fam", "spans"):
+                        fetch_state(server.port, annotator, kind)
+                seed = SEED + phase
+                for kind in ("me", "fam", "spans"):
+                    results[(concurrency, kind)] = run_phase(
+                        server, group, senders[kind], MATCH[kind], args.seconds, seed
+                    )
+                print(f"  {concurrency} annotators done")
+            consistent, problems = {"fam": 0, "spans": 0}, []
+            for annotator in annotators:
+                for kind in ("fam", "spans"):
+                    fetch_state(server.port, annotator, kind)
+                    expected = annotator.first_version[kind] + annotator.saved[kind]
+                    revisions = history_length(server.port, annotator, kind)
+                    if annotator.version[kind] == expected and revisions == expected - 1:
+                        consistent[kind] += 1
+                    else:
+                        problems.append(
+                            f"{annotator.name} {kind}: version {annotator.version[kind]}, "
+                            f"expected {expected}, {revisions} revisions"
+                        )
+
+        print(
+            f"\n{'phase':22} {'n':>5} {'req/s':>6} {'errors':>6} | client ms p50 / p95 / p99 "
+            f"/ max      | server ms p50 / p95 / p99 | lag ms"
+        )
+        for (concurrency, kind), result in results.items():
+            print(fmt_row(f"{concurrency} x {LABELS[kind]}", result))
+        print("(lag: the latest any request left after its due time; the client kept up if small)")
+        for concurrency in args.concurrency:
+            spans = results[(concurrency, "spans")]
+            c = summary(spans["client"])
+            errors = len(spans["client"]) - spans["statuses"].get(200, 0)
+            for kind in ("fam", "me"):
+                r = summary(results[(concurrency, kind)]["client"])
+                print(
+                    f"{concurrency} annotators: span save / {LABELS[kind]} ratio "
+                    f"p50 {c['p50'] / r['p50']:.2f}, p95 {c['p95'] / r['p95']:.2f}"
+                )
+            print(
+                f"{concurrency} annotators: span save statuses "
+                f"{dict(sorted(spans['statuses'].items()))}; goal p95 < {GOAL_P95_MS:.0f} ms and "
+                f"zero errors: "
+                f"{'met' if c['p95'] < GOAL_P95_MS and errors == 0 else 'NOT met'} "
+                f"(client side, loopback)"
+            )
+            for kind in ("fam", "spans"):
+                windows = {}
+                result = results[(concurrency, kind)]
+                for due, ms in zip(result["due"], result["client"], strict=True):
+                    windows.setdefault(int(due // WINDOW), []).append(ms)
+                print(
+                    f"    {LABELS[kind]} p95 per {WINDOW:g} s window (client ms): "
+                    + ", ".join(f"{summary(windows[w])['p95']:.0f}" for w in sorted(windows))
+                )
+            for kind in ("me", "fam", "spans"):
+                result = results[(concurrency, kind)]
+                for body in result["bodies"]:
+                    print(f"    {LABELS[kind]}:", body)
+                if result["wrong_version"]:
+                    print(
+                        f"    {result['wrong_version']} {LABELS[kind]} answered a version "
+                        f"other than base + 1"
+                    )
+        print(
+            f"consistent after the run (version = first + saves answered 200, one revision per "
+            f"version after the first): span annotations {consistent['spans']} / "
+            f"{len(annotators)}, FAMs {consistent['fam']} / {len(annotators)}"
+        )
+        for problem in problems[:10]:
+            print("   ", problem)
+        print(f"load average at the end {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
