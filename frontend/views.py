@@ -7,11 +7,14 @@ from functools import wraps
 from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.accounts.selectors import login_lockout_get
+from annotation.campaigns.models import CampaignKind
+from annotation.campaigns.selectors import task_get
 from config.uploads import human_size
 
 
@@ -29,8 +32,16 @@ def tasks(request):
 
 @login_required
 def workspace(request, task_id: int):
-    """The FAM workspace of one task (``workspace.js``; the API checks who may see it)."""
-    return render(request, "frontend/workspace.html", {"task_id": task_id})
+    """One task's workspace: the FAM workspace (``workspace.js``), or for a PolyTope item the
+    span workspace (``span-workspace.js``). The API checks who may see the task; a task the
+    user may not see gets the FAM page, whose script then says there is no such task.
+    """
+    try:
+        kind = task_get(pk=task_id, user=request.user).campaign.kind
+    except Http404:
+        kind = CampaignKind.FAM
+    template = "span_workspace" if kind == CampaignKind.POLYTOPE else "workspace"
+    return render(request, f"frontend/{template}.html", {"task_id": task_id})
 
 
 def researcher_page(view):

@@ -2,43 +2,19 @@
 // per-facet merge) and the note about other tabs on the task.
 import { api, el, when } from "./api.js";
 import * as fam from "./fam.js";
-import { conflictPicks, conflictRows, historyItems, presenceText } from "./panels.js";
+import { conflictPicks, conflictRows, drawSaveState, historyItems, presenceText, SAVE_HELP, SAVE_TEXT } from "./panels.js";
 import { claim } from "./saver.js";
 import { $, root, taskId, S, flash, rebuild, state, ctx, ui } from "./state.js";
 import { edit } from "./actions.js";
 
-export const SAVE_TEXT = {
-  saved: "Saved",
-  saving: "Saving…",
-  offline: "Offline",
-  conflict: "Conflict",
-  error: "Not saved",
-  auth: "Log in again",
-};
-
-export const SAVE_HELP = {
-  saved: "Every change is on the server.",
-  saving: "Sending your changes.",
-  offline: "No connection. Your changes are kept in this browser and sent when it returns.",
-  conflict: "This task was saved elsewhere; choose what to keep, facet by facet.",
-  error: "The server refused the change; it is kept in this browser.",
-  auth: "Your session has ended. Your changes are kept in this browser and sent once you log in again.",
-};
+export { SAVE_HELP, SAVE_TEXT }; // they live in panels.js, shared with the span workspace
 
 let saveState = ["saved", ""];
 
 export function onSaveState(stateName, detail) {
   saveState = [stateName, detail];
-  const node = $("save-state");
   // Without a connection the indicator says so, even when everything so far is saved.
-  const offline = navigator.onLine === false && (stateName === "saved" || stateName === "saving");
-  const shown = offline ? "offline" : stateName;
-  node.dataset.state = shown;
-  node.textContent = SAVE_TEXT[shown] || shown;
-  node.title =
-    offline && stateName === "saved"
-      ? "No connection. Every change so far is on the server."
-      : detail || SAVE_HELP[shown] || "";
+  drawSaveState($("save-state"), stateName, detail);
   const login = $("relogin");
   if (login) login.hidden = stateName !== "auth";
   if (stateName === "auth") flash(SAVE_HELP.auth);

@@ -5,7 +5,8 @@ const TYPING = "input[type=text], input:not([type]), textarea, select, [contente
 const CONTROL = "button, a, input, summary";
 
 // actions: {next, previous, toggle, facet(index), escape, submit, keys: {"g": fn, ...}};
-// isBlocked(): true while a modal dialog is open.
+// isBlocked(): true while a modal dialog is open. A key's function gets the event (to read
+// Shift, the target); returning false leaves the key to the browser (not handled).
 // Ctrl+Enter (Cmd+Enter on a Mac) submits, even from the note field: it is the one key with
 // a modifier, so typing never triggers it.
 export function bindKeys(actions, isBlocked) {
@@ -33,7 +34,7 @@ export function bindKeys(actions, isBlocked) {
       if (target.matches(CONTROL)) handled = false; // a focused button or radio keeps its space
       else actions.toggle();
     } else if (/^[1-9]$/.test(e.key)) handled = actions.facet(Number(e.key) - 1);
-    else if (Object.hasOwn(actions.keys, e.key)) actions.keys[e.key]();
+    else if (Object.hasOwn(actions.keys, e.key)) handled = actions.keys[e.key](e) !== false;
     else handled = false;
     if (handled) e.preventDefault();
   });

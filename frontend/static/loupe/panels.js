@@ -1,15 +1,50 @@
-// The workspace's side panels as DOM builders: the revision history, the conflict table and
-// the note about other tabs. Text goes in with textContent only.
+// The workspaces' side panels as DOM builders: the save indicator, the revision history, the
+// conflict table and the note about other tabs. Text goes in with textContent only.
 import { el, when } from "./api.js";
 import { CATEGORIES, describeChanges, facetSummary, normalize } from "./fam.js";
 
+export const SAVE_TEXT = {
+  saved: "Saved",
+  saving: "Saving…",
+  offline: "Offline",
+  conflict: "Conflict",
+  error: "Not saved",
+  auth: "Log in again",
+};
+
+export const SAVE_HELP = {
+  saved: "Every change is on the server.",
+  saving: "Sending your changes.",
+  offline: "No connection. Your changes are kept in this browser and sent when it returns.",
+  conflict: "This task was saved elsewhere; choose what to keep, facet by facet.",
+  error: "The server refused the change; it is kept in this browser.",
+  auth: "Your session has ended. Your changes are kept in this browser and sent once you log in again.",
+};
+
+// Draw the save indicator `node` for a saver state (saver.js); without a connection it says
+// so, even when everything so far is saved. help: the titles per state (SAVE_HELP).
+export function drawSaveState(node, stateName, detail, help = SAVE_HELP) {
+  const offline = navigator.onLine === false && (stateName === "saved" || stateName === "saving");
+  const shown = offline ? "offline" : stateName;
+  node.dataset.state = shown;
+  node.textContent = SAVE_TEXT[shown] || shown;
+  node.title =
+    offline && stateName === "saved" ? "No connection. Every change so far is on the server." : detail || help[shown] || "";
+}
+
+// A FAM revision's changes against the one before it (`before` is null for the oldest).
+function famChanges(before, revision, count) {
+  const state = (r) => r && { facets: normalize(r.facets, count), category: r.category || "" };
+  return describeChanges(state(before), state(revision));
+}
+
 // One <li> per revision, newest first, with what changed (numbered from 1 like the page) and,
-// for older ones, a button that restores them.
-export function historyItems(revisions, { count, onRestore }) {
+// for older ones, a button that restores them. describe(before, revision) gives the lines of
+// what changed (a FAM's by default); when it gives none, the server's `changes` are shown.
+export function historyItems(revisions, { count, onRestore, describe = (before, revision) => famChanges(before, revision, count) }) {
   if (!revisions.length) return [el("li", "No saved changes yet.", { class: "muted" })];
   return revisions.map((revision, i) => {
-    const state = (r) => r && { facets: normalize(r.facets, count), category: r.category || "" };
-    const lines = describeChanges(state(revisions[i + 1]), state(revision));
+    const lines = describe(revisions[i + 1] || null, revision);
     const item = el("li", null, { class: "revision" });
     const head = el("div", null, { class: "rev-head" });
     head.append(
@@ -120,8 +155,8 @@ const ago = (seconds) => (seconds < 2 ? "active just now" : seconds < 60 ? `acti
 // The note about other open tabs (from POST .../presence/): "" when there are none.
 // others: [{user, is_you, editing, seconds_ago}]; editable: this page may save; ages: say how
 // long ago each was active (false for the live region, which must change only when someone
-// comes or goes, not with every heartbeat).
-export function presenceText(others, { editable, ages = true }) {
+// comes or goes, not with every heartbeat); choice: how a conflict is decided, for the last line.
+export function presenceText(others, { editable, ages = true, choice = "facet by facet" }) {
   const freshest = (list) => Math.min(...list.map((o) => o.seconds_ago));
   const age = (list, wrap) => (ages ? wrap(ago(freshest(list))) : "");
   const names = (list) => [...new Set(list.map((o) => o.user))].join(", ");
@@ -139,7 +174,7 @@ export function presenceText(others, { editable, ages = true }) {
     lines.push(`${names(viewers)} ${verb} looking at this task, read-only${age(viewers, (a) => ` (${a})`)}.`);
   }
   if (editable && (mine.length || editors.length)) {
-    lines.push("If both save, you choose what to keep, facet by facet; nothing is overwritten.");
+    lines.push(`If both save, you choose what to keep, ${choice}; nothing is overwritten.`);
   }
   return lines.join(" ");
 }

@@ -9,7 +9,20 @@
 //   loupe:pending:<task>:<tabId>   the unconfirmed state of <task> in tab <tabId>
 // A pending copy whose tab is no longer alive is "left over" and is replayed by the next page
 // that loads the task (or by My tasks).
+//
+// What is saved is a FAM by default; a `format` (see FAM_FORMAT) lets the same machinery save
+// another state, e.g. an output's error spans (span-state.js SPAN_FORMAT, copies marked
+// `kind: "spans"`).
 import { payload, sameState } from "./fam.js";
+
+// How a FAM is sent, read back from the server, stored in a copy and compared.
+export const FAM_FORMAT = {
+  kind: "fam",
+  body: (state) => ({ facets: payload(state.facets), category: state.category || "" }),
+  server: (response) => ({ facets: response.facets, category: response.category || "" }),
+  stored: (state) => ({ facets: state.facets, category: state.category }),
+  same: sameState,
+};
 
 const MAX_BACKOFF = 30000;
 const ALIVE_MS = 6000; // a tab that has not beaten for this long is gone
@@ -77,7 +90,8 @@ export function pendingKey(taskId, tab = TAB) {
 function parsePending(raw) {
   try {
     const value = raw ? JSON.parse(raw) : null;
-    return value && Array.isArray(value.facets) ? value : null;
+    const known = value && (Array.isArray(value.facets) || (value.kind === "spans" && Array.isArray(value.errors)));
+    return known ? value : null;
   } catch {
     return null;
   }
@@ -141,9 +155,10 @@ export function claim(copy) {
 export class Saver {
   // send(body) -> Promise of the server's {version, facets, category, ...}; onState(state,
   // detail); onConflict(serverState) when the server holds a newer version; onSaved(response).
-  // base: {facets, category} of `version` (null when not known).
-  constructor({ taskId, version, base = null, send, onState, onConflict, onSaved, delay = 600 }) {
-    Object.assign(this, { taskId, version, base, send, onState, onConflict, onSaved, delay });
+  // base: {facets, category} of `version` (null when not known). format: what is saved
+  // (FAM_FORMAT by default; the state and base then have that format's shape).
+  constructor({ taskId, version, base = null, send, onState, onConflict, onSaved, delay = 600, format = FAM_FORMAT }) {
+    Object.assign(this, { taskId, version, base, send, onState, onConflict, onSaved, delay, format });
     this.tab = TAB;
     startHeartbeat();
     this.latest = null; // {facets, category} to be saved
@@ -181,8 +196,7 @@ export class Saver {
           tab: this.tab,
           base_version: this.version,
           base: this.base,
-          facets: this.latest.facets,
-          category: this.latest.category,
+          ...this.format.stored(this.latest),
           at: new Date().toISOString(),
         }),
       );
@@ -230,11 +244,7 @@ export class Saver {
   async run() {
     if (this.inflight || this.conflict || !this.dirty) return;
     const seq = this.seq;
-    const body = {
-      base_version: this.version,
-      facets: payload(this.latest.facets),
-      category: this.latest.category || "",
-    };
+    const body = { base_version: this.version, ...this.format.body(this.latest) };
     if (this.state !== "offline") this.setState("saving");
     this.inflight = this.send(body);
     let response;
@@ -247,7 +257,7 @@ export class Saver {
     }
     this.inflight = null;
     this.version = response.version;
-    this.base = { facets: response.facets, category: response.category || "" };
+    this.base = this.format.server(response);
     this.backoff = 1000;
     if (seq === this.seq) {
       this.dirty = false;
@@ -292,9 +302,9 @@ export class Saver {
   // again with the fresh state. The server's state becomes the base of what follows.
   resolve(server, state) {
     this.version = server.version;
-    this.base = { facets: server.facets, category: server.category || "" };
+    this.base = this.format.server(server);
     this.conflict = false;
-    if (sameState(state, this.base)) {
+    if (this.format.same(state, this.base)) {
       this.dirty = false; // the server holds it already: nothing to send
       this.latest = null;
       this.forget();
@@ -320,8 +330,17 @@ export class Saver {
   }
 }
 
+// The body that saves a left-over copy: a FAM's, or an error list's (kind "spans").
+function copyBody(copy) {
+  if (copy.kind === "spans") {
+    return { base_version: copy.base_version, errors: copy.errors, no_errors: Boolean(copy.no_errors) };
+  }
+  return { base_version: copy.base_version, facets: payload(copy.facets), category: copy.category || "" };
+}
+
 // Replay every left-over copy of the given tasks (My tasks page): tasks is [{id, status,
-// campaign: {status}}]; send(taskId, body) -> Promise; onNote(taskId, kind, message) tells the
+// campaign: {status}}]; send(taskId, body, kind) -> Promise, kind being "fam" or "spans" (what
+// the copy holds: the URL to PUT it to); onNote(taskId, kind, message) tells the
 // annotator what happened ("saved", "conflict", "waiting", "auth", "error"). Failed sends are
 // retried with backoff until the server confirms them.
 export function replayLeftovers(tasks, send, onNote) {
@@ -348,11 +367,7 @@ export function replayLeftovers(tasks, send, onNote) {
       const copy = copies[0];
       if (!copy) return;
       try {
-        await send(taskId, {
-          base_version: copy.base_version,
-          facets: payload(copy.facets),
-          category: copy.category || "",
-        });
+        await send(taskId, copyBody(copy), copy.kind === "spans" ? "spans" : "fam");
       } catch (error) {
         if (error.status === 409) {
           onNote(taskId, "conflict", "Changes kept in this browser conflict with a newer save: open the task to choose.");

@@ -85,7 +85,9 @@ async function main() {
       body.append(row);
     });
     document.getElementById("empty").hidden = data.results.length > 0;
-    replayLeftovers(data.results, (id, body) => api(`/api/tasks/${id}/fam/`, { method: "PUT", body }), note);
+    // A copy holds a FAM or (kind "spans") a PolyTope item's errors: each goes back where it came from.
+    const save = (id, body, kind) => api(`/api/tasks/${id}/${kind === "spans" ? "spans" : "fam"}/`, { method: "PUT", body });
+    replayLeftovers(data.results, save, note);
   } catch (error) {
     text.textContent = "";
     showError(`Could not load your tasks: ${error.message}`);
