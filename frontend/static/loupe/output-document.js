@@ -68,11 +68,16 @@ function drawFacts(view) {
 }
 
 function drawDocument(view) {
+  // A release without article text (e.g. XSum's hallucination annotations) has ids only.
+  const textless = view.document.sentences.length === 0;
+  document.getElementById("sentences").hidden = textless;
   document.getElementById("sentences").replaceChildren(...sentenceItems(view.document.sentences, view.extracted, view.considered));
-  document.getElementById("doc-legend").textContent = view.extracted
-    ? `Sentences the system extracted carry their extraction order: “considered” (solid) are the first k = ${view.k} ` +
-      "that FAR uses; “beyond k” (dashed) were extracted later and are not used."
-    : "An abstractive output: no document sentences were extracted, so FAR does not apply (ROUGE only).";
+  document.getElementById("doc-legend").textContent = textless
+    ? "The release has no article text: only the document's id, its reference and the systems' summaries are part of it."
+    : view.extracted
+      ? `Sentences the system extracted carry their extraction order: “considered” (solid) are the first k = ${view.k} ` +
+        "that FAR uses; “beyond k” (dashed) were extracted later and are not used."
+      : "An abstractive output: no document sentences were extracted, so FAR does not apply (ROUGE only).";
   const facets = view.fam ? view.fam.facets : [];
   document.getElementById("facets").replaceChildren(...facetItems(facets, view.considered, highlight));
   const covered = facets.filter((f) => f.covered).length;
