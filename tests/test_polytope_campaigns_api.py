@@ -88,11 +88,8 @@ def test_a_polytope_task_body_follows_the_contract(campaign, client):
     assert body["document"]["external_id"] == "demo-002"
     assert body["document"]["sentences"] == task.document.sentences
     assert body["document"]["text_missing"] is False
-    assert body["output"] == {
-        "id": task.output_id,
-        "sentences": task.output.sentences,
-        "system": None,
-    }
+    # System-blind: neither the system nor the output's id (ids are numbered system by system).
+    assert body["output"] == {"id": None, "sentences": task.output.sentences, "system": None}
     assert " ".join(body["output"]["sentences"]) == SUMMARY_002
     queue = [t.pk for t in Task.objects.filter(campaign=campaign, annotator=task.annotator)]
     assert sorted(queue) == sorted(t.pk for t in tasks)
@@ -310,7 +307,7 @@ def test_submit_needs_an_error_or_the_no_errors_mark_then_reopen(campaign, clien
     }
     submitted = api.post(f"/api/tasks/{task.pk}/submit/")
     assert submitted.status_code == 200 and submitted.json()["status"] == "submitted"
-    assert submitted.json()["output"] == {"id": task.output_id, "system": None}
+    assert submitted.json()["output"] == {"id": None, "system": None}
     late = put(api, task, {"base_version": 2, "errors": three_errors(task)})
     assert late.status_code == 400
     assert late.json()["message"] == "The task is submitted; reopen it to change the errors."
@@ -351,6 +348,27 @@ def test_fam_and_span_saves_refuse_tasks_of_the_other_kind(campaign, dataset, cl
     )
     suggestions = api.get(f"/api/tasks/{task.pk}/suggestions/").json()
     assert suggestions == {"status": "ready", "scorers": {}}
+    event = {"facet": 0, "sentence": 0, "scorer": "tfidf", "scorer_version": "1", "action": "shown"}
+    logged = api.post(
+        f"/api/tasks/{task.pk}/suggestion-events/",
+        json.dumps({"events": [event]}),
+        content_type="application/json",
+    )
+    assert logged.status_code == 400
+    assert logged.json()["message"] == (
+        "A PolyTope campaign shows no suggestions: there is nothing to log."
+    )
+
+
+def test_the_admin_shows_a_polytope_campaign_and_its_items(campaign, client):
+    task = item(campaign)
+    login(client, "admin", "loupe-admin")
+    listing = client.get("/admin/campaigns/campaign/?kind=polytope")
+    assert listing.status_code == 200 and b"PolyTope error spans" in listing.content
+    page = client.get(f"/admin/campaigns/campaign/{campaign.pk}/change/")
+    assert page.status_code == 200
+    assert b"demo-abs, lead-3" in page.content
+    assert client.get(f"/admin/campaigns/task/{task.pk}/change/").status_code == 200
 
 
 # --- who reads what -------------------------------------------------------------------------
@@ -397,6 +415,7 @@ def test_researchers_never_read_spans_under_annotation_and_admins_only_read(camp
     body = admin.get(f"/api/tasks/{task.pk}/").json()
     assert body["editable"] is False and body["spans"]["errors"][0]["reason"] == SECRET
     assert body["output"]["system"] == {"slug": "demo-abs", "name": "DemoAbs"}  # admins see it
+    assert body["output"]["id"] == task.output_id
     assert put(admin, task, {"base_version": 2, "errors": []}).status_code == 403
     assert admin.post(f"/api/tasks/{task.pk}/submit/").status_code == 403
 
@@ -441,14 +460,15 @@ def test_system_blind_hides_the_system_from_the_annotator_everywhere(dataset, an
         assert all(r.status_code == 200 for r in responses), [r.content for r in responses]
         rows = [r for r in responses[2].json()["results"] if r["campaign"]["id"] == campaign.pk]
         shown = {r["output"]["system"]["slug"] if r["output"]["system"] else None for r in rows}
+        ids = {r["output"]["id"] for r in rows}
         if system_blind:
             for response in responses:
                 assert not any(name in response.content for name in hidden), response.content
-            assert shown == {None}
+            assert shown == {None} and ids == {None}
+            assert responses[0].json()["output"]["id"] is None
         else:
-            assert responses[0].json()["output"]["system"] == {
-                "slug": "demo-abs",
-                "name": "DemoAbs",
-            }
-            assert shown == {"demo-abs", "lead-3"}
+            output = responses[0].json()["output"]
+            assert output["system"] == {"slug": "demo-abs", "name": "DemoAbs"}
+            assert output["id"] == task.output_id
+            assert shown == {"demo-abs", "lead-3"} and ids == {task.output_id, lead.output_id}
         client.post("/logout/")

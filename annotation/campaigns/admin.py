@@ -1,4 +1,4 @@
-"""Admin pages for campaigns, tasks, suggestion sets and the suggestion log."""
+"""Admin pages for campaigns (FAM and PolyTope), tasks, suggestion sets and the suggestion log."""
 
 from django.contrib import admin
 
@@ -10,14 +10,28 @@ class CampaignAdmin(admin.ModelAdmin):
     list_display = (
         "slug",
         "name",
+        "kind",
         "dataset",
         "annotators_per_document",
         "blind",
+        "system_blind",
         "status",
         "suggestions_status",
     )
-    list_filter = ("status", "blind", "dataset")
+    list_filter = ("kind", "status", "blind", "dataset")
     filter_horizontal = ("documents",)
+    # A PolyTope campaign's systems and items are fixed when it is created (its tasks point
+    # at them); shown here, not edited.
+    readonly_fields = ("kind", "systems_shown", "items")
+    exclude = ("systems", "outputs")
+
+    @admin.display(description="systems")
+    def systems_shown(self, campaign) -> str:
+        return ", ".join(sorted(s.slug for s in campaign.systems.all())) or "-"
+
+    @admin.display(description="items (outputs)")
+    def items(self, campaign) -> int:
+        return campaign.outputs.count()
 
     def has_add_permission(self, request):
         # Campaigns are created through the service (POST /api/campaigns/create/), which also
@@ -27,9 +41,9 @@ class CampaignAdmin(admin.ModelAdmin):
 
 @admin.register(Task)
 class TaskAdmin(admin.ModelAdmin):
-    list_display = ("campaign", "document", "annotator", "status", "updated_at")
+    list_display = ("campaign", "document", "output", "annotator", "status", "updated_at")
     list_filter = ("campaign", "status")
-    raw_id_fields = ("document",)
+    raw_id_fields = ("document", "output")
 
     def has_add_permission(self, request):
         # Tasks come from assignment (POST /api/campaigns/<id>/assign/), which creates the FAM.

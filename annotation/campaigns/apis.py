@@ -121,8 +121,9 @@ class CampaignCreateApi(APIView):
 
 
 class TaskSummarySerializer(serializers.Serializer):
-    """A task in a list; a PolyTope item's system is hidden (None) when the campaign is
-    system-blind, unless the reader (``context["user"]``) is an admin other than its annotator."""
+    """A task in a list; a PolyTope item's system (and its output's id) is hidden (None) when
+    the campaign is system-blind, unless the reader (``context["user"]``) is an admin other
+    than its annotator."""
 
     id = serializers.IntegerField()
     status = serializers.CharField()
@@ -149,7 +150,9 @@ class TaskSummarySerializer(serializers.Serializer):
         if task.output_id is None:
             return None
         user = self.context.get("user")
-        return {"id": task.output_id, "system": selectors.system_shown(task=task, user=user)}
+        system = selectors.system_shown(task=task, user=user)
+        # Output ids are numbered system by system: a hidden system hides its output's id too.
+        return {"id": task.output_id if system else None, "system": system}
 
 
 class CampaignAssignApi(APIView):

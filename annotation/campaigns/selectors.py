@@ -411,10 +411,12 @@ def task_span_workspace(*, task: Task, user) -> dict:
         A JSON-ready dict: the task, campaign options, document and output sentences, the
         item's place in the queue, the scheme, the weights, the errors with their version and
         score, others' errors (not blind only), the next task, whether the user may edit, and
-        whether the page announces its presence. The system is None when hidden.
+        whether the page announces its presence. The output's system and id are None when
+        the system is hidden.
     """
     annotation = task_span_annotation(task=task)
     state = span_state(annotation=annotation)
+    system = system_shown(task=task, user=user)
     following = task_next(user=task.annotator, after=task)
     campaign = task.campaign
     document = task.document
@@ -440,9 +442,11 @@ def task_span_workspace(*, task: Task, user) -> dict:
             "text_missing": text_missing,
         },
         "output": {
-            "id": task.output_id,
+            # Output ids are numbered system by system (an upload at a time), so a hidden
+            # system hides the id too: ids 14 and 15 would say "the same system".
+            "id": task.output_id if system else None,
             "sentences": task.output.sentences,
-            "system": system_shown(task=task, user=user),
+            "system": system,
         },
         "item": task_item_place(task=task),
         "scheme": scheme_get(campaign.annotation_set.scheme).describe(),

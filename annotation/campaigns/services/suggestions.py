@@ -11,6 +11,7 @@ from config.exceptions import ApplicationError
 
 from ..models import (
     Campaign,
+    CampaignKind,
     SuggestionAction,
     SuggestionEvent,
     SuggestionSet,
@@ -30,8 +31,11 @@ def suggestion_events_log(*, task: Task, events: Sequence[dict]) -> int:
         How many events were stored.
 
     Raises:
-        ApplicationError: an unknown action, or a facet/sentence outside the task's document.
+        ApplicationError: an unknown action, a facet/sentence outside the task's document, or a
+            PolyTope task (no suggestions).
     """
+    if task.campaign.kind != CampaignKind.FAM:
+        raise ApplicationError("A PolyTope campaign shows no suggestions: there is nothing to log.")
     reference = task.document.references.get(position=task.campaign.reference_position)
     objects = []
     for event in events:
