@@ -7,6 +7,11 @@ part of the stored text (the cell stays a string; nothing is run). Reading strip
 such apostrophe again, so an export followed by an import gives the same text back. The rule is
 a bijection: text matching ``'*`` then a dangerous character gains one apostrophe on the way out
 and loses one on the way in; other text is never touched.
+
+Characters XML cannot carry (control characters; a carriage return would come back as a line
+feed) are written the way Excel writes them, ``_x000D_``, and a literal ``_xHHHH_`` in the text
+as ``_x005F_xHHHH_``; reading decodes both (openpyxl leaves them as they are), so such text also
+survives a round trip, and Excel shows it as it was.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import re
 DANGEROUS_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NEEDS_ESCAPE = re.compile(r"'*[=+\-@\t\r]")
 _ESCAPED = re.compile(r"'+[=+\-@\t\r]")
-# Control characters the XLSX format cannot hold (openpyxl refuses them).
-_ILLEGAL = re.compile(r"[\000-\010\013\014\016-\037]")
+# What XML cannot carry as it is (control characters, CR), and literal escapes: written _xHHHH_.
+_ENCODE = re.compile(r"_x[0-9A-Fa-f]{4}_|[\000-\010\013\014\015\016-\037]")
+_DECODE = re.compile(r"_x([0-9A-Fa-f]{4})_")
 # Excel's limit on the characters of one cell.
 MAX_CELL_CHARS = 32_767
 
@@ -50,21 +56,25 @@ def unescape_text(text: str) -> str:
     return text[1:] if _ESCAPED.match(text) else text
 
 
+def _encode(match: re.Match) -> str:
+    found = match.group(0)
+    return "_x005F" + found if len(found) > 1 else f"_x{ord(found):04X}_"
+
+
 def writable_text(text: str) -> tuple[str, bool]:
-    """Text an XLSX cell can hold: control characters replaced, at most 32,767 characters.
+    """The string to store in an XLSX cell for ``text``: escaped, encoded, at most 32,767 long.
 
     Args:
-        text: the plain text (not yet escaped).
+        text: the plain text.
 
     Returns:
-        ``(text, changed)``: the escaped, cleaned and possibly shortened text, and whether
-        anything other than the escape changed it.
+        ``(cell text, cut)``: the escaped and ``_xHHHH_``-encoded text, and whether it had to be
+        cut to Excel's 32,767 characters (then it ends with an ellipsis and is no longer exact).
     """
-    cleaned = _ILLEGAL.sub("\ufffd", text)
-    escaped = escape_text(cleaned)
-    if len(escaped) > MAX_CELL_CHARS:
-        escaped = escaped[: MAX_CELL_CHARS - 1] + "\u2026"
-    return escaped, escaped != escape_text(text)
+    stored = _ENCODE.sub(_encode, escape_text(text))
+    if len(stored) > MAX_CELL_CHARS:
+        return stored[: MAX_CELL_CHARS - 1] + "\u2026", True
+    return stored, False
 
 
 def cell_text(value: object) -> str | None:
@@ -75,12 +85,12 @@ def cell_text(value: object) -> str | None:
             object).
 
     Returns:
-        The text, or None for an empty cell.
+        The text (``_xHHHH_`` decoded, then unescaped), or None for an empty cell.
     """
     if value is None:
         return None
     if isinstance(value, str):
-        return unescape_text(value)
+        return unescape_text(_DECODE.sub(lambda match: chr(int(match.group(1), 16)), value))
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float) and value.is_integer():

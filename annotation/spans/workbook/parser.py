@@ -206,8 +206,8 @@ class _Builder:
             subtype=subtype.value,
             label=label.value,
             severity=severity,
-            words=row.text("words"),
-            reason=row.text("reason"),
+            words=row.raw("words") or "",
+            reason=row.raw("reason") or "",
             **self.span_columns(row, segment),
         )
 

@@ -317,8 +317,8 @@ def workbook_bytes(segments: Iterable[ExportSegment], *, note: str = "") -> tupl
         note: a line of provenance written under the ScoreCard (escaped like any text).
 
     Returns:
-        ``(bytes, altered)``: the file, and the cells whose text had to change beyond the
-        escape (control characters replaced, or cut at Excel's 32,767 characters).
+        ``(bytes, altered)``: the file, and the cells whose text had to be cut at Excel's
+        32,767 characters (an article that long; such a cell is no longer exact).
     """
     from openpyxl import Workbook
 

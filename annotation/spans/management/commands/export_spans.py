@@ -83,4 +83,4 @@ class Command(BaseCommand):
             )
         )
         for cell in export.altered:
-            self.stdout.write(f"  {cell}: text changed to fit a cell (control characters, length)")
+            self.stdout.write(f"  {cell}: text cut at the 32,767 characters a cell holds")
