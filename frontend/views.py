@@ -7,6 +7,7 @@ from functools import wraps
 from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
@@ -34,12 +35,16 @@ def tasks(request):
 def workspace(request, task_id: int):
     """One task's workspace: the FAM workspace (``workspace.js``), or for a PolyTope item the
     span workspace (``span-workspace.js``). The API checks who may see the task; a task the
-    user may not see gets the FAM page, whose script then says there is no such task.
+    user may not see gets the FAM page, whose script then says there is no such task, and a
+    PolyTope item a researcher asks for the 403 page with the reason.
     """
     try:
         kind = task_get(pk=task_id, user=request.user).campaign.kind
     except Http404:
         kind = CampaignKind.FAM
+    except PermissionDenied as error:
+        context = {"message": str(error)}
+        return render(request, "frontend/forbidden.html", context, status=403)
     template = "span_workspace" if kind == CampaignKind.POLYTOPE else "workspace"
     return render(request, f"frontend/{template}.html", {"task_id": task_id})
 

@@ -36,17 +36,18 @@ def span_world(live_server, no_celery):
     documents, every item assigned to the demo annotator (system-blind, the default).
 
     Returns {(document, system): Task}. ``summary`` replaces demo-abs's summary of demo-001
-    (its sentences) before the campaign pins it.
+    (its sentences) before the campaign pins it; ``text_missing`` marks demo-001 as a document
+    whose release has no article text.
     """
 
-    def make(*, summary: list[str] | None = None) -> dict:
+    def make(*, summary: list[str] | None = None, text_missing: bool = False) -> dict:
         from django.contrib.auth.models import Group
 
         from annotation.accounts.roles import ROLES
         from annotation.campaigns.models import Task
         from annotation.campaigns.services import polytope_campaign_create, tasks_assign_manual
         from annotation.corpus.demo import demo_load
-        from annotation.corpus.models import Dataset
+        from annotation.corpus.models import Dataset, Document
         from annotation.systems.models import SystemOutput
 
         for role in ROLES:  # made by a data migration, gone after an earlier test's flush
@@ -57,6 +58,10 @@ def span_world(live_server, no_celery):
             SystemOutput.objects.filter(system__slug=SYSTEM, document__external_id=DOCUMENT).update(
                 sentences=summary
             )
+        if text_missing:  # as a release without article text marks its documents
+            document = Document.objects.get(dataset=dataset, external_id=DOCUMENT)
+            document.meta = {**document.meta, "text_missing": True}
+            document.save(update_fields=["meta"])
         documents = [DOCUMENT, "demo-002"]
         campaign = polytope_campaign_create(
             dataset=dataset,
@@ -232,6 +237,7 @@ def test_mouse_overlaps_edit_delete_no_errors_submit_and_next(context, span_worl
     word(3).click()
     word(5).click(modifiers=["Shift"])
     press(page, "Enter", "3", "4")
+    wait_saved(page)  # version 2: this error alone
     # A drag over "three to turn" overlaps it: two lanes of underlines where they meet.
     word(5).hover()
     page.mouse.down()
@@ -275,12 +281,22 @@ def test_mouse_overlaps_edit_delete_no_errors_submit_and_next(context, span_worl
     spans = task_body(page, live_server.url, task)["spans"]
     assert (spans["errors"], spans["no_errors"]) == ([], True)
 
-    # The history lists every version with what changed (v opens it).
+    # The history lists every version with what changed (v opens it); an older one comes back
+    # as a new version.
     press(page, "v")
-    expect(page.locator("#history-list > li")).to_have_count(spans["version"] - 1)
-    expect(page.locator("#history-list > li").first).to_contain_text("marked as having no errors")
+    revisions = page.locator("#history-list > li")
+    expect(revisions).to_have_count(spans["version"] - 1)
+    expect(revisions.first).to_contain_text("marked as having no errors")
+    expect(revisions.last).to_contain_text("added Inaccuracy Intrinsic / Number & Time")
+    revisions.last.locator("button").focus()
+    press(page, "Enter")
+    expect(page.locator("#errors li.err")).to_have_count(1)
+    expect(page.locator("#clean-note")).to_be_hidden()
+    wait_saved(page)
     press(page, "Escape")
     expect(page.locator("#history")).to_be_hidden()
+    spans = task_body(page, live_server.url, task)["spans"]
+    assert ([e["words"] for e in spans["errors"]], spans["no_errors"]) == (["six to three"], False)
 
     # Ctrl+Enter submits; n goes to the next item of the queue (the other system's summary
     # of the same document: its source is read once).
@@ -402,6 +418,8 @@ def test_the_help_opens_with_the_question_mark(context, span_world, live_server)
     expect(matrix.locator("tbody tr")).to_have_count(8)
     expect(matrix.locator("tbody tr").nth(4).locator("td.na")).to_have_count(6)
     shot(page, "span-workspace-help.png")
+    matrix.scroll_into_view_if_needed()
+    shot(page, "span-workspace-help-matrix.png")
     press(page, "Escape")
     expect(help_dialog).to_be_hidden()
 
@@ -478,3 +496,50 @@ def test_offsets_count_characters_as_python_does(context, span_world, live_serve
         (summary.index("loudly"), summary.index("Crowds") + len("Crowds"), "loudly. Crowds"),
     ]
     expect(page.locator("#score-detail")).to_contain_text(f"{count_words(summary)} words")
+
+
+def test_without_article_text_an_omission_has_no_span(context, span_world, live_server):
+    tasks = span_world(text_missing=True)
+    task = tasks[(DOCUMENT, SYSTEM)]
+    page = item_page(context, live_server.url, task)
+    expect(page.locator("#source")).to_have_text("The release has no article text.")
+    press(page, "s")
+    expect(page.locator("#flash")).to_contain_text("no article text")
+    # The Omission is offered without a span; the other subtypes mark the summary as ever.
+    press(page, "Enter")
+    expect(page.locator("#menu-options button").nth(1)).to_contain_text("no span")
+    press(page, "2", "4")  # Omission / Number & Time: Critical
+    expect(page.locator("#errors li.err")).to_contain_text("(no span)")
+    wait_saved(page)
+    [error] = task_body(page, live_server.url, task)["spans"]["errors"]
+    assert (error["side"], error["start"], error["end"], error["words"]) == ("none", None, None, "")
+    assert (error["type"], error["label"], error["severity"]) == (
+        "Omission",
+        "Number & Time",
+        "Critical",
+    )
+
+
+def test_the_task_page_picks_the_workspace_by_the_campaigns_kind(context, span_world, live_server):
+    tasks = span_world()
+    task = tasks[(DOCUMENT, SYSTEM)]
+    page = item_page(context, live_server.url, task)
+    expect(page.locator("#summary-pane")).to_be_visible()
+    expect(page.locator("#sentences")).to_have_count(0)  # not the FAM workspace
+    # A task nobody may see gets the FAM page, whose script says so (no existence leak).
+    page.goto(f"{live_server.url}/tasks/999999/")
+    expect(page.locator("#doc-title")).to_have_text("No such task")
+    expect(page.locator("#sentences")).to_have_count(1)
+    # Researchers read scores, never spans under annotation: the page says so (403).
+    researcher = context.browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        other = researcher.new_page()
+        login(other, live_server.url, "researcher")
+        response = other.goto(f"{live_server.url}/tasks/{task.pk}/")
+        assert response.status == 403
+        expect(other.locator("#forbidden")).to_have_text(
+            "Error spans under annotation are not shown to researchers."
+        )
+        expect(other.locator("#summary")).to_have_count(0)
+    finally:
+        researcher.close()
