@@ -543,3 +543,27 @@ def test_the_task_page_picks_the_workspace_by_the_campaigns_kind(context, span_w
         expect(other.locator("#summary")).to_have_count(0)
     finally:
         researcher.close()
+
+
+def test_a_refused_save_says_why_and_keeps_the_change(context, span_world, live_server):
+    from annotation.campaigns.models import Campaign, CampaignStatus
+
+    tasks = span_world()
+    task = tasks[(DOCUMENT, SYSTEM)]
+    page = item_page(context, live_server.url, task)
+    # The admin closes the campaign while the page is open: the next save is refused (400).
+    Campaign.objects.filter(pk=task.campaign_id).update(status=CampaignStatus.CLOSED)
+    press(page, "Enter", "4", "5")
+    expect(page.locator("#save-state")).to_have_text("Not saved")
+    expect(page.locator("#flash")).to_contain_text("Not saved: The campaign is in closed")
+    [copy] = pending_copies(page, task)  # kept in this browser, not lost
+    assert [e["words"] for e in copy["errors"]] == ["Brindlemere"]
+    assert task_body(page, live_server.url, task)["spans"]["errors"] == []
+    # Reloaded, the page is read-only and says why.
+    page.reload()
+    page.wait_for_selector("#workspace[aria-busy=false] #summary .w")
+    expect(page.locator("#banner-text")).to_have_text(
+        "The campaign is closed: this item is read-only."
+    )
+    expect(page.locator("#flash")).to_contain_text("the campaign is closed")
+    assert len(pending_copies(page, task)) == 1

@@ -41,7 +41,7 @@ function text(side = W.side) {
 }
 
 // What the selection marks: {side, start, end, words} (code point offsets), or null.
-export function selectedSpan(side = W.side) {
+function selectedSpan(side = W.side) {
   const t = text(side);
   if (!t || !t.words.length) return null;
   const [lo, hi] = st.selectionRange(W.sels[side]);

@@ -18,6 +18,8 @@ export function onSaveState(stateName, detail) {
   drawSaveState($("save-state"), stateName, detail, HELP);
   $("relogin").hidden = stateName !== "auth";
   if (stateName === "auth") flash(HELP.auth);
+  // A refusal (400) is not retried: say why, it is kept in this browser meanwhile.
+  if (stateName === "error") flash(`Not saved: ${detail || HELP.error}`);
   if (stateName === "saved" && !ctx.saver.dirty) replayNext();
 }
 

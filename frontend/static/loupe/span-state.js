@@ -293,7 +293,7 @@ export function pieces(errors, side, from, to) {
 
 // What is stored, sent and compared for an output's errors (saver.js `format`).
 export function sameSpans(a, b) {
-  const key = (state) => JSON.stringify([sortErrors((state.errors || []).map(cleanError)).map(cleanError), Boolean(state.no_errors)]);
+  const key = (state) => JSON.stringify([sortErrors((state.errors || []).map(cleanError)), Boolean(state.no_errors)]);
   return key(a) === key(b);
 }
 

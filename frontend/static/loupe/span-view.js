@@ -4,14 +4,14 @@
 import { el } from "./api.js";
 import { describeError, isSpace, lanes, pieces, selectionRange, SEVERITY_SHORT, SIDE_NAMES } from "./span-state.js";
 
-export const $ = (id) => document.getElementById(id);
+const $ = (id) => document.getElementById(id);
 
 const SEV_CLASS = { Critical: "sev-critical", Major: "sev-major", Minor: "sev-minor" };
 export const sevClass = (severity) => SEV_CLASS[severity] || "sev-none";
 const MAX_LANE = 5; // lanes beyond it share the last one (still drawn, just closer)
 
 // The short tag of error i: its number and severity ("2 M"), the text cue beside the colour.
-export const errorTag = (error, i) => `${i + 1}${SEVERITY_SHORT[error.severity] ? ` ${SEVERITY_SHORT[error.severity]}` : ""}`;
+const errorTag = (error, i) => `${i + 1}${SEVERITY_SHORT[error.severity] ? ` ${SEVERITY_SHORT[error.severity]}` : ""}`;
 
 // One text side: per sentence a line of words; each word is cut at error boundaries into
 // pieces carrying one underline per covering error (in its lane), and each error's tag follows
@@ -137,8 +137,9 @@ export function errorItems(errors, current, { readOnly, handlers }) {
     );
     head.addEventListener("click", () => handlers.select(i));
     const words = el("p", null, { class: "ewords" });
-    words.append(el("span", error.words ? `“${error.words}”` : "(no words)", { class: "wtext" }), el("span", ` in the ${SIDE_NAMES[error.side] || error.side}`, { class: "muted" }));
-    if (error.side === "none") words.lastChild.textContent = " (no span)";
+    if (error.words) words.append(el("span", `“${error.words}” `, { class: "wtext" }));
+    const where = error.side === "none" ? "(no span)" : `in the ${SIDE_NAMES[error.side] || error.side}`;
+    words.append(el("span", where, { class: "muted" }));
     li.append(head, words);
     if (isCurrent) {
       const label = el("label", null, { class: "reason" });

@@ -287,8 +287,10 @@ async function main() {
     ctx.replayQueue = copies.slice(1);
     dialogs.restoreCopy(copies[0]);
     flash("Changes kept in this browser were restored and are being saved.");
-  } else if (copies.length && task.editable && task.status === "submitted") {
+  } else if (copies.length && task.editable && task.status === "submitted" && open) {
     flash("This browser holds unsaved changes for this item: reopen it to save them.");
+  } else if (copies.length && task.editable && !open) {
+    flash("This browser holds changes to this item that were not saved, but the campaign is closed.");
   }
   dialogs.redrawSaveState();
   renderOthers();
