@@ -307,6 +307,20 @@ def test_export_api_permissions_and_formats(released, dataset, client_for, users
     human = f"/api/annotation-sets/{campaign.annotation_set.pk}/export/?format=jsonl"
     assert client_for("researcher").get(human).status_code == 403
     assert client_for("admin").get(human).status_code == 200
+    # The creator of a set's campaign may export it whatever their role.
+    own = polytope_campaign_create(
+        dataset=dataset, slug="c3", name="C", systems=["demo-abs"], user=users["researcher"]
+    )
+    mine = f"/api/annotation-sets/{own.annotation_set.pk}/export/?format=xlsx"
+    assert client_for("researcher").get(mine).status_code == 200
+    # Another span scheme exports as JSONL; the workbook layout is PolyTope's.
+    xsum = AnnotationSet.objects.create(
+        dataset=dataset, slug="x", name="x", kind="released", scheme="xsum-hallucinations"
+    )
+    other = f"/api/annotation-sets/{xsum.pk}/export/"
+    assert client_for("researcher").get(other + "?format=jsonl").status_code == 200
+    refused = client_for("researcher").get(other + "?format=xlsx")
+    assert refused.status_code == 400 and "export it as jsonl" in refused.json()["message"]
 
 
 def _upload(data: bytes, name="Human_Annotation_Demo.xlsx", **fields):

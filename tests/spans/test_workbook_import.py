@@ -388,6 +388,12 @@ def test_wrong_system_wrong_dataset_and_unknown_system_are_refused(dataset, outp
     with pytest.raises(ImportValidationError) as refused:
         _import(dataset, data, system="no-such-system")
     assert [str(i) for i in refused.value.issues] == ["book.xlsx: unknown system 'no-such-system'"]
+    other = Dataset.objects.create(slug="other", name="Other")
+    with pytest.raises(ImportValidationError) as refused:
+        _import(other, data)
+    assert [str(i) for i in refused.value.issues] == [
+        "book.xlsx: system 'demo-abs' has no outputs on dataset 'other'"
+    ]
     assert not AnnotationSet.objects.filter(scheme="polytope").exists()
 
 

@@ -4,12 +4,15 @@ A segment is placed by its summary text (the Target, white space normalised) amo
 system's outputs; the ID only helps: an ID that is a document's id (or starts with one and a
 ``-``, as Loupe's export writes them), or ``<trial>-<n>`` as in the release's workbooks, names
 the document to prefer when several documents share the text, and a placement on another
-document than the ID suggests is reported. (BART's workbook has IDs such as ``b383-10`` whose
-number is no trial: the Source cell can even hold a neighbouring trial's article, so neither
-decides.) A Target that matches no summary exactly (white space aside, then case and PTB brackets
-aside) is placed on the one summary whose words overlap it by at least ``FUZZY_MIN`` (Dice over
-word counts), if that one is clear, and reported. Similar is not enough to tell the system,
-though: BART copies Lead-3 closely, and BART's workbook has 7 Targets within 0.9 of a Lead-3
+document than the ID suggests is reported. (BART's workbook has IDs ``0-10`` ... ``149-10``
+that are trials, and ``b0-10`` ... ``b383-10`` that are not: by their Targets they are trials
+95 to 144 in reverse order. Its Source cells can hold a neighbouring trial's article, says
+PROVENANCE.md, so neither the ID nor the Source decides.)
+
+A Target that matches no summary exactly (white space aside, then case and PTB brackets aside)
+is placed on the one summary whose words overlap it by at least ``FUZZY_MIN`` (Dice over word
+counts), if that one is clear, and reported. Similar is not enough to tell the system, though:
+BART copies Lead-3 closely, and 7 of the Targets of BART's workbook are within 0.9 of a Lead-3
 summary. So unless at least half of the segments match exactly, the workbook is refused as
 another system's (or dataset's).
 
@@ -175,7 +178,7 @@ class _Placer:
                         group.location,
                         f"the Target is the summary of {len(documents)} documents "
                         f"({', '.join(documents[:5])}); neither the ID nor the Source says "
-                        "which: not placed",
+                        "which: not placed, not stored, not counted",
                     )
                 )
                 return None
@@ -212,7 +215,9 @@ class _Placer:
             )
             self.report.append(
                 ReportLine(
-                    group.location, f"the Target matches no summary of the system{best}: not placed"
+                    group.location,
+                    f"the Target matches no summary of the system{best}: not placed, not "
+                    "stored, not counted",
                 )
             )
             return None
@@ -223,7 +228,7 @@ class _Placer:
                 ReportLine(
                     group.location,
                     f"the Target is as close to two summaries (word overlap {value:.2f} and "
-                    f"{rival:.2f}): not placed",
+                    f"{rival:.2f}): not placed, not stored, not counted",
                 )
             )
             return None
