@@ -330,6 +330,11 @@ def test_importing_a_system_replaces_only_its_own_rows(dataset, outputs, users):
             "book.xlsx: is not an Excel workbook (.xlsx or .xlsm): it is not a zip archive",
         ),
         (
+            bytes.fromhex("d0cf11e0a1b11ae1") + bytes(512),
+            "book.xlsx: is not an Excel workbook (.xlsx or .xlsm): it is an old .xls or a "
+            "password-protected workbook; save it unprotected as .xlsx or .xlsm",
+        ),
+        (
             lambda: _zip({"hello.txt": b"hi"}),
             "book.xlsx: is not an Excel workbook (.xlsx or .xlsm): the archive has no "
             "xl/workbook.xml",
@@ -357,7 +362,15 @@ def test_importing_a_system_replaces_only_its_own_rows(dataset, outputs, users):
             "book.xlsx: the Error Log holds no segment to import (no row with an ID)",
         ),
     ],
-    ids=["not-a-zip", "zip-not-workbook", "broken-xml", "no-error-log", "missing-headers", "empty"],
+    ids=[
+        "not-a-zip",
+        "xls-or-encrypted",
+        "zip-not-workbook",
+        "broken-xml",
+        "no-error-log",
+        "missing-headers",
+        "empty",
+    ],
 )
 def test_malformed_workbooks_are_refused_clearly_and_write_nothing(dataset, demo, data, message):
     with pytest.raises(ImportValidationError) as refused:

@@ -61,6 +61,7 @@ _HEADER_ALIASES = {
     "reasonforerror": "reason",
 }
 MAX_ROWS = 100_000
+_OLE2 = bytes.fromhex("d0cf11e0a1b11ae1")  # .xls files and encrypted .xlsx files start so
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 _SCAN_COLUMNS = 40  # headers are looked for in the first 40 columns
 # A cell (any namespace prefix) whose formula has no cached value: <f>..</f> or <f .../> followed
@@ -137,6 +138,16 @@ def _bytes(source: Path | BinaryIO | bytes, label: str) -> bytes:
 
 def _check_archive(data: bytes, label: str) -> None:
     refuse = "is not an Excel workbook (.xlsx or .xlsm)"
+    if data.startswith(_OLE2):
+        raise ImportValidationError(
+            [
+                Issue(
+                    Location(label),
+                    f"{refuse}: it is an old .xls or a password-protected workbook; save it "
+                    "unprotected as .xlsx or .xlsm",
+                )
+            ]
+        )
     if not zipfile.is_zipfile(io.BytesIO(data)):
         raise ImportValidationError([Issue(Location(label), f"{refuse}: it is not a zip archive")])
     try:
