@@ -7,8 +7,6 @@ screenshots at 1280x800 (in var/artifacts)."""
 
 from __future__ import annotations
 
-import unicodedata
-
 import pytest
 from playwright.sync_api import expect
 
@@ -424,9 +422,9 @@ def test_the_help_opens_with_the_question_mark(context, span_world, live_server)
     expect(help_dialog).to_be_hidden()
 
 
-# Strings where white space and "word" are easy to get wrong: Python's str.split() and
-# str.isalnum() against JS's \s and \w (U+FEFF, U+001C-U+001F, U+0085 are the differences in
-# white space; marks, other numbers and astral letters in words).
+# Strings where white space and "word" are easy to get wrong: the workbooks' joiners
+# (_ - . , '), non-ASCII letters (no word), and Python's white space against JS's \s (U+FEFF,
+# U+001C-U+001F, U+0085 are the differences).
 TRICKY = [
     "",
     "   \t\n ",
@@ -454,9 +452,8 @@ def test_the_word_count_port_matches_the_python_core(context, span_world, live_s
         [STATE_MODULE, TRICKY],
     )
     assert counted == [count_words(text) for text in TRICKY]
-    # Every code point: white space exactly as Python's; a word character exactly as Python's
-    # isalnum(), for every character Python's Unicode database (this interpreter's version)
-    # assigns. Characters it leaves unassigned may be letters in the browser's newer Unicode.
+    # Every code point: white space exactly as Python's; a one-character word exactly where
+    # the core counts one (the workbooks' rule: ASCII letters and digits only).
     scan = page.evaluate(
         """async (url) => {
           const m = await import(url);
@@ -473,10 +470,8 @@ def test_the_word_count_port_matches_the_python_core(context, span_world, live_s
     )
     every = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
     assert scan["space"] == [c for c in every if chr(c).isspace()]
-    assigned = {c for c in every if unicodedata.category(chr(c)) != "Cn"}
-    js_words = {c for c in scan["word"] if c in assigned}
-    assert js_words == {c for c in assigned if chr(c).isalnum()}
-    assert len(js_words) > 130_000
+    assert scan["word"] == [c for c in every if count_words(chr(c)) > 0]
+    assert len(scan["word"]) == 62
 
 
 def test_offsets_count_characters_as_python_does(context, span_world, live_server):

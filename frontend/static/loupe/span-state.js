@@ -12,7 +12,7 @@
 const PY_SPACE_CLASS = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const SPACE = new RegExp(`^[${PY_SPACE_CLASS}]$`, "u");
 const SPACE_RUN = new RegExp(`[${PY_SPACE_CLASS}]+`, "u");
-// Python's str.isalnum() on one character is true exactly for the Unicode categories L* and N*.
+// Letters and digits of any script (for trimming a selection's edge punctuation).
 const ALNUM = /[\p{L}\p{N}]/u;
 
 export const SIDES = ["summary", "source"];
@@ -20,16 +20,35 @@ export const SIDE_NAMES = { summary: "summary", source: "source", none: "no span
 
 // --- the PolyTope word count ----------------------------------------------------------------
 
-// Whether a whitespace token counts as a word: it holds at least one letter or digit.
-export function isWord(token) {
-  return ALNUM.test(token);
+// The workbooks' wdct rule (scoring/metrics/polytope/wordcount.py): a word is a run of ASCII
+// letters and digits; the run goes on across one of _ - . , ' when a letter or digit follows,
+// except that . or , followed by a letter ends the word.
+const ASCII_ALNUM = /^[A-Za-z0-9]$/;
+const ASCII_LETTER = /^[A-Za-z]$/;
+const JOINERS = new Set(["_", "-", ".", ",", "'"]);
+
+function joins(ch, next) {
+  if (!JOINERS.has(ch) || !ASCII_ALNUM.test(next)) return false;
+  return !((ch === "." || ch === ",") && ASCII_LETTER.test(next));
 }
 
-// The PolyTope word count: whitespace tokens (Python's white space) holding a letter or digit.
+// The PolyTope word count of a text (code points, as Python counts them).
 export function countWords(text) {
-  return String(text)
-    .split(SPACE_RUN)
-    .filter((token) => token && isWord(token)).length;
+  const cps = Array.from(String(text));
+  let words = 0;
+  let inWord = false;
+  cps.forEach((ch, i) => {
+    if (ASCII_ALNUM.test(ch)) {
+      if (!inWord) words += 1;
+      inWord = true;
+    } else if (!(inWord && i < cps.length - 1 && joins(ch, cps[i + 1]))) inWord = false;
+  });
+  return words;
+}
+
+// Whether a token holds at least one word by that rule.
+export function isWord(token) {
+  return countWords(token) > 0;
 }
 
 // --- texts, words and offsets ---------------------------------------------------------------
