@@ -81,6 +81,10 @@ def test_polytope_columns_breakdown_and_correlations_by_keyboard(context, polyto
     )
     assert order == ["a", "b"]
 
+    # Read again, now from the stored snapshot (JSONB keeps no key order): same order.
+    page.reload()
+    wait_query(page, "?k=3&sort=polytope")
+
     # The breakdown: the stacked bar (an SVG from the server) and the tables for a system.
     section = page.locator("#polytope")
     expect(section).to_be_visible()
@@ -88,7 +92,7 @@ def test_polytope_columns_breakdown_and_correlations_by_keyboard(context, polyto
     expect(img).to_have_attribute(
         "src", "/api/datasets/pt/leaderboard/plots/polytope-subtypes.svg?k=3"
     )
-    page.wait_for_function("document.getElementById('polytope-plot').naturalWidth > 0")
+    page.wait_for_function("() => document.getElementById('polytope-plot').naturalWidth > 0")
     expect(page.locator("#breakdown-summary")).to_contain_text("System A: 3 errors in 2 annotated")
     page.locator("#breakdown-system").focus()
     page.keyboard.press("ArrowDown")  # System A -> System B
@@ -99,6 +103,9 @@ def test_polytope_columns_breakdown_and_correlations_by_keyboard(context, polyto
     # B: Addition x Subject and Omission x Subject (critical), Inaccuracy Intrinsic x Predicate.
     assert critical[0] == "Critical" and critical[1:4] == ["2", "0", "1"] and critical[-1] == "3"
     assert severity[-1][0] == "All severities" and severity[-1][-1] == "3"
+    order = [row[0] for row in _table(page, "#subtype-table tbody")]
+    assert order[:3] == ["Addition", "Omission", "Inaccuracy Intrinsic"]
+    assert order[-2:] == ["Word Form", "All subtypes"]
     subtypes = {row[0]: row[2] for row in _table(page, "#subtype-table tbody")}
     assert subtypes["Addition"] == "1" and subtypes["Omission"] == "1"
     assert subtypes["Inaccuracy Intrinsic"] == "1" and subtypes["All subtypes"] == "3"
@@ -136,3 +143,37 @@ def test_a_dataset_without_annotations_has_no_polytope_parts(context, polytope_b
     expect(page.locator("#lb-table thead button[data-sort='polytope']")).to_have_count(0)
     expect(page.locator("#polytope")).to_be_hidden()
     expect(page.locator("#polytope-correlations")).to_be_hidden()
+
+
+def test_the_system_page_shows_each_outputs_polytope_and_the_pooled_score(context, polytope_board):
+    page = context.new_page()
+    login(page, polytope_board.url, "researcher")
+    page.goto(f"{polytope_board.url}/leaderboards/pt/")
+    wait_query(page, "?k=3")
+    page.locator("#lb-table a", has_text="System A").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/leaderboards/pt/systems/a/")
+    expect(page.locator("#system-page")).to_have_attribute("aria-busy", "false")
+    cells = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#doc-table tbody tr')].map(
+            (tr) => [tr.dataset.document,
+                     [...tr.querySelector('td[data-metric=polytope]').children].map(
+                        (c) => c.textContent)]))"""
+    )
+    assert cells == {
+        "d1": ["50.00", "1 C · 0 M · 0 m · 10 words"],
+        "d2": ["85.00", "0 C · 1 M · 1 m · 20 words"],
+        "d3": ["—", "not annotated"],
+    }
+    footer = page.locator("#doc-table tfoot td[data-metric=polytope]")
+    expect(footer).to_contain_text("73.33")
+    expect(footer).to_contain_text("pooled over 2 annotated")
+    expect(page.locator("#mean-notes")).to_contain_text("1 output not annotated")
+    # Sorting by PolyTope from the keyboard puts the best-scored output first.
+    page.locator("#doc-table thead button[data-sort='polytope']").focus()
+    page.keyboard.press("Enter")
+    order = page.eval_on_selector_all(
+        "#doc-table tbody tr", "rows => rows.map(r => r.dataset.document)"
+    )
+    assert order == ["d2", "d1", "d3"]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 1280

@@ -10,7 +10,6 @@ const SEVERITIES = [
   ["major", "Major", "M"],
   ["minor", "Minor", "m"],
 ];
-const FLUENCY = new Set(["Word Order", "Duplication", "Word Form"]);
 let current = null; // the envelope the breakdown tables are drawn from
 
 export function polytopeAvailable(envelope) {
@@ -64,10 +63,12 @@ function sources(p) {
   return parts.length ? parts.join(", ") : "none";
 }
 
-function drawSubtypes(p) {
-  const rows = Object.entries(p.breakdown.subtypes).map(([subtype, n]) => {
-    const tr = el("tr", null, { "data-subtype": subtype });
-    tr.append(el("th", subtype, { scope: "row" }), el("td", FLUENCY.has(subtype) ? "Fluency" : "Accuracy"), el("td", n, { class: "num" }));
+// The subtypes and labels come in the official order as lists (a stored snapshot's objects do
+// not keep their keys' order).
+function drawSubtypes(p, order) {
+  const rows = order.subtypes.map(({ name, aspect }) => {
+    const tr = el("tr", null, { "data-subtype": name });
+    tr.append(el("th", name, { scope: "row" }), el("td", aspect), el("td", p.breakdown.subtypes[name] || 0, { class: "num" }));
     return tr;
   });
   const total = el("tr", null, { class: "total" });
@@ -75,9 +76,9 @@ function drawSubtypes(p) {
   document.querySelector("#subtype-table tbody").replaceChildren(...rows, total);
 }
 
-function drawSeverities(p, name) {
+function drawSeverities(p, name, order) {
   const table = document.getElementById("severity-table");
-  const labels = Object.keys(p.breakdown.labels);
+  const labels = order.labels;
   const head = el("tr");
   head.append(el("th", "Severity", { scope: "col" }), ...labels.map((label) => el("th", label, { scope: "col", class: "num" })), el("th", "All labels", { scope: "col", class: "num" }));
   table.tHead.replaceChildren(head);
@@ -99,13 +100,13 @@ function drawBreakdown(envelope, select) {
   const rows = annotatedRows(envelope);
   const row = rows.find((r) => r.system === select.value) || rows[0];
   const p = row.polytope;
-  const aspects = Object.entries(p.breakdown.aspects).map(([aspect, n]) => `${aspect} ${n}`).join(", ");
+  const aspects = ["Accuracy", "Fluency"].map((aspect) => `${aspect} ${p.breakdown.aspects[aspect] || 0}`).join(", ");
   document.getElementById("breakdown-summary").textContent =
     `${row.name}: ${p.errors} errors in ${p.n} annotated outputs (${p.clean} clean; ${p.words} words; penalty ${fixed(p.penalty, 1)}). ` +
     `By aspect: ${aspects}. Annotations scored: ${sources(p)}.`;
   document.getElementById("subtype-caption").textContent = `${row.name}: errors by subtype`;
-  drawSubtypes(p);
-  drawSeverities(p, row.name);
+  drawSubtypes(p, envelope.polytope);
+  drawSeverities(p, row.name, envelope.polytope);
 }
 
 // The breakdown section: the plot follows the category filter; the tables the chosen system.

@@ -5,6 +5,7 @@ import {
   bindControls,
   CATEGORY_LABELS,
   documentUrl,
+  fixed,
   formControls,
   keepSortFocus,
   metricLabel,
@@ -53,11 +54,11 @@ function drawVersions() {
   document.getElementById("report-list").replaceChildren(...report.map((line) => el("li", line)));
 }
 
-function compare(key, direction) {
+function compare(key, direction, read = (doc) => doc[key]) {
   const sign = direction === "ascending" ? 1 : -1;
   return (a, b) => {
-    const x = a[key];
-    const y = b[key];
+    const x = read(a);
+    const y = read(b);
     if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1; // missing last
     if (y === null || y === undefined) return -1;
     return sign * (typeof x === "number" ? x - y : String(x).localeCompare(String(y)));
@@ -79,7 +80,32 @@ function documentRow(doc, metrics) {
   id.append(el("a", doc.external_id, { href: documentUrl(dataset, system, doc.external_id, query) }));
   row.append(id, el("td", doc.category ? CATEGORY_LABELS[doc.category] : "—"));
   for (const metric of metrics) row.append(scoreCell(metric, doc[metric]));
+  if (data.polytope) row.append(polytopeDocumentCell(doc.polytope));
   return row;
+}
+
+// An output's PolyTope score (percent) and its errors; "not annotated" is not "clean".
+function polytopeDocumentCell(p) {
+  const cell = el("td", null, { class: "num", "data-metric": "polytope" });
+  if (!p) {
+    cell.classList.add("na");
+    cell.append(el("span", "—", { class: "mean", "aria-hidden": "true" }), el("small", "not annotated", { class: "n" }));
+    return cell;
+  }
+  cell.append(el("span", fixed(p.score, 2), { class: "mean" }));
+  const errors = p.errors ? `${p.critical} C · ${p.major} M · ${p.minor} m` : "no errors";
+  cell.append(el("small", `${errors} · ${p.words} words`, { class: "n" }));
+  return cell;
+}
+
+// The pooled PolyTope score of the annotated outputs (not a mean of the rows above it).
+function polytopeMeanCell() {
+  const p = data.polytope;
+  const cell = el("td", null, { class: "num", "data-metric": "polytope" });
+  cell.append(el("span", fixed(p.score, 2), { class: "mean" }));
+  if (p.ci_low !== null && p.ci_high !== null) cell.append(el("small", `${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}`, { class: "ci" }));
+  cell.append(el("small", `pooled over ${p.n} annotated`, { class: "n" }));
+  return cell;
 }
 
 // The means, each over the documents that have its score (FAR needs a FAM with a supported
@@ -96,6 +122,7 @@ function meanRow(metrics) {
     cell.append(el("small", `n = ${n}`, { class: "n", title: `${n} documents with a ${metricLabel(metric)} score` }));
     row.append(cell);
   }
+  if (data.polytope) row.append(polytopeMeanCell());
   return row;
 }
 
@@ -128,13 +155,28 @@ function drawMeanNotes(metrics) {
     if (!leftOut.length) return el("li", `${names}: mean over all ${total} documents.`);
     return el("li", `${names}: mean over ${total - leftOut.length} of ${total} documents; left out: ${leftOutText(leftOut)}.`);
   });
+  const p = data.polytope;
+  if (p && total) {
+    const missing = p.not_annotated.length;
+    lines.push(
+      el(
+        "li",
+        `PolyTope: ${fixed(p.score, 2)}, pooled over the words of the ${p.n} annotated outputs ` +
+          `(${p.critical} critical, ${p.major} major, ${p.minor} minor errors; ${p.clean} clean)` +
+          (missing ? `; ${missing} output${missing === 1 ? "" : "s"} not annotated, which is not the same as clean.` : "."),
+      ),
+    );
+  }
   document.getElementById("mean-notes").replaceChildren(...(total ? lines : []));
 }
 
 function drawTable() {
   const metrics = visibleMetrics(data.metrics, params.pr, params.sort);
   const documents = [...data.documents];
-  if (params.sort && (params.sort === "external_id" || params.sort === "category" || metrics.includes(params.sort))) {
+  if (params.sort === "polytope" && data.polytope) {
+    const score = (doc) => (doc.polytope ? doc.polytope.score : null);
+    documents.sort(compare("polytope_score", params.order || "descending", score));
+  } else if (params.sort && (params.sort === "external_id" || params.sort === "category" || metrics.includes(params.sort))) {
     documents.sort(compare(params.sort, params.order || "descending"));
   }
   const direction = (key) => (params.sort === key ? params.order || "descending" : null);
@@ -147,6 +189,9 @@ function drawTable() {
         sortHeader(m, metricLabel(m), { title: metricTitle(m), direction: direction(m), onSort: sortBy, className: "num" }),
       ),
     );
+    if (data.polytope) {
+      head.append(sortHeader("polytope", metricLabel("polytope"), { title: metricTitle("polytope"), direction: direction("polytope"), onSort: sortBy, className: "num" }));
+    }
     table.tHead.replaceChildren(head);
     table.tBodies[0].replaceChildren(...documents.map((doc) => documentRow(doc, metrics)));
     table.tFoot.replaceChildren(documents.length ? meanRow(metrics) : el("tr"));

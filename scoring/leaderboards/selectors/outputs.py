@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from statistics import fmean
 
+from django.conf import settings
+
 from annotation.corpus.models import Dataset, Reference
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.metrics.far import DEFAULT_K, considered_sentences
-from scoring.metrics.leaderboard import FAITHFULNESS, FAR_MEASURES, far_key
+from scoring.metrics.leaderboard import FAITHFULNESS, FAR_MEASURES, POLYTOPE, far_key
+from scoring.metrics.stats import DEFAULT_SEED
 from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import scoring_fam_map
 
-from .board import METRICS, check_params, leaderboard_documents
+from .board import LEVEL, METRICS, check_params, leaderboard_documents
+from .polytope import polytope_columns, polytope_row, polytope_segments
 
 
 def output_version_list(*, dataset: Dataset, system: System) -> list[dict]:
@@ -138,7 +142,11 @@ def output_score_table(
     Returns:
         ``{"metrics": [...], "documents": [{"document_id", "external_id", "category",
         <metric>: value or None, ...}], "means": {<metric>: {"mean", "n", "left_out":
-        [{"external_id", "reason"}]}}}``.
+        [{"external_id", "reason"}]}}, "polytope": ...}``. When some output of the version
+        has a scored PolyTope annotation, each document also has ``polytope`` (its score in
+        percent, words, penalty and errors by severity, or None when not annotated) and
+        ``polytope`` is the pooled cell with its ratio CI, breakdown and ``not_annotated``
+        (external ids); otherwise ``polytope`` is None.
 
     Raises:
         LeaderboardParamsError: a bad category.
@@ -157,19 +165,51 @@ def output_score_table(
         .values_list("document_id", "document__external_id", "document__category")
     )
     present = [m for m in METRICS if any(m in row for row in values.values())]
+    outputs = list(outputs)
+    segments = polytope_segments(versions=[version], documents=in_scope).get(version.pk, {})
     documents = [
         {
             "document_id": document_id,
             "external_id": external_id,
             "category": doc_category or None,
             **{m: values.get(document_id, {}).get(m) for m in present},
+            **({POLYTOPE: _segment(segments.get(document_id))} if segments else {}),
         }
         for document_id, external_id, doc_category in outputs
     ]
-    return {
+    table = {
         "metrics": present,
         "documents": documents,
         "means": _means(version, documents, present),
+        "polytope": None,
+    }
+    if segments:
+        table["polytope"] = _polytope_summary(version, segments, documents, in_scope)
+    return table
+
+
+def _segment(segment) -> dict | None:
+    """One output's PolyTope figures on the system page (None: not annotated)."""
+    if segment is None:
+        return None
+    fields = ("score", "words", "penalty", "critical", "major", "minor", "errors")
+    return {field: getattr(segment, field) for field in fields}
+
+
+def _polytope_summary(version, segments, documents, in_scope) -> dict:
+    """The version's pooled PolyTope cell, breakdown and the outputs nobody annotated."""
+    covered = {version.pk: [d["document_id"] for d in documents]}
+    cells, extras, _ = polytope_columns(
+        versions=[version],
+        documents=in_scope,
+        covered=covered,
+        level=LEVEL,
+        resamples=settings.LOUPE_LEADERBOARD_RESAMPLES,
+        seed=DEFAULT_SEED,
+    )
+    return {
+        **polytope_row(cells[version.system.slug], extras[version.system.slug]),
+        "not_annotated": [d["external_id"] for d in documents if d["document_id"] not in segments],
     }
 
 

@@ -22,7 +22,7 @@ from scoring.metrics.leaderboard import (
     polytope_cell,
     segment_from_values,
 )
-from scoring.metrics.polytope import PolytopeSegmentScore
+from scoring.metrics.polytope import LABELS, SUBTYPES, PolytopeSegmentScore
 from scoring.metrics.stats import METHOD_RATIO, TEST_RATIO_PERMUTATION
 from scoring.scores.models import DocumentScore, ErrorBreakdown
 from scoring.scores.selectors import POLYTOPE_SCHEME
@@ -192,10 +192,14 @@ def polytope_meta(*, available: bool, level: float, resamples: int, seed: int) -
         seed: the bootstrap's seed.
 
     Returns:
-        ``{"available", "scale", "ci", "test", "paper"}``.
+        ``{"available", "scale", "ci", "test", "paper", "subtypes", "labels"}``: the subtypes
+        (each with its aspect) and the labels in the official order, as lists, since the
+        breakdowns' objects lose their key order in a stored snapshot.
     """
     return {
         "available": available,
+        "subtypes": [{"name": s.value, "aspect": s.aspect.value} for s in SUBTYPES],
+        "labels": [label.value for label in LABELS],
         "scale": "percent: 100 * (1 - penalty / words), pooled over the annotated outputs",
         "ci": {"method": METHOD_RATIO, "level": level, "resamples": resamples, "seed": seed},
         "test": TEST_RATIO_PERMUTATION,
