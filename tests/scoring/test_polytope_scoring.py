@@ -168,3 +168,16 @@ def test_an_output_without_words_fails_the_job_naming_it(pt):
     job.refresh_from_db()
     assert job.status == JobStatus.FAILED
     assert "no whitespace token holds a letter or digit" in job.error
+
+
+def test_sync_runs_the_waiting_spans_job_and_fills_missing_polytope(pt):
+    from scoring.scores.services import scoring_pending_run_inline
+
+    # The build's import left a spans job waiting; --sync runs it (and a first full job).
+    assert scoring_pending_run_inline(dataset=pt["dataset"]) == 2
+    a1 = pt["outputs"]["a", "d1"]
+    assert _values(a1)["polytope"] == 50.0
+    DocumentScore.objects.filter(version=a1.version, metric__startswith="polytope").delete()
+    assert scoring_pending_run_inline(dataset=pt["dataset"]) == 1  # annotated, not scored
+    assert _values(a1)["polytope"] == 50.0
+    assert scoring_pending_run_inline(dataset=pt["dataset"]) == 0
