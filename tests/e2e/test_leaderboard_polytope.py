@@ -4,9 +4,12 @@ correlations with the automatic metrics."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import POLYTOPE_OUTPUTS, SHARED_DATA
 from tests.e2e.helpers import ARTIFACTS, login
 from tests.e2e.leaderboard_helpers import api, fixed, wait_query
 
@@ -177,3 +180,52 @@ def test_the_system_page_shows_each_outputs_polytope_and_the_pooled_score(contex
     )
     assert order == ["d2", "d1", "d3"]
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 1280
+
+
+BART_WORKBOOK = (
+    SHARED_DATA
+    / "polytope-release"
+    / "outputs_with_human_annotation"
+    / "Human_Annotation_Summarization_BART.xlsm"
+)
+
+
+@pytest.mark.shared
+@pytest.mark.skipif(
+    not (POLYTOPE_OUTPUTS.is_dir() and BART_WORKBOOK.is_file()),
+    reason="the PolyTope release is absent from ../shared/data",
+)
+def test_bart_on_the_release_page_at_the_published_score(context, demo):
+    from django.core.management import call_command
+
+    from annotation.corpus.models import Dataset
+    from scoring.scores.services import scoring_pending_run_inline
+
+    call_command(
+        "import_dataset", str(POLYTOPE_OUTPUTS), "--format", "polytope-release",
+        "--slug", "cnndm-polytope", verbosity=0,
+    )  # fmt: skip
+    call_command(
+        "import_polytope_workbook", str(BART_WORKBOOK), "--dataset", "cnndm-polytope",
+        "--system", "bart", verbosity=0,
+    )  # fmt: skip
+    scoring_pending_run_inline(dataset=Dataset.objects.get(slug="cnndm-polytope"))
+    page = context.new_page()
+    login(page, demo.url, "researcher")
+    page.goto(f"{demo.url}/leaderboards/cnndm-polytope/?sort=polytope")
+    wait_query(page, "?k=3&sort=polytope")
+    bart = page.locator("#lb-table tr[data-system='bart']")
+    score = bart.locator("td[data-metric='polytope'] .mean")
+    expect(score).to_have_text("89.45")
+    expect(score).to_have_attribute("title", re.compile(r"^89\.449 \(pooled over 4341 words"))
+    expect(bart.locator("td[data-metric='polytope'] .n")).to_have_text("68 of 150 annotated")
+    expect(bart.locator("td[data-metric='polytope-errors'] .sr-only")).to_have_text(
+        "57 critical, 69 major, 1 minor"
+    )
+    first = page.eval_on_selector("#lb-table tbody tr", "tr => tr.dataset.system")
+    assert first == "bart"
+    others = page.locator("#lb-table td[data-metric='polytope'].na")
+    expect(others).to_have_count(9)
+    expect(page.locator("#breakdown-summary")).to_contain_text("127 errors in 68 annotated")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 1280
+    page.screenshot(path=str(ARTIFACTS / "leaderboard-polytope-bart.png"), full_page=True)

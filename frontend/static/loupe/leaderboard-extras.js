@@ -62,7 +62,8 @@ export function renderCorrelations(correlations, showPrecisionRecall) {
   if (section.hidden) return;
   const rows = items.map((c) => {
     const row = el("tr");
-    const n = c.level === "summary" ? `${c.n_systems} systems, ${c.n_documents} documents` : `${c.n_systems} systems`;
+    const systems = `${c.n_systems} system${c.n_systems === 1 ? "" : "s"}`;
+    const n = c.level === "summary" ? `${systems}, ${c.n_documents} document${c.n_documents === 1 ? "" : "s"}` : systems;
     row.append(el("td", c.judgment), el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
     row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
     return row;

@@ -25,7 +25,7 @@ export function polytopeCell(row) {
     cell.append(el("span", "—", { class: "mean", "aria-hidden": "true" }), el("small", "not annotated", { class: "n" }));
     return cell;
   }
-  cell.append(el("span", fixed(p.score, 2), { class: "mean" }));
+  cell.append(el("span", fixed(p.score, 2), { class: "mean", title: `${fixed(p.score, 3)} (pooled over ${p.words} words, penalty ${p.penalty})` }));
   if (p.ci_low !== null && p.ci_high !== null) {
     cell.append(el("small", `${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}`, { class: "ci", title: "95% confidence interval (bootstrap of the pooled ratio)" }));
   }
@@ -147,12 +147,16 @@ function coefficient(result) {
   return cell;
 }
 
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 // One row per metric and level: n, the three coefficients and, when given, the paper's r.
 function correlationRows(items, paper) {
   return items.map((c) => {
     const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
-    const n = c.level === "system" ? `${c.n} systems` : `${c.n} outputs (${c.n_systems} systems)`;
-    row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
+    const n = c.level === "system" ? plural(c.n, "system") : `${plural(c.n, "output")} (${plural(c.n_systems, "system")})`;
+    row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n, { class: "count" }));
     row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
     if (paper) {
       const published = ((paper.pearson || {})[c.level] || {})[c.metric];
