@@ -141,16 +141,14 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     rows += spans.scores
     # Span-derived rows that no longer apply (the annotation was removed) go, as do the
     # breakdowns of outputs PolyTope no longer scores.
-    for output in outputs:
-        missing = SPAN_KEYS - spans.written.get(output.pk, set())
-        if missing:
-            stale |= Q(
-                version_id=output.version_id, document_id=output.document_id, metric__in=missing
-            )
     unscored = Q()
     for output in outputs:
-        if POLYTOPE not in spans.written.get(output.pk, ()):
-            unscored |= Q(version_id=output.version_id, document_id=output.document_id)
+        written = spans.written.get(output.pk, set())
+        pair = Q(version_id=output.version_id, document_id=output.document_id)
+        if SPAN_KEYS - written:
+            stale |= pair & Q(metric__in=SPAN_KEYS - written)
+        if POLYTOPE not in written:
+            unscored |= pair
     with transaction.atomic():
         DocumentScore.objects.bulk_create(
             rows,
