@@ -8,10 +8,11 @@ their own 60-sentence document) and one FAM task on the same document. The harne
 errors each (spans in the summary, an Omission in the source, one error known only by its
 words), so each save is a real change: a new version and a revision.
 
-Reference, measured in the same run, same users, same schedule, same concurrency, just before
-the span phase: ``GET /api/me/`` (the framework's floor) and the FAM save ``PUT
-/api/tasks/<id>/fam/`` of ``bench_save_api.py`` (the fastest peer: the same kind of versioned,
-validated, locked write). The ratios are the span save's cost over each.
+Reference, measured in the same run, same users, same schedule, same concurrency: ``GET
+/api/me/`` (the framework's floor) and the FAM save ``PUT /api/tasks/<id>/fam/`` of
+``bench_save_api.py`` (the fastest peer: the same kind of versioned, validated, locked write).
+The ratios are the span save's cost over each. The three phases take turns in rounds (default 3
+rounds of 20 s each), so a burst of other work on the machine falls on all three alike.
 
 Reported per phase: count, errors (any non-200), p50/p95/p99/max on the client (loopback:
 connect, request, whole response) and on gunicorn (access log ``%(D)s``). Afterwards every span
@@ -319,6 +320,23 @@ def run_phase(
     return out
 
 
+def merge(total: dict, part: dict, offset: float) -> None:
+    """Add one round's phase to the phase's totals; its due times start at ``offset`` s."""
+    if not total:
+        total.update(
+            client=[], due=[], server=[], statuses={}, bodies=[], lag=0.0, wall=0.0, wrong_version=0
+        )
+    for key in ("client", "server"):
+        total[key] += part[key]
+    total["due"] += [due + offset for due in part["due"]]
+    for status, n in part["statuses"].items():
+        total["statuses"][status] = total["statuses"].get(status, 0) + n
+    total["bodies"] = (total["bodies"] + part["bodies"])[:5]
+    total["lag"] = max(total["lag"], part["lag"])
+    total["wall"] += part["wall"]
+    total["wrong_version"] += part["wrong_version"]
+
+
 LABELS = {"me": "GET /api/me/", "fam": "PUT fam", "spans": "PUT spans"}
 MATCH = {"me": ("GET", "/api/me/"), "fam": ("PUT", "/fam/"), "spans": ("PUT", "/spans/")}
 
@@ -328,6 +346,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=SECONDS, help="length of each phase")
     parser.add_argument(
         "--concurrency", type=int, nargs="+", default=list(CONCURRENCY), help="annotators"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="the phases take turns this many times"
     )
     parser.add_argument("--show-queries", action="store_true", help="print the saves' SQL")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
@@ -383,7 +404,8 @@ def main() -> int:
                     annotator.first_version[kind] = annotator.version[kind]
             print(
                 f"gunicorn on 127.0.0.1:{server.port}, 2 sync workers; one request per "
-                f"annotator every {INTERVAL:g} s for {args.seconds:g} s per phase"
+                f"annotator every {INTERVAL:g} s for {args.seconds:g} s per phase, the phases "
+                f"taking turns in {args.rounds} rounds of {args.seconds / args.rounds:g} s"
             )
             senders = {
                 "me": lambda a: (
@@ -398,11 +420,21 @@ def main() -> int:
                 for annotator in group:
                     for kind in ("fam", "spans"):
                         fetch_state(server.port, annotator, kind)
-                seed = SEED + phase
-                for kind in ("me", "fam", "spans"):
-                    results[(concurrency, kind)] = run_phase(
-                        server, group, senders[kind], MATCH[kind], args.seconds, seed
-                    )
+                # The three phases take turns in rounds, so a burst of other work on the
+                # machine falls on all three alike rather than on whichever ran then.
+                for round_ in range(args.rounds):
+                    seed = SEED + phase * 100 + round_
+                    for kind in ("me", "fam", "spans"):
+                        part = run_phase(
+                            server,
+                            group,
+                            senders[kind],
+                            MATCH[kind],
+                            args.seconds / args.rounds,
+                            seed,
+                        )
+                        offset = round_ * args.seconds / args.rounds
+                        merge(results.setdefault((concurrency, kind), {}), part, offset)
                 print(f"  {concurrency} annotators done")
             consistent, problems = {"fam": 0, "spans": 0}, []
             for annotator in annotators:
