@@ -252,7 +252,7 @@ def task_started(task: Task) -> None:
     if task.status == TaskStatus.TODO:
         task.status = TaskStatus.IN_PROGRESS
         # Only the status changes: its foreign keys were just read under the lock (checking
-        # them again would cost five queries on every first save).
+        # them again would cost four queries on every first save).
         task.full_clean(
             exclude=["campaign", "document", "output", "annotator"], validate_constraints=False
         )
