@@ -69,15 +69,64 @@ class MetricCorrelation:
             "n_systems": self.n_systems,
             "n_documents": self.n_documents,
         }
-        for method in METHODS:
-            result: Correlation = getattr(self, method)
-            data[method] = {
-                "value": result.value,
-                "p_value": result.p_value,
-                "reason": result.reason,
-                "n": result.n,
-            }
-        return data
+        return data | coefficients_dict(self)
+
+
+def coefficients_dict(result) -> dict[str, dict]:
+    """The three coefficients of a correlation result as JSON-ready data.
+
+    Shared by :class:`MetricCorrelation` and
+    :class:`~scoring.metrics.leaderboard.instance.HumanScoreCorrelation`.
+
+    Args:
+        result: anything with ``pearson``, ``spearman`` and ``kendall``
+            :class:`~scoring.metrics.stats.Correlation` attributes.
+
+    Returns:
+        ``{method: {"value", "p_value", "reason", "n"}}`` in the order of ``METHODS`` (an
+        undefined coefficient is ``None`` with its reason).
+    """
+    data = {}
+    for method in METHODS:
+        coefficient: Correlation = getattr(result, method)
+        data[method] = {
+            "value": coefficient.value,
+            "p_value": coefficient.p_value,
+            "reason": coefficient.reason,
+            "n": coefficient.n,
+        }
+    return data
+
+
+def undefined_coefficients(level: str, n: int, reason: str) -> dict[str, Correlation]:
+    """Every method's coefficient as undefined, with the reason.
+
+    Args:
+        level: the level recorded in each result.
+        n: the points there were.
+        reason: why no coefficient is defined.
+
+    Returns:
+        ``{method: Correlation}`` with ``value`` and ``p_value`` None.
+    """
+    return {method: Correlation(method, level, None, None, n, reason) for method in METHODS}
+
+
+def level_coefficients(x: list[float], y: list[float], level: str) -> dict[str, Correlation]:
+    """Every method's coefficient of the paired points, recorded at ``level``.
+
+    Args:
+        x: one side's values.
+        y: the other side's, in the same order.
+        level: the level recorded in each result.
+
+    Returns:
+        ``{method: Correlation}`` (a constant side gives None with the reason).
+
+    Raises:
+        NonFiniteValueError: a value is NaN or infinite.
+    """
+    return {method: replace(correlate(x, y, method), level=level) for method in METHODS}
 
 
 def _number(value, what: str, item: Hashable) -> float:
@@ -134,10 +183,6 @@ def _checked_metric(metric: str, scores) -> dict[Hashable, dict[Hashable, float]
     return checked
 
 
-def _undefined(level: str, n: int, reason: str) -> dict[str, Correlation]:
-    return {method: Correlation(method, level, None, None, n, reason) for method in METHODS}
-
-
 def _system_level(x: list[float], y: list[float], metric: str) -> dict[str, Correlation]:
     """Correlate the per-system points; a constant side gives ``None`` with a plain reason."""
     constant = [
@@ -145,8 +190,8 @@ def _system_level(x: list[float], y: list[float], metric: str) -> dict[str, Corr
     ]
     if constant:
         reason = f"{' and '.join(constant)} system values are all equal: correlation is undefined"
-        return _undefined(LEVEL_SYSTEM, len(x), reason)
-    return {method: replace(correlate(x, y, method), level=LEVEL_SYSTEM) for method in METHODS}
+        return undefined_coefficients(LEVEL_SYSTEM, len(x), reason)
+    return level_coefficients(x, y, LEVEL_SYSTEM)
 
 
 def correlate_with_human(
@@ -220,7 +265,7 @@ def correlate_with_human(
         elif not documents:
             reason = f"no document has {metric} and human scores for all {len(systems)} systems"
         if reason:
-            system_results = _undefined(LEVEL_SYSTEM, len(systems), reason)
+            system_results = undefined_coefficients(LEVEL_SYSTEM, len(systems), reason)
         else:
             x = [fmean(scores[s][d] for d in documents) for s in systems]
             if per_document:
@@ -232,7 +277,7 @@ def correlate_with_human(
         if not per_document:
             continue
         if reason:
-            summary_results = _undefined(LEVEL_SUMMARY, 0, reason)
+            summary_results = undefined_coefficients(LEVEL_SUMMARY, 0, reason)
         else:
             m = {s: {d: scores[s][d] for d in documents} for s in systems}
             h = {s: {d: values[s][d] for d in documents} for s in systems}

@@ -9,12 +9,13 @@ every system's outputs together.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from statistics import fmean
 
-from ..stats import METHODS, Correlation, correlate
+from ..stats import Correlation
 from ..stats.correlation import MIN_POINTS
 from ..stats.errors import canonical_key
+from .correlations import coefficients_dict, level_coefficients, undefined_coefficients
 
 LEVEL_SYSTEM = "system"
 LEVEL_INSTANCE = "instance"
@@ -56,22 +57,14 @@ class HumanScoreCorrelation:
             "n": self.n,
             "n_systems": self.n_systems,
         }
-        for method in METHODS:
-            result: Correlation = getattr(self, method)
-            data[method] = {
-                "value": result.value,
-                "p_value": result.p_value,
-                "reason": result.reason,
-                "n": result.n,
-            }
-        return data
+        return data | coefficients_dict(self)
 
 
 def _coefficients(x: list[float], y: list[float], level: str, what: str) -> dict[str, Correlation]:
     if len(x) < MIN_POINTS:
         reason = f"needs at least {MIN_POINTS} {what} with both scores, got {len(x)}"
-        return {m: Correlation(m, level, None, None, len(x), reason) for m in METHODS}
-    return {m: replace(correlate(x, y, m), level=level) for m in METHODS}
+        return undefined_coefficients(level, len(x), reason)
+    return level_coefficients(x, y, level)
 
 
 def correlate_human_scores(
