@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import ImportValidationError
+from annotation.imports.commands import import_refused, import_report_write, import_verb
 from annotation.spans.services_workbook import RELEASE_SET, polytope_workbook_import
 
 
@@ -53,13 +54,8 @@ class Command(BaseCommand):
                 strict=options["strict"],
             )
         except ImportValidationError as error:
-            for issue in error.issues:
-                self.stderr.write(f"  {issue}")
-            raise CommandError(
-                f"Import refused: {len(error.issues)} problem(s) (listed above); "
-                "nothing was written."
-            ) from error
-        verb = "Would import" if result.dry_run else "Imported"
+            raise import_refused(self, error) from error
+        verb = import_verb(result.dry_run)
         where = f"{'new ' if result.set_created else ''}set {result.annotation_set!r}"
         self.stdout.write(
             self.style.SUCCESS(
@@ -75,8 +71,4 @@ class Command(BaseCommand):
             f"PolyTope over the imported segments: {score} ({counts}; {result.words} words). "
             f"The workbook's ScoreCard LQI: {lqi}."
         )
-        self.stdout.write(
-            f"Report ({len(result.report)} line(s)):" if result.report else "Report: nothing."
-        )
-        for line in result.report:
-            self.stdout.write(f"  {line}")
+        import_report_write(self, result.report)

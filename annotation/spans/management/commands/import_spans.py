@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSetKind
 from annotation.imports.bundle import ImportValidationError
+from annotation.imports.commands import import_refused, import_verb
 from annotation.spans.services_workbook import span_jsonl_import
 from scoring.metrics.spans import scheme_names
 
@@ -51,13 +52,8 @@ class Command(BaseCommand):
                 dry_run=options["dry_run"],
             )
         except ImportValidationError as error:
-            for issue in error.issues:
-                self.stderr.write(f"  {issue}")
-            raise CommandError(
-                f"Import refused: {len(error.issues)} problem(s) (listed above); "
-                "nothing was written."
-            ) from error
-        verb = "Would import" if result.dry_run else "Imported"
+            raise import_refused(self, error) from error
+        verb = import_verb(result.dry_run)
         where = f"{'new ' if result.set_created else ''}set {result.annotation_set!r}"
         self.stdout.write(
             self.style.SUCCESS(

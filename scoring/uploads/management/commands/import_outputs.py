@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import ImportValidationError
+from annotation.imports.commands import import_refused, import_report_write, import_verb
 from annotation.systems.models import SystemKind
 from config.exceptions import ApplicationError
 from scoring.uploads.services import system_outputs_upload, system_record_for_upload
@@ -56,16 +57,11 @@ class Command(BaseCommand):
                 accept_low_confidence=options["accept_low_confidence"],
             )
         except ImportValidationError as error:
-            for issue in error.issues:
-                self.stderr.write(f"  {issue}")
-            raise CommandError(
-                f"Upload refused: {len(error.issues)} problem(s) (listed above); "
-                "nothing was written."
-            ) from error
+            raise import_refused(self, error, what="Upload") from error
         except ApplicationError as error:
             raise CommandError(f"Upload refused: {error.message}") from error
         summary = upload.summary
-        verb = "Would import" if summary.dry_run else "Imported"
+        verb = import_verb(summary.dry_run)
         self.stdout.write(
             self.style.SUCCESS(
                 f"{verb} {summary.outputs} output(s) of {upload.system!r} on {dataset.slug!r} "
@@ -73,14 +69,12 @@ class Command(BaseCommand):
                 f"as version {upload.version}."
             )
         )
-        n_report = len(summary.report)
-        self.stdout.write(
-            f"Report ({n_report} low-confidence mapping(s)):"
-            if n_report
-            else "Report: no low-confidence mappings."
+        import_report_write(
+            self,
+            summary.report,
+            unit="low-confidence mapping(s)",
+            none="no low-confidence mappings",
         )
-        for line in summary.report:
-            self.stdout.write(f"  {line}")
         if upload.job_id is not None:
             self.stdout.write(
                 f"Scoring job {upload.job_id} queued (GET /api/scoring-jobs/{upload.job_id}/)."
