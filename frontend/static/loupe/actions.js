@@ -1,22 +1,44 @@
-// Workspace actions: cursor and facet moves, group edits, labels, next task, submit, reopen.
-import { api } from "./api.js";
+// Workspace actions: cursor and facet moves, group edits, labels, next task, submit, reopen
+// (the task's next, submit and reopen are task-actions.js, shared with the span workspace).
 import * as fam from "./fam.js";
-import { leftovers, readPending } from "./saver.js";
-import { $, taskId, S, flash, currentGroup, state, ctx, ui } from "./state.js";
+import { taskActions } from "./task-actions.js";
+import { S, flash, currentGroup, state, ctx, ui } from "./state.js";
 
-const CONFLICT_FIRST = "This task was saved elsewhere: choose what to keep first (this change was not made).";
+// Submit only when every facet is done (else say which are not and go to the first).
+function ready() {
+  const open = S.facets.map((f, i) => (fam.isResolved(f) ? -1 : i)).filter((i) => i >= 0);
+  if (!open.length) return true;
+  const list = open.map((i) => i + 1).join(", ");
+  flash(`Facet ${list} ${open.length > 1 ? "are" : "is"} not done: add a group or mark it no support or noise.`);
+  selectFacet(open[0]);
+  return false;
+}
+
+const task = taskActions({
+  page: S,
+  ctx,
+  ui,
+  flash,
+  noun: "task",
+  conflictFirst: "This task was saved elsewhere: choose what to keep first (this change was not made).",
+  keepFirst: "Choose which state to keep first.",
+  ready,
+  // Every suggestion shown but never accepted is logged as ignored before submitting.
+  beforeSubmit: async () => {
+    ctx.log.markIgnored();
+    await ctx.log.flush();
+  },
+});
+
+export const { nextTask, submit, submitFromKeyboard, reopen } = task;
 
 // Apply a change to the FAM, then save (debounced) and redraw.
 // Refused while a conflict waits for a choice, from the 409 on: the dialog may still be
 // reading the history, and its choice is applied to the state it showed.
 export function edit(change, { redraw = true } = {}) {
-  if (S.readOnly) {
-    flash(S.task.editable ? "The task is submitted: reopen it to make changes." : "Read-only.");
-    return false;
-  }
-  if (ctx.saver.conflict) {
-    flash(CONFLICT_FIRST);
-    ui.render(); // the controls show the state again (the category, a label's radio)
+  if (task.editRefused()) {
+    // A conflict: the controls show the state again (the category, a label's radio).
+    if (!S.readOnly) ui.render();
     return false;
   }
   change();
@@ -105,80 +127,4 @@ export function setLabel(f, label) {
 // Keyboard: mark the current facet no support / noise, or back to supported.
 export function toggleLabel(label) {
   setLabel(S.facet, S.facets[S.facet].label === label ? "supported" : label);
-}
-
-export function notSavedMessage() {
-  if (ctx.saver.conflict) return "Choose which state to keep first.";
-  if (ctx.saver.state === "auth") return "Your session has ended: log in again (your changes are kept here), then press n.";
-  return "Your changes are not on the server yet: they are kept here and retried. Press n again once Saved.";
-}
-
-export async function nextTask() {
-  // Never move on with changes the server has not confirmed.
-  if (ctx.saver.stuck || ctx.replayQueue.length) {
-    flash(notSavedMessage());
-    return;
-  }
-  if (!(await ctx.saver.flush(3000)) || ctx.saver.stuck) {
-    flash(notSavedMessage());
-    return;
-  }
-  const next = S.task.next_task;
-  window.location.assign(next ? `/tasks/${next}/` : "/tasks/");
-}
-
-export async function submit() {
-  const open = S.facets.map((f, i) => (fam.isResolved(f) ? -1 : i)).filter((i) => i >= 0);
-  if (open.length) {
-    const list = open.map((i) => i + 1).join(", ");
-    flash(`Facet ${list} ${open.length > 1 ? "are" : "is"} not done: add a group or mark it no support or noise.`);
-    selectFacet(open[0]);
-    return;
-  }
-  const button = $("submit-btn");
-  button.disabled = true;
-  if (!(await ctx.saver.flush())) {
-    flash("Your changes are not on the server yet: submit once the indicator says Saved.");
-    button.disabled = false;
-    return;
-  }
-  ctx.log.markIgnored();
-  await ctx.log.flush();
-  try {
-    const task = await api(`/api/tasks/${taskId}/submit/`, { method: "POST" });
-    S.task.status = task.status;
-    ui.applyStatus();
-    ui.render();
-    flash("Submitted. Press n for the next task.");
-  } catch (error) {
-    flash(`Could not submit: ${error.message}`);
-  } finally {
-    button.disabled = S.readOnly;
-  }
-}
-
-// Ctrl+Enter: what a click on Submit does, only when the button could be clicked.
-export function submitFromKeyboard() {
-  const button = $("submit-btn");
-  if (S.readOnly || button.hidden) {
-    flash(S.task.editable ? "The task is submitted already." : "Read-only.");
-    return;
-  }
-  if (!button.disabled) submit();
-}
-
-export async function reopen() {
-  try {
-    const task = await api(`/api/tasks/${taskId}/reopen/`, { method: "POST" });
-    S.task.status = task.status;
-    if (readPending(taskId) || leftovers(taskId).length) {
-      window.location.reload(); // resume the changes this browser still holds
-      return;
-    }
-    ui.applyStatus();
-    ui.render();
-    flash("Reopened: your changes save again.");
-  } catch (error) {
-    flash(`Could not reopen: ${error.message}`);
-  }
 }

@@ -1,30 +1,17 @@
 // Workspace dialogs and indicators: the save state, left-over copies, history, conflicts (a
-// per-facet merge) and the note about other tabs on the task.
-import { api, el, when } from "./api.js";
+// per-facet merge) and the note about other tabs on the task. The save state, the replay of
+// left-over copies, the history panel and the presence note are task-dialogs.js, shared with
+// the span workspace; this module says how a FAM copy or revision is put in place.
+import { api, when } from "./api.js";
 import * as fam from "./fam.js";
-import { conflictPicks, conflictRows, drawSaveState, historyItems, presenceText, SAVE_HELP, SAVE_TEXT } from "./panels.js";
+import { conflictPicks, conflictRows, historyItems } from "./panels.js";
 import { claim } from "./saver.js";
-import { $, root, taskId, S, flash, rebuild, state, ctx, ui } from "./state.js";
+import { taskDialogs } from "./task-dialogs.js";
+import { $, taskId, S, flash, state, ctx, ui } from "./state.js";
 import { edit } from "./actions.js";
 
-export { SAVE_HELP, SAVE_TEXT }; // they live in panels.js, shared with the span workspace
-
-let saveState = ["saved", ""];
-
-export function onSaveState(stateName, detail) {
-  saveState = [stateName, detail];
-  // Without a connection the indicator says so, even when everything so far is saved.
-  drawSaveState($("save-state"), stateName, detail);
-  const login = $("relogin");
-  if (login) login.hidden = stateName !== "auth";
-  if (stateName === "auth") flash(SAVE_HELP.auth);
-  if (stateName === "saved" && !ctx.saver.dirty) replayNext();
-}
-
-// Replay the next copy left by a closed tab (after the previous one is confirmed).
-export function replayNext() {
-  const copy = ctx.replayQueue.shift();
-  if (!copy) return;
+// Put a copy left by a closed tab in place and save it (base: the version it started from).
+function restoreCopy(copy) {
   const n = S.facets.length;
   const mine = claim(copy);
   S.facets = fam.normalize(mine.facets, n);
@@ -32,39 +19,30 @@ export function replayNext() {
   ctx.saver.version = mine.base_version;
   ctx.saver.base = mine.base || null;
   ctx.saver.change(state(), { immediate: true });
-  ui.render();
-  flash("More changes kept in this browser were restored and are being saved.");
 }
 
-export async function loadHistory() {
-  const list = $("history-list");
-  try {
-    const revisions = await api(`/api/tasks/${taskId}/history/`);
-    const onRestore = S.readOnly
-      ? null
-      : (revision) => {
-          edit(() => {
-            S.facets = fam.normalize(revision.facets, S.facets.length);
-            S.category = revision.category || "";
-          });
-          flash(`Restored version ${revision.version}; it is saved as a new version.`);
-        };
-    rebuild(list, () => historyItems(revisions, { count: S.facets.length, onRestore }));
-  } catch (error) {
-    list.replaceChildren(el("li", `Could not load the history: ${error.message}`, { class: "error" }));
-  }
+// The history's items, each older one with a button that restores it (not when read-only).
+function revisionItems(revisions) {
+  const onRestore = S.readOnly
+    ? null
+    : (revision) => {
+        edit(() => {
+          S.facets = fam.normalize(revision.facets, S.facets.length);
+          S.category = revision.category || "";
+        });
+        flash(`Restored version ${revision.version}; it is saved as a new version.`);
+      };
+  return historyItems(revisions, { count: S.facets.length, onRestore });
 }
 
-export function toggleHistory(open = !S.historyOpen) {
-  S.historyOpen = open;
-  $("history").hidden = !open;
-  $("history-btn").setAttribute("aria-expanded", String(open));
-  root.classList.toggle("with-history", open);
-  if (open) {
-    loadHistory();
-    $("history-close").focus();
-  }
-}
+export const { onSaveState, redrawSaveState, replayNext, loadHistory, toggleHistory, showPresence } = taskDialogs({
+  page: S,
+  ctx,
+  ui,
+  flash,
+  restoreCopy,
+  historyItems: revisionItems,
+});
 
 // The state this tab's changes started from, when the saver does not hold it (a copy left by
 // an older page): the revision of that version in the history, or null.
@@ -142,21 +120,4 @@ export function keepMine() {
 
 export function takeServer() {
   resolveWith(S.server, "You now have the server's state.");
-}
-
-// The note that this task is open elsewhere too (hidden when it is not), and its live region
-// for screen readers: the same without the ages, so it changes only when someone comes or goes.
-export function showPresence(others) {
-  const editable = !S.readOnly;
-  const node = $("presence");
-  const text = presenceText(others, { editable });
-  if (node.textContent !== text) node.textContent = text;
-  node.hidden = !text;
-  const live = $("presence-live");
-  const said = presenceText(others, { editable, ages: false });
-  if (live.textContent !== said) live.textContent = said;
-}
-
-export function redrawSaveState() {
-  onSaveState(...saveState);
 }

@@ -1,13 +1,30 @@
 // Span workspace actions: the caret and the selection, the keyed menus that make an error,
-// changing and deleting errors, the reason, "no errors", next item, submit and reopen.
-import { api } from "./api.js";
-import { leftovers, readPending } from "./saver.js";
+// changing and deleting errors, the reason, "no errors", next item, submit and reopen (the
+// task's next, submit and reopen are task-actions.js, shared with the FAM workspace).
 import * as st from "./span-state.js";
-import { $, W, ctx, flash, sel, state, taskId, ui } from "./span-page.js";
+import { $, W, ctx, flash, sel, state, ui } from "./span-page.js";
 import { closeMenu, drawMenu, menuFocus, sevClass } from "./span-view.js";
+import { taskActions } from "./task-actions.js";
 
-const CONFLICT_FIRST = "These errors were saved elsewhere: choose which list to keep first (this change was not made).";
 const MENU_FIRST = "Pick from the menu with its number keys, or press Esc to cancel.";
+
+const task = taskActions({
+  page: W,
+  ctx,
+  ui,
+  flash,
+  noun: "item",
+  conflictFirst: "These errors were saved elsewhere: choose which list to keep first (this change was not made).",
+  keepFirst: "Choose which list of errors to keep first.",
+  // Submit only once something is said: errors marked, or "no errors".
+  ready: () => {
+    if (W.errors.length || W.noErrors) return true;
+    flash("Nothing is marked yet: mark the errors, or press 0 if the summary has none.");
+    return false;
+  },
+});
+
+export const { submit, submitFromKeyboard, reopen } = task;
 
 // The PolyTope families, for the subtype menu.
 const FLUENCY = new Set(["Duplication", "Word Order", "Word Form"]);
@@ -16,14 +33,7 @@ const FLUENCY = new Set(["Duplication", "Word Order", "Word Form"]);
 // select: an error (object) to make the current one afterwards. Refused while read-only or
 // while a conflict waits for a choice.
 export function edit(change, { select = null, redraw = true } = {}) {
-  if (W.readOnly) {
-    flash(W.task.editable ? "The item is submitted: reopen it to make changes." : "Read-only.");
-    return false;
-  }
-  if (ctx.saver.conflict) {
-    flash(CONFLICT_FIRST);
-    return false;
-  }
+  if (task.editRefused()) return false;
   const current = select || W.errors[W.current] || null;
   change();
   W.errors = st.sortErrors(W.errors);
@@ -397,71 +407,8 @@ export function toggleNoErrors() {
 
 // --- next, submit, reopen -------------------------------------------------------------------
 
-function notSavedMessage() {
-  if (ctx.saver.conflict) return "Choose which list of errors to keep first.";
-  if (ctx.saver.state === "auth") return "Your session has ended: log in again (your changes are kept here), then press n.";
-  return "Your changes are not on the server yet: they are kept here and retried. Press n again once Saved.";
-}
-
-export async function nextTask() {
+// Not while a menu is open; else the shared move to the next item (once everything is saved).
+export function nextTask() {
   if (W.menu) return flash(MENU_FIRST);
-  // Never move on with changes the server has not confirmed.
-  if (ctx.saver.stuck || ctx.replayQueue.length || !(await ctx.saver.flush(3000)) || ctx.saver.stuck) {
-    flash(notSavedMessage());
-    return undefined;
-  }
-  const next = W.task.next_task;
-  window.location.assign(next ? `/tasks/${next}/` : "/tasks/");
-  return undefined;
-}
-
-export async function submit() {
-  if (!W.errors.length && !W.noErrors) {
-    flash("Nothing is marked yet: mark the errors, or press 0 if the summary has none.");
-    return;
-  }
-  const button = $("submit-btn");
-  button.disabled = true;
-  if (!(await ctx.saver.flush())) {
-    flash("Your changes are not on the server yet: submit once the indicator says Saved.");
-    button.disabled = false;
-    return;
-  }
-  try {
-    const task = await api(`/api/tasks/${taskId}/submit/`, { method: "POST" });
-    W.task.status = task.status;
-    ui.applyStatus();
-    ui.render();
-    flash("Submitted. Press n for the next item.");
-  } catch (error) {
-    flash(`Could not submit: ${error.message}`);
-  } finally {
-    button.disabled = W.readOnly;
-  }
-}
-
-// Ctrl+Enter: what a click on Submit does, only when the button could be clicked.
-export function submitFromKeyboard() {
-  const button = $("submit-btn");
-  if (W.readOnly || button.hidden) {
-    flash(W.task.editable ? "The item is submitted already." : "Read-only.");
-    return;
-  }
-  if (!button.disabled) submit();
-}
-
-export async function reopen() {
-  try {
-    const task = await api(`/api/tasks/${taskId}/reopen/`, { method: "POST" });
-    W.task.status = task.status;
-    if (readPending(taskId) || leftovers(taskId).length) {
-      window.location.reload(); // resume the changes this browser still holds
-      return;
-    }
-    ui.applyStatus();
-    ui.render();
-    flash("Reopened: your changes save again.");
-  } catch (error) {
-    flash(`Could not reopen: ${error.message}`);
-  }
+  return task.nextTask();
 }

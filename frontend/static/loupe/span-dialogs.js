@@ -1,31 +1,15 @@
 // Span workspace dialogs and indicators: the save state, copies left by closed tabs, the
 // history, the conflict (keep my list of errors or take the server's) and the note about
-// other tabs. The save indicator, history items and presence note are the FAM workspace's
-// (panels.js); the saving itself is saver.js.
-import { api, el, when } from "./api.js";
-import { drawSaveState, historyItems, presenceText, SAVE_HELP } from "./panels.js";
+// other tabs. The save state, the replay of copies, the history panel and the presence note
+// are task-dialogs.js, shared with the FAM workspace (the drawing is panels.js); this module
+// says how a list of errors is put in place. The saving itself is saver.js.
+import { el, when } from "./api.js";
+import { historyItems, SAVE_HELP } from "./panels.js";
 import { claim } from "./saver.js";
 import { describeError } from "./span-state.js";
-import { $, W, ctx, flash, fromServer, rebuild, root, state, taskId, ui } from "./span-page.js";
+import { $, W, ctx, flash, fromServer, state, ui } from "./span-page.js";
 import { edit } from "./span-actions.js";
-
-const HELP = { ...SAVE_HELP, conflict: "These errors were saved elsewhere; choose which list to keep." };
-
-let saveState = ["saved", ""];
-
-export function onSaveState(stateName, detail) {
-  saveState = [stateName, detail];
-  drawSaveState($("save-state"), stateName, detail, HELP);
-  $("relogin").hidden = stateName !== "auth";
-  if (stateName === "auth") flash(HELP.auth);
-  // A refusal (400) is not retried: say why, it is kept in this browser meanwhile.
-  if (stateName === "error") flash(`Not saved: ${detail || HELP.error}`);
-  if (stateName === "saved" && !ctx.saver.dirty) replayNext();
-}
-
-export function redrawSaveState() {
-  onSaveState(...saveState);
-}
+import { taskDialogs } from "./task-dialogs.js";
 
 // Put a copy kept in this browser in place and save it (base: the version it started from).
 export function restoreCopy(copy) {
@@ -38,46 +22,33 @@ export function restoreCopy(copy) {
   ctx.saver.change(state(), { immediate: true });
 }
 
-// Replay the next copy left by a closed tab (after the previous one is confirmed).
-export function replayNext() {
-  const copy = ctx.replayQueue.shift();
-  if (!copy) return;
-  restoreCopy(copy);
-  ui.render();
-  flash("More changes kept in this browser were restored and are being saved.");
+// The history's items: the server's own lines say what each revision changed; an older one
+// can be restored (not when read-only, nor when a revision holds no list of errors).
+function revisionItems(revisions) {
+  const restorable = !W.readOnly && revisions.every((revision) => Array.isArray(revision.errors));
+  const onRestore = restorable
+    ? (revision) => {
+        const done = edit(() => {
+          W.errors = fromServer(revision.errors);
+          W.noErrors = Boolean(revision.no_errors);
+        });
+        if (done) flash(`Restored version ${revision.version}; it is saved as a new version.`);
+      }
+    : null;
+  return historyItems(revisions, { count: 0, onRestore, describe: () => [] });
 }
 
-export async function loadHistory() {
-  const list = $("history-list");
-  try {
-    const revisions = await api(`/api/tasks/${taskId}/history/`);
-    const restorable = !W.readOnly && revisions.every((revision) => Array.isArray(revision.errors));
-    const onRestore = restorable
-      ? (revision) => {
-          const done = edit(() => {
-            W.errors = fromServer(revision.errors);
-            W.noErrors = Boolean(revision.no_errors);
-          });
-          if (done) flash(`Restored version ${revision.version}; it is saved as a new version.`);
-        }
-      : null;
-    // The server's own lines say what each revision changed.
-    rebuild(list, () => historyItems(revisions, { count: 0, onRestore, describe: () => [] }));
-  } catch (error) {
-    list.replaceChildren(el("li", `Could not load the history: ${error.message}`, { class: "error" }));
-  }
-}
-
-export function toggleHistory(open = !W.historyOpen) {
-  W.historyOpen = open;
-  $("history").hidden = !open;
-  $("history-btn").setAttribute("aria-expanded", String(open));
-  root.classList.toggle("with-history", open);
-  if (open) {
-    loadHistory();
-    $("history-close").focus();
-  }
-}
+export const { onSaveState, redrawSaveState, replayNext, loadHistory, toggleHistory, showPresence } = taskDialogs({
+  page: W,
+  ctx,
+  ui,
+  flash,
+  help: { ...SAVE_HELP, conflict: "These errors were saved elsewhere; choose which list to keep." },
+  flashRefused: true,
+  restoreCopy,
+  historyItems: revisionItems,
+  choice: "your list of errors or the server's",
+});
 
 const lines = (errors, clean) => {
   if (!errors.length) return [el("li", clean ? "No errors (marked clean)." : "No error marked.", { class: "muted" })];
@@ -119,17 +90,4 @@ export function keepMine() {
 
 export function takeServer() {
   resolveWith(W.server, "You now have the server's list of errors.");
-}
-
-// The note that this item is open elsewhere too, and its live region (without the ages).
-export function showPresence(others) {
-  const editable = !W.readOnly;
-  const choice = "your list of errors or the server's";
-  const node = $("presence");
-  const text = presenceText(others, { editable, choice });
-  if (node.textContent !== text) node.textContent = text;
-  node.hidden = !text;
-  const live = $("presence-live");
-  const said = presenceText(others, { editable, ages: false, choice });
-  if (live.textContent !== said) live.textContent = said;
 }

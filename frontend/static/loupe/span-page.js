@@ -1,12 +1,11 @@
 // The span workspace's page state, shared by its modules: the task, the two texts, the errors
 // being edited, the caret and selection per side, the open menu, the saver.
+// The page's basics ($, root, taskId, rebuild, the flash) are task-page.js, shared with the
+// FAM workspace.
 import { cleanError, normalizeErrors } from "./span-state.js";
+import { flash as pageFlash } from "./task-page.js";
 
-export const $ = (id) => document.getElementById(id);
-
-export const root = $("workspace");
-
-export const taskId = Number(root.dataset.taskId);
+export { $, rebuild, root, taskId } from "./task-page.js";
 
 export const W = {
   task: null,
@@ -43,25 +42,4 @@ export function state() {
 // Errors as the server holds them (any order, with or without severity), made regular.
 export const fromServer = (errors) => normalizeErrors(W.scheme, errors);
 
-let flashTimer;
-
-export function flash(message) {
-  const node = $("flash");
-  node.textContent = message;
-  node.hidden = false;
-  clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => {
-    node.hidden = true;
-  }, 3500);
-}
-
-// Rebuild a container's children, keeping keyboard focus on the element with the same key.
-export function rebuild(container, build) {
-  const active = document.activeElement;
-  const key = container.contains(active) && active.dataset ? active.dataset.focusKey : null;
-  container.replaceChildren(...build());
-  if (key) {
-    const again = container.querySelector(`[data-focus-key="${key}"]`);
-    if (again) again.focus();
-  }
-}
+export const flash = (message) => pageFlash(message, 3500);

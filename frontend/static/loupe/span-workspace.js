@@ -4,16 +4,18 @@
 // the JSON API and all text is set with textContent. This entry draws the page, wires the
 // keyboard, the pointer and the buttons, and loads the task; the rest lives in span-state.js
 // (pure), span-page.js, span-actions.js, span-view.js and span-dialogs.js. Saving, presence
-// and the keyboard dispatch are the FAM workspace's (saver.js, presence.js, keys.js).
+// and the keyboard dispatch are the FAM workspace's (saver.js, presence.js, keys.js), and so
+// are the page's basics, the task's actions and panels (task-page.js, task-actions.js,
+// task-dialogs.js).
 import { api, el } from "./api.js";
 import { bindKeys } from "./keys.js";
-import { startPresence } from "./presence.js";
 import { dropKey, leftovers, Saver } from "./saver.js";
 import * as st from "./span-state.js";
 import { $, W, ctx, flash, fromServer, rebuild, root, sel, taskId, ui } from "./span-page.js";
 import * as act from "./span-actions.js";
 import * as dialogs from "./span-dialogs.js";
 import { drawCaret, drawMatrix, drawScore, drawText, errorItems } from "./span-view.js";
+import { dialogOpen, loadTask, watchPresence, wireTask } from "./task-page.js";
 
 // --- drawing --------------------------------------------------------------------------------
 
@@ -141,7 +143,7 @@ function bindKeyboard() {
       submit: act.submitFromKeyboard,
       keys,
     },
-    () => $("help").open || $("conflict").open,
+    dialogOpen,
   );
 }
 
@@ -185,27 +187,17 @@ function wire() {
     const button = e.target.closest("button.opt");
     if (button) act.menuNote(Number(button.dataset.option));
   });
-  $("help-btn").addEventListener("click", () => $("help").showModal());
-  $("history-btn").addEventListener("click", () => dialogs.toggleHistory());
-  $("history-close").addEventListener("click", () => {
-    dialogs.toggleHistory(false);
-    $("history-btn").focus();
-  });
   $("no-errors-btn").addEventListener("click", () => act.toggleNoErrors());
-  $("submit-btn").addEventListener("click", act.submit);
-  $("reopen-btn").addEventListener("click", act.reopen);
-  $("keep-mine").addEventListener("click", dialogs.keepMine);
-  $("take-server").addEventListener("click", dialogs.takeServer);
-  // The conflict must be decided: Esc does not dismiss it.
-  $("conflict").addEventListener("cancel", (e) => e.preventDefault());
-  window.addEventListener("beforeunload", (e) => {
-    if (ctx.saver && !W.readOnly && (ctx.saver.unsaved || ctx.replayQueue.length)) {
-      e.preventDefault();
-      e.returnValue = "";
-    }
+  wireTask({
+    page: W,
+    ctx,
+    toggleHistory: dialogs.toggleHistory,
+    submit: act.submit,
+    reopen: act.reopen,
+    keepMine: dialogs.keepMine,
+    takeServer: dialogs.takeServer,
+    redrawSaveState: dialogs.redrawSaveState,
   });
-  window.addEventListener("online", dialogs.redrawSaveState);
-  window.addEventListener("offline", dialogs.redrawSaveState);
 }
 
 // --- loading --------------------------------------------------------------------------------
@@ -235,15 +227,8 @@ function describeTask(task) {
 
 async function main() {
   Object.assign(ui, { render, renderCaret, renderList, applyStatus, toggleHistory: dialogs.toggleHistory });
-  let task;
-  try {
-    task = await api(`/api/tasks/${taskId}/`);
-  } catch (error) {
-    $("doc-title").textContent = error.status === 404 ? "No such task" : "Could not load the task";
-    $("campaign-line").textContent = error.message;
-    root.setAttribute("aria-busy", "false");
-    return;
-  }
+  const task = await loadTask();
+  if (!task) return;
   W.task = task;
   W.scheme = task.scheme;
   if (task.weights) W.weights = task.weights;
@@ -298,16 +283,7 @@ async function main() {
   for (const side of st.SIDES) $(side).tabIndex = W.texts[side] ? 0 : -1;
   act.focusPane("summary");
   root.setAttribute("aria-busy", "false");
-  if (task.presence) {
-    startPresence({
-      taskId,
-      onOthers: dialogs.showPresence,
-      // The server answered with this session: a save waiting for a new login can go now.
-      onAnswer: () => {
-        if (ctx.saver.state === "auth") ctx.saver.retryNow();
-      },
-    });
-  }
+  watchPresence(task, ctx, dialogs.showPresence);
 }
 
 main();

@@ -1,11 +1,10 @@
 // Workspace state shared by its modules: the task, the FAM being edited, the saver and log.
+// The page's basics ($, root, taskId, rebuild, the flash) are task-page.js, shared with the
+// span workspace.
 import * as fam from "./fam.js";
+import { flash as pageFlash } from "./task-page.js";
 
-export const $ = (id) => document.getElementById(id);
-
-export const root = $("workspace");
-
-export const taskId = Number(root.dataset.taskId);
+export { $, rebuild, root, taskId } from "./task-page.js";
 
 export const S = {
   task: null,
@@ -24,33 +23,12 @@ export const S = {
   historyOpen: false,
 };
 
-let flashTimer;
-
-export function flash(message) {
-  const node = $("flash");
-  node.textContent = message;
-  node.hidden = false;
-  clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => {
-    node.hidden = true;
-  }, 3000);
-}
+export const flash = (message) => pageFlash(message, 3000);
 
 export function currentGroup(f = S.facet) {
   const groups = S.facets[f].groups;
   if (!groups.length) return -1;
   return Math.max(0, Math.min(S.group[f] ?? 0, groups.length - 1));
-}
-
-// Rebuild a container's children, keeping keyboard focus on the element with the same key.
-export function rebuild(container, build) {
-  const active = document.activeElement;
-  const key = container.contains(active) && active.dataset ? active.dataset.focusKey : null;
-  container.replaceChildren(...build());
-  if (key) {
-    const again = container.querySelector(`[data-focus-key="${key}"]`);
-    if (again) again.focus();
-  }
 }
 
 export function state() {

@@ -1,13 +1,14 @@
 // The FAM workspace: numbered document sentences on the left, facets on the right.
 // All data comes from the JSON API; all text is set with textContent (never as HTML).
 // This entry wires the keyboard and buttons and loads the task; the rest lives in
-// state.js, actions.js, sentences-view.js, facets-view.js, suggest-view.js and dialogs.js.
+// state.js, actions.js, sentences-view.js, facets-view.js, suggest-view.js and dialogs.js;
+// what it shares with the span workspace is task-page.js, task-actions.js and task-dialogs.js.
 import { api } from "./api.js";
 import * as fam from "./fam.js";
 import { bindKeys } from "./keys.js";
-import { startPresence } from "./presence.js";
 import { claim, dropKey, leftovers, Saver } from "./saver.js";
 import { pollSuggestions, SuggestionLog } from "./suggest.js";
+import { dialogOpen, loadTask, watchPresence, wireTask } from "./task-page.js";
 import { $, root, taskId, S, flash, currentGroup, state, ctx, ui } from "./state.js";
 import {
   edit,
@@ -67,20 +68,13 @@ function bindKeyboard() {
       submit: submitFromKeyboard,
       keys,
     },
-    () => $("help").open || $("conflict").open,
+    dialogOpen,
   );
 }
 
 function wire() {
   bindKeyboard();
-  $("help-btn").addEventListener("click", () => $("help").showModal());
-  $("history-btn").addEventListener("click", () => toggleHistory());
-  $("history-close").addEventListener("click", () => {
-    toggleHistory(false);
-    $("history-btn").focus();
-  });
-  $("submit-btn").addEventListener("click", submit);
-  $("reopen-btn").addEventListener("click", reopen);
+  wireTask({ page: S, ctx, toggleHistory, submit, reopen, keepMine, takeServer, redrawSaveState });
   $("toggle-suggestions").addEventListener("change", (e) => toggleSuggestions(e.target.checked));
   $("category").addEventListener("change", (e) => {
     const value = e.target.value;
@@ -89,33 +83,12 @@ function wire() {
     });
   });
   $("apply-merge").addEventListener("click", applyMerge);
-  $("keep-mine").addEventListener("click", keepMine);
-  $("take-server").addEventListener("click", takeServer);
-  // The conflict must be decided: Esc does not dismiss it.
-  $("conflict").addEventListener("cancel", (e) => e.preventDefault());
-  // Leaving with changes the server has not confirmed: ask first (the copy is kept anyway).
-  window.addEventListener("beforeunload", (e) => {
-    if (ctx.saver && !S.readOnly && (ctx.saver.unsaved || ctx.replayQueue.length)) {
-      e.preventDefault();
-      e.returnValue = "";
-    }
-  });
-  const redrawState = () => redrawSaveState();
-  window.addEventListener("online", redrawState);
-  window.addEventListener("offline", redrawState);
 }
 
 async function main() {
   Object.assign(ui, { render, renderSummary, applyStatus });
-  let task;
-  try {
-    task = await api(`/api/tasks/${taskId}/`);
-  } catch (error) {
-    $("doc-title").textContent = error.status === 404 ? "No such task" : "Could not load the task";
-    $("campaign-line").textContent = error.message;
-    root.setAttribute("aria-busy", "false");
-    return;
-  }
+  const task = await loadTask();
+  if (!task) return;
   S.task = task;
   const n = task.facets_text.length;
   const server = { facets: fam.normalize(task.fam.facets, n), category: task.fam.category || "" };
@@ -181,16 +154,7 @@ async function main() {
     flash("This browser holds unsaved changes for this task: reopen it to save them.");
   }
   if ((task.campaign.scorers || []).length) pollSuggestions(taskId, onSuggestions);
-  if (task.presence) {
-    startPresence({
-      taskId,
-      onOthers: showPresence,
-      // The server answered with this session: a save waiting for a new login can go now.
-      onAnswer: () => {
-        if (ctx.saver.state === "auth") ctx.saver.retryNow();
-      },
-    });
-  }
+  watchPresence(task, ctx, showPresence);
 }
 
 main();
