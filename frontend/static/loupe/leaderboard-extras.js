@@ -1,7 +1,7 @@
 // The leaderboard page's other parts: coverage and notes (a warning when systems cover different
 // documents), download links, the server-rendered SVG plots and the human-judgment correlations.
 import { el } from "./api.js";
-import { CATEGORY_LABELS, fixed, metricLabel, pText, queryString, visibleMetrics } from "./leaderboard-format.js";
+import { CATEGORY_LABELS, coefficientCell, metricLabel, queryString, visibleMetrics } from "./leaderboard-format.js";
 
 function base(dataset) {
   return `/api/datasets/${encodeURIComponent(dataset)}/leaderboard`;
@@ -42,17 +42,6 @@ export function renderPlots(dataset, params) {
   document.getElementById("plots-scope").textContent = `${scope}, k = ${params.k}`;
 }
 
-function coefficient(result) {
-  const cell = el("td", null, { class: "num" });
-  if (!result || result.value === null || result.value === undefined) {
-    cell.append(el("small", (result && result.reason) || "undefined", { class: "muted reason" }));
-    return cell;
-  }
-  cell.append(el("span", fixed(result.value, 2), { class: "mean" }));
-  if (result.p_value !== null && result.p_value !== undefined) cell.append(el("small", pText(result.p_value), { class: "ci" }));
-  return cell;
-}
-
 // One row per study, metric and level; the metrics follow the table's columns (P/R on demand).
 export function renderCorrelations(correlations, showPrecisionRecall) {
   const section = document.getElementById("correlations");
@@ -65,7 +54,7 @@ export function renderCorrelations(correlations, showPrecisionRecall) {
     const systems = `${c.n_systems} system${c.n_systems === 1 ? "" : "s"}`;
     const n = c.level === "summary" ? `${systems}, ${c.n_documents} document${c.n_documents === 1 ? "" : "s"}` : systems;
     row.append(el("td", c.judgment), el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
-    row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
+    row.append(coefficientCell(c.pearson), coefficientCell(c.spearman), coefficientCell(c.kendall));
     return row;
   });
   document.querySelector("#corr-table tbody").replaceChildren(...rows);

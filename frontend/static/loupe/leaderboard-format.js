@@ -77,6 +77,19 @@ export function pText(p) {
 }
 
 // A score cell: the mean x100 and, for leaderboard cells, the 95% CI underneath.
+// A correlation coefficient's cell: the value with its p below, or the reason it is undefined.
+// result: {value, p_value, reason} (a coefficient of the API's correlations), or null.
+export function coefficientCell(result) {
+  const cell = el("td", null, { class: "num" });
+  if (!result || result.value === null || result.value === undefined) {
+    cell.append(el("small", (result && result.reason) || "undefined", { class: "muted reason" }));
+    return cell;
+  }
+  cell.append(el("span", fixed(result.value, 2), { class: "mean" }));
+  if (result.p_value !== null && result.p_value !== undefined) cell.append(el("small", pText(result.p_value), { class: "ci" }));
+  return cell;
+}
+
 export function scoreCell(metric, value, ci) {
   const cell = el("td", null, { class: "num", "data-metric": metric });
   if (value === null || value === undefined) {

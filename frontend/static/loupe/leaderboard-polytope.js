@@ -3,7 +3,7 @@
 // severity x label table) and PolyTope's correlations with the automatic metrics beside the
 // figures of Huang et al. (2020), Table 4. All text goes in as text.
 import { el } from "./api.js";
-import { CATEGORY_LABELS, fixed, metricLabel, pText, queryString, visibleMetrics } from "./leaderboard-format.js";
+import { CATEGORY_LABELS, coefficientCell, fixed, metricLabel, queryString, visibleMetrics } from "./leaderboard-format.js";
 
 const SEVERITIES = [
   ["critical", "Critical", "C"],
@@ -136,17 +136,6 @@ export function renderPolytope(envelope, dataset, params) {
   drawBreakdown(envelope, select);
 }
 
-function coefficient(result) {
-  const cell = el("td", null, { class: "num" });
-  if (!result || result.value === null || result.value === undefined) {
-    cell.append(el("small", (result && result.reason) || "undefined", { class: "muted reason" }));
-    return cell;
-  }
-  cell.append(el("span", fixed(result.value, 2), { class: "mean" }));
-  if (result.p_value !== null && result.p_value !== undefined) cell.append(el("small", pText(result.p_value), { class: "ci" }));
-  return cell;
-}
-
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -157,7 +146,7 @@ function correlationRows(items, paper) {
     const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
     const n = c.level === "system" ? plural(c.n, "system") : `${plural(c.n, "output")} (${plural(c.n_systems, "system")})`;
     row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n, { class: "count" }));
-    row.append(coefficient(c.pearson), coefficient(c.spearman), coefficient(c.kendall));
+    row.append(coefficientCell(c.pearson), coefficientCell(c.spearman), coefficientCell(c.kendall));
     if (paper) {
       const published = ((paper.pearson || {})[c.level] || {})[c.metric];
       row.append(el("td", published === undefined ? "—" : fixed(published, 2), { class: "num paper" }));
