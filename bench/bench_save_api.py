@@ -30,8 +30,10 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from _client import obtain_token, request, token_headers
@@ -148,15 +150,54 @@ def fetch_state(port: int, annotator: Annotator) -> None:
     annotator.state = STATES.index(fam["facets"]) if fam["facets"] in STATES else -1
 
 
+def send_save(port: int, annotator: Annotator):
+    """PUT the other FAM state on the last version; returns the reply and whether the answered
+    version was not base + 1."""
+    target = 1 - annotator.state if annotator.state in (0, 1) else 0
+    body = json.dumps({"base_version": annotator.version, "facets": STATES[target]})
+    reply = request(
+        port,
+        "PUT",
+        f"/api/tasks/{annotator.task}/fam/",
+        headers={**token_headers(annotator.token), "Content-Type": "application/json"},
+        body=body.encode(),
+    )
+    wrong = False
+    if reply.status == 200:
+        version = reply.json()["version"]
+        wrong = version != annotator.version + 1
+        annotator.version, annotator.state = version, target
+        annotator.saved += 1
+    elif reply.status == 409:  # resynchronise and go on
+        annotator.version = reply.json()["extra"]["server"]["version"]
+    return reply, wrong
+
+
+def send_me(port: int, annotator) -> tuple:
+    """``GET /api/me/`` as the annotator (the framework's floor); never a wrong version."""
+    return request(port, "GET", "/api/me/", headers=token_headers(annotator.token)), False
+
+
+ME = ("GET", "/api/me/")  # its access-log lines: method, path suffix
+
+
 def run_phase(
-    server: Gunicorn, annotators: list[Annotator], kind: str, seconds: float, seed: int
+    server: Gunicorn,
+    annotators: list,
+    send: Callable[[object], tuple],
+    match: tuple[str, str],
+    seconds: float,
+    seed: int,
 ) -> dict:
     """Every annotator sends one request every INTERVAL seconds for ``seconds`` seconds.
+
+    Shared with ``bench_span_save_api.py``.
 
     Args:
         server: the running gunicorn.
         annotators: who takes part (one pool thread each).
-        kind: ``"save"`` (PUT the other FAM state on the last version) or ``"me"``.
+        send: ``send(annotator) -> (reply, wrong_version)`` makes one timed request.
+        match: the (method, path suffix) of its lines in the access log.
         seconds: the phase's length.
         seed: seeds each annotator's start offset in [0, INTERVAL).
 
@@ -171,8 +212,6 @@ def run_phase(
     start = time.perf_counter() + 0.5
 
     def work(i: int) -> None:
-        annotator = annotators[i]
-        headers = token_headers(annotator.token)
         step = 0
         while (due := offsets[i] + step * INTERVAL) < seconds:
             step += 1
@@ -180,29 +219,7 @@ def run_phase(
             if pause > 0:
                 time.sleep(pause)
             lag = (time.perf_counter() - start - due) * 1000
-            if kind == "save":
-                target = 1 - annotator.state if annotator.state in (0, 1) else 0
-                body = json.dumps({"base_version": annotator.version, "facets": STATES[target]})
-                reply = request(
-                    server.port,
-                    "PUT",
-                    f"/api/tasks/{annotator.task}/fam/",
-                    headers={**headers, "Content-Type": "application/json"},
-                    body=body.encode(),
-                )
-                if reply.status == 200:
-                    version = reply.json()["version"]
-                    wrong = version != annotator.version + 1
-                    annotator.version, annotator.state = version, target
-                    annotator.saved += 1
-                elif reply.status == 409:  # resynchronise and go on
-                    wrong = False
-                    annotator.version = reply.json()["extra"]["server"]["version"]
-                else:
-                    wrong = False
-            else:
-                reply = request(server.port, "GET", "/api/me/", headers=headers)
-                wrong = False
+            reply, wrong = send(annotators[i])
             with lock:
                 out["client"].append(reply.seconds * 1000)
                 out["due"].append(due)
@@ -216,7 +233,7 @@ def run_phase(
     with ThreadPoolExecutor(max_workers=len(annotators)) as pool:
         list(pool.map(work, range(len(annotators))))
     out["wall"] = time.perf_counter() - start
-    method, suffix = ("PUT", "/fam/") if kind == "save" else ("GET", "/api/me/")
+    method, suffix = match
     out["server"] = [
         ms
         for m, path, _status, ms in server.server_times(offset)
@@ -236,17 +253,85 @@ def fmt_row(label: str, result: dict) -> str:
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+# The head of the table of fmt_row lines.
+TABLE_HEAD = (
+    f"\n{'phase':22} {'n':>5} {'req/s':>6} {'errors':>6} | client ms p50 / p95 / p99 "
+    f"/ max      | server ms p50 / p95 / p99 | lag ms"
+)
+LAG_NOTE = "(lag: the latest any request left after its due time; the client kept up if small)"
+
+
+def window_p95s(result: dict) -> str:
+    """The client's p95 (ms) in each WINDOW of the phase, comma-separated, to show bursts."""
+    windows = {}
+    for due, ms in zip(result["due"], result["client"], strict=True):
+        windows.setdefault(int(due // WINDOW), []).append(ms)
+    return ", ".join(f"{summary(windows[w])['p95']:.0f}" for w in sorted(windows))
+
+
+def save_bench_parser(doc: str, concurrency: tuple[int, ...]) -> argparse.ArgumentParser:
+    """The options of both save benchmarks, and the loader child's hidden ones.
+
+    Args:
+        doc: the script's docstring (its first line describes the command).
+        concurrency: the default numbers of annotators, one phase each.
+
+    Returns:
+        The parser; a script may add its own options before parsing.
+    """
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=SECONDS, help="length of each phase")
     parser.add_argument(
-        "--concurrency", type=int, nargs="+", default=list(CONCURRENCY), help="annotators"
+        "--concurrency", type=int, nargs="+", default=list(concurrency), help="annotators"
     )
-    parser.add_argument("--show-queries", action="store_true", help="print a save's SQL")
+    parser.add_argument("--show-queries", action="store_true", help="print the saves' SQL")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--jsonl", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--users", type=int, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    return parser
+
+
+def save_bench_setup(
+    tmp: Path, env: dict[str, str], script: Path, users: int, show_queries: bool
+) -> dict:
+    """Migrate the fresh database and run ``script``'s loader on one document per annotator.
+
+    Args:
+        tmp: the work folder (``bench_workdir``); the dataset file is written there.
+        env: the environment of the fresh database.
+        script: the benchmark, whose ``--load`` child makes the rows.
+        users: how many annotators (and documents: synthetic, seeded with SEED).
+        show_queries: let the loader print the SQL it counts.
+
+    Returns:
+        What the loader printed (its JSON).
+    """
+    rng = random.Random(SEED)
+    documents = [synthetic_document(rng, N_SENTENCES, N_FACETS) for _ in range(users)]
+    (tmp / "var" / "static").mkdir(parents=True)  # no pages here: no collectstatic
+    manage(env, "migrate", "--noinput")
+    write_jsonl(tmp / "bench.jsonl", documents)
+    return run_loader(
+        env,
+        script,
+        "--jsonl",
+        str(tmp / "bench.jsonl"),
+        "--users",
+        str(users),
+        *(["--show-queries"] if show_queries else []),
+    )
+
+
+def tokens_obtain(port: int, annotators: list) -> None:
+    """Give every annotator an API token (four logins at a time)."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        tokens = pool.map(lambda a: obtain_token(port, a.name, PASSWORD), annotators)
+        for annotator, token in zip(annotators, tokens, strict=True):
+            annotator.token = token
+
+
+def main() -> int:
+    args = save_bench_parser(__doc__, CONCURRENCY).parse_args()
     if args.load:  # child process: Django set up here only
         print(json.dumps(load(args.jsonl, args.users, args.show_queries)))
         return 0
@@ -254,22 +339,9 @@ def main() -> int:
     if not bench_start("bench_save_api"):
         return 0
     users = max(args.concurrency)
-    rng = random.Random(SEED)
-    documents = [synthetic_document(rng, N_SENTENCES, N_FACETS) for _ in range(users)]
     with bench_workdir() as (tmp, env):
-        (tmp / "var" / "static").mkdir(parents=True)  # no pages here: no collectstatic
         begun = time.perf_counter()
-        manage(env, "migrate", "--noinput")
-        write_jsonl(tmp / "bench.jsonl", documents)
-        loaded = run_loader(
-            env,
-            Path(__file__),
-            "--jsonl",
-            str(tmp / "bench.jsonl"),
-            "--users",
-            str(users),
-            *(["--show-queries"] if args.show_queries else []),
-        )
+        loaded = save_bench_setup(tmp, env, Path(__file__), users, args.show_queries)
         annotators = [Annotator(username(i), task) for i, task in enumerate(loaded["tasks"])]
         queries = loaded["queries"]
         print(
@@ -280,10 +352,7 @@ def main() -> int:
         )
         results = {}
         with Gunicorn(env, tmp) as server:
-            with ThreadPoolExecutor(max_workers=4) as pool:
-                tokens = pool.map(lambda a: obtain_token(server.port, a.name, PASSWORD), annotators)
-                for annotator, token in zip(annotators, tokens, strict=True):
-                    annotator.token = token
+            tokens_obtain(server.port, annotators)
             for annotator in annotators:
                 fetch_state(server.port, annotator)
                 annotator.first_version = annotator.version
@@ -296,9 +365,10 @@ def main() -> int:
                 for annotator in group:
                     fetch_state(server.port, annotator)
                 seed = SEED + phase
-                results[(concurrency, "me")] = run_phase(server, group, "me", args.seconds, seed)
+                me, save = partial(send_me, server.port), partial(send_save, server.port)
+                results[(concurrency, "me")] = run_phase(server, group, me, ME, args.seconds, seed)
                 results[(concurrency, "save")] = run_phase(
-                    server, group, "save", args.seconds, seed
+                    server, group, save, ("PUT", "/fam/"), args.seconds, seed
                 )
                 print(f"  {concurrency} annotators done")
             consistent, problems = 0, []
@@ -319,14 +389,11 @@ def main() -> int:
                         f"{len(history)} revisions"
                     )
 
-        print(
-            f"\n{'phase':22} {'n':>5} {'req/s':>6} {'errors':>6} | client ms p50 / p95 / p99 "
-            f"/ max      | server ms p50 / p95 / p99 | lag ms"
-        )
+        print(TABLE_HEAD)
         for (concurrency, kind), result in results.items():
             label = f"{concurrency} x {'PUT fam' if kind == 'save' else 'GET /api/me/'}"
             print(fmt_row(label, result))
-        print("(lag: the latest any request left after its due time; the client kept up if small)")
+        print(LAG_NOTE)
         for concurrency in args.concurrency:
             save, me = results[(concurrency, "save")], results[(concurrency, "me")]
             c, r = summary(save["client"]), summary(me["client"])
@@ -338,13 +405,7 @@ def main() -> int:
                 f"{'met' if c['p95'] < GOAL_P95_MS and errors == 0 else 'NOT met'} "
                 f"(client side, loopback)"
             )
-            windows = {}
-            for due, ms in zip(save["due"], save["client"], strict=True):
-                windows.setdefault(int(due // WINDOW), []).append(ms)
-            print(
-                f"    save p95 per {WINDOW:g} s window (client ms): "
-                + ", ".join(f"{summary(windows[w])['p95']:.0f}" for w in sorted(windows))
-            )
+            print(f"    save p95 per {WINDOW:g} s window (client ms): {window_p95s(save)}")
             for body in save["bodies"] + me["bodies"]:
                 print("   ", body)
             if save["wrong_version"]:

@@ -26,38 +26,40 @@ repository root:
 
 from __future__ import annotations
 
-import argparse
 import json
-import random
 import sys
-import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-from _client import obtain_token, request, token_headers
+from _client import request, token_headers
 from _data import (
     N_FACETS,
     N_SENTENCES,
     count_queries,
     django_setup,
-    synthetic_document,
-    write_jsonl,
 )
-from _server import Gunicorn, bench_start, bench_workdir, manage, run_loader
+from _server import Gunicorn, bench_start, bench_workdir
 from _stats import load_average, summary
 from bench_save_api import (
     GOAL_P95_MS,
     INTERVAL,
+    LAG_NOTE,
+    ME,
     PASSWORD,
-    SECONDS,
     SEED,
     STATES,
+    TABLE_HEAD,
     WINDOW,
     fmt_row,
+    run_phase,
+    save_bench_parser,
+    save_bench_setup,
+    send_me,
+    tokens_obtain,
     username,
+    window_p95s,
 )
 
 CONCURRENCY = (50,)
@@ -265,61 +267,6 @@ def send_save(port: int, annotator: Annotator, kind: str):
     return reply, wrong
 
 
-def run_phase(
-    server: Gunicorn,
-    annotators: list[Annotator],
-    send: Callable[[Annotator], tuple],
-    match: tuple[str, str],
-    seconds: float,
-    seed: int,
-) -> dict:
-    """Every annotator sends one request every INTERVAL seconds for ``seconds`` seconds.
-
-    The schedule and the measurement are those of ``bench_save_api.run_phase``; the request is
-    ``send(annotator) -> (reply, wrong_version)``, and ``match`` is the (method, path suffix)
-    of its access-log lines.
-
-    Returns:
-        ``{"client": [ms], "due": [s], "server": [ms], "statuses": {code: n}, "bodies":
-        [...], "lag": max start delay in ms, "wall": seconds, "wrong_version": n}``.
-    """
-    rng = random.Random(seed)
-    offsets = [rng.uniform(0, INTERVAL) for _ in annotators]
-    lock = threading.Lock()
-    out = {"client": [], "due": [], "statuses": {}, "bodies": [], "lag": 0.0, "wrong_version": 0}
-    start = time.perf_counter() + 0.5
-
-    def work(i: int) -> None:
-        step = 0
-        while (due := offsets[i] + step * INTERVAL) < seconds:
-            step += 1
-            pause = start + due - time.perf_counter()
-            if pause > 0:
-                time.sleep(pause)
-            lag = (time.perf_counter() - start - due) * 1000
-            reply, wrong = send(annotators[i])
-            with lock:
-                out["client"].append(reply.seconds * 1000)
-                out["due"].append(due)
-                out["statuses"][reply.status] = out["statuses"].get(reply.status, 0) + 1
-                out["lag"] = max(out["lag"], lag)
-                out["wrong_version"] += wrong
-                if reply.status != 200 and len(out["bodies"]) < 5:
-                    out["bodies"].append(f"HTTP {reply.status}: {reply.body[:300]!r}")
-
-    offset = server.log_offset()
-    with ThreadPoolExecutor(max_workers=len(annotators)) as pool:
-        list(pool.map(work, range(len(annotators))))
-    out["wall"] = time.perf_counter() - start
-    method, suffix = match
-    out["server"] = [
-        ms
-        for m, path, _status, ms in server.server_times(offset)
-        if m == method and path.endswith(suffix)
-    ]
-    return out
-
-
 def merge(total: dict, part: dict, offset: float) -> None:
     """Add one round's phase to the phase's totals; its due times start at ``offset`` s."""
     if not total:
@@ -338,22 +285,14 @@ def merge(total: dict, part: dict, offset: float) -> None:
 
 
 LABELS = {"me": "GET /api/me/", "fam": "PUT fam", "spans": "PUT spans"}
-MATCH = {"me": ("GET", "/api/me/"), "fam": ("PUT", "/fam/"), "spans": ("PUT", "/spans/")}
+MATCH = {"me": ME, "fam": ("PUT", "/fam/"), "spans": ("PUT", "/spans/")}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=SECONDS, help="length of each phase")
-    parser.add_argument(
-        "--concurrency", type=int, nargs="+", default=list(CONCURRENCY), help="annotators"
-    )
+    parser = save_bench_parser(__doc__, CONCURRENCY)
     parser.add_argument(
         "--rounds", type=int, default=3, help="the phases take turns this many times"
     )
-    parser.add_argument("--show-queries", action="store_true", help="print the saves' SQL")
-    parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--jsonl", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--users", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.load:  # child process: Django set up here only
         print(json.dumps(load(args.jsonl, args.users, args.show_queries)))
@@ -362,22 +301,9 @@ def main() -> int:
     if not bench_start("bench_span_save_api"):
         return 0
     users = max(args.concurrency)
-    rng = random.Random(SEED)
-    documents = [synthetic_document(rng, N_SENTENCES, N_FACETS) for _ in range(users)]
     with bench_workdir() as (tmp, env):
-        (tmp / "var" / "static").mkdir(parents=True)  # no pages here: no collectstatic
         begun = time.perf_counter()
-        manage(env, "migrate", "--noinput")
-        write_jsonl(tmp / "bench.jsonl", documents)
-        loaded = run_loader(
-            env,
-            Path(__file__),
-            "--jsonl",
-            str(tmp / "bench.jsonl"),
-            "--users",
-            str(users),
-            *(["--show-queries"] if args.show_queries else []),
-        )
+        loaded = save_bench_setup(tmp, env, Path(__file__), users, args.show_queries)
         annotators = [
             Annotator(username(i), fam, spans, states)
             for i, (fam, spans, states) in enumerate(
@@ -394,10 +320,7 @@ def main() -> int:
         )
         results = {}
         with Gunicorn(env, tmp) as server:
-            with ThreadPoolExecutor(max_workers=4) as pool:
-                tokens = pool.map(lambda a: obtain_token(server.port, a.name, PASSWORD), annotators)
-                for annotator, token in zip(annotators, tokens, strict=True):
-                    annotator.token = token
+            tokens_obtain(server.port, annotators)
             for annotator in annotators:
                 for kind in ("fam", "spans"):
                     fetch_state(server.port, annotator, kind)
@@ -408,10 +331,7 @@ def main() -> int:
                 f"taking turns in {args.rounds} rounds of {args.seconds / args.rounds:g} s"
             )
             senders = {
-                "me": lambda a: (
-                    request(server.port, "GET", "/api/me/", headers=token_headers(a.token)),
-                    False,
-                ),
+                "me": partial(send_me, server.port),
                 "fam": lambda a: send_save(server.port, a, "fam"),
                 "spans": lambda a: send_save(server.port, a, "spans"),
             }
@@ -450,13 +370,10 @@ def main() -> int:
                             f"expected {expected}, {revisions} revisions"
                         )
 
-        print(
-            f"\n{'phase':22} {'n':>5} {'req/s':>6} {'errors':>6} | client ms p50 / p95 / p99 "
-            f"/ max      | server ms p50 / p95 / p99 | lag ms"
-        )
+        print(TABLE_HEAD)
         for (concurrency, kind), result in results.items():
             print(fmt_row(f"{concurrency} x {LABELS[kind]}", result))
-        print("(lag: the latest any request left after its due time; the client kept up if small)")
+        print(LAG_NOTE)
         for concurrency in args.concurrency:
             spans = results[(concurrency, "spans")]
             c = summary(spans["client"])
@@ -475,13 +392,9 @@ def main() -> int:
                 f"(client side, loopback)"
             )
             for kind in ("fam", "spans"):
-                windows = {}
-                result = results[(concurrency, kind)]
-                for due, ms in zip(result["due"], result["client"], strict=True):
-                    windows.setdefault(int(due // WINDOW), []).append(ms)
                 print(
                     f"    {LABELS[kind]} p95 per {WINDOW:g} s window (client ms): "
-                    + ", ".join(f"{summary(windows[w])['p95']:.0f}" for w in sorted(windows))
+                    f"{window_p95s(results[(concurrency, kind)])}"
                 )
             for kind in ("me", "fam", "spans"):
                 result = results[(concurrency, kind)]
