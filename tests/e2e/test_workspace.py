@@ -269,3 +269,18 @@ def test_submit_by_keyboard_only_with_ctrl_enter(context, make_world):
     assert detail["status"] == "submitted"
     assert [f["label"] for f in detail["fam"]["facets"]] == ["supported", "noise", "no_support"]
     assert detail["fam"]["facets"][0]["groups"] == [[0]]
+
+
+def test_a_refused_fam_save_says_why_and_keeps_the_change(context, make_world):
+    from annotation.campaigns.models import Campaign, CampaignStatus
+
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    # The admin closes the campaign while the page is open: the next save is refused (400).
+    Campaign.objects.filter(pk=task.campaign_id).update(status=CampaignStatus.CLOSED)
+    page.keyboard.press("Space")
+    expect(page.locator("#save-state")).to_have_text("Not saved")
+    expect(page.locator("#flash")).to_contain_text("Not saved: The campaign is in closed")
+    [copy] = pending_copies(page, task)  # kept in this browser, not lost
+    assert copy["facets"][0]["groups"] == [[0]]

@@ -44,7 +44,6 @@ export const { onSaveState, redrawSaveState, replayNext, loadHistory, toggleHist
   ui,
   flash,
   help: { ...SAVE_HELP, conflict: "These errors were saved elsewhere; choose which list to keep." },
-  flashRefused: true,
   restoreCopy,
   historyItems: revisionItems,
   choice: "your list of errors or the server's",

@@ -7,12 +7,11 @@ import { drawSaveState, presenceText, SAVE_HELP } from "./panels.js";
 import { $, rebuild, root, taskId } from "./task-page.js";
 
 // page: the page's state ({readOnly, historyOpen}); ctx: {saver, replayQueue}; ui: {render};
-// flash: the page's flash; help: the save indicator's titles per state; flashRefused: say
-// why when the server refused a change (a 400); restoreCopy(copy): put a copy kept in this
-// browser in place and save it; historyItems(revisions): the history's <li> elements;
-// choice: what the presence note says a conflict lets one choose (panels.js's default if
-// undefined).
-export function taskDialogs({ page, ctx, ui, flash, help = SAVE_HELP, flashRefused = false, restoreCopy, historyItems, choice }) {
+// flash: the page's flash (it also says why the server refused a change); help: the save
+// indicator's titles per state; restoreCopy(copy): put a copy kept in this browser in place
+// and save it; historyItems(revisions): the history's <li> elements; choice: what the
+// presence note says a conflict lets one choose (panels.js's default if undefined).
+export function taskDialogs({ page, ctx, ui, flash, help = SAVE_HELP, restoreCopy, historyItems, choice }) {
   let saveState = ["saved", ""];
 
   function onSaveState(stateName, detail) {
@@ -22,7 +21,7 @@ export function taskDialogs({ page, ctx, ui, flash, help = SAVE_HELP, flashRefus
     $("relogin").hidden = stateName !== "auth";
     if (stateName === "auth") flash(help.auth);
     // A refusal (400) is not retried: say why, it is kept in this browser meanwhile.
-    if (flashRefused && stateName === "error") flash(`Not saved: ${detail || help.error}`);
+    if (stateName === "error") flash(`Not saved: ${detail || help.error}`);
     if (stateName === "saved" && !ctx.saver.dirty) replayNext();
   }
 
