@@ -300,9 +300,16 @@ def test_mouse_overlaps_edit_delete_no_errors_submit_and_next(context, span_worl
     # of the same document: its source is read once).
     press(page, "Control+Enter")
     expect(page.locator("#banner-text")).to_have_text("Submitted. Reopen it to make changes.")
-    press(page, "n")
     following = task_body(page, live_server.url, task)["next_task"]
-    page.wait_for_url(f"{live_server.url}/tasks/{following}/")
+    press(page, "n")
+    try:
+        page.wait_for_url(f"{live_server.url}/tasks/{following}/")
+    except Exception as error:  # say what the page said instead of moving on
+        raise AssertionError(
+            f"n did not open item {following}: the page is at {page.url}, its flash says "
+            f"{page.locator('#flash').text_content()!r}, its indicator "
+            f"{page.locator('#save-state').text_content()!r}"
+        ) from error
     page.wait_for_selector("#workspace[aria-busy=false] #summary .w")
     expect(page.locator("#doc-title")).to_have_text(f"Document {DOCUMENT} · summary 2 of 4")
     # Submitting an item with nothing marked is refused with the reason.
