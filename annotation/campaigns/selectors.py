@@ -94,22 +94,23 @@ def task_list(*, user) -> QuerySet[Task]:
 def task_next(*, user, after: Task | None = None) -> Task | None:
     """The user's next unfinished task (after ``after`` in queue order, else the first).
 
+    The queue wraps around: after the last task comes the first unfinished one. ``after`` keeps
+    its place in the queue once submitted, so the task after a just-submitted one is the same
+    as before it was submitted.
+
     Args:
         user: the annotator.
         after: the current task, if any.
 
     Returns:
-        A task that is not submitted, or None.
+        A task that is not submitted (never ``after`` itself), or None.
     """
-    unfinished = [t for t in task_list(user=user) if t.status != TaskStatus.SUBMITTED]
-    if after is not None:
-        ids = [t.pk for t in unfinished]
-        later = [t for t in unfinished if t.pk != after.pk]
-        if after.pk in ids:
-            position = ids.index(after.pk)
-            later = unfinished[position + 1 :] + unfinished[:position]
-        return later[0] if later else None
-    return unfinished[0] if unfinished else None
+    queue = list(task_list(user=user))
+    ids = [t.pk for t in queue]
+    if after is not None and after.pk in ids:
+        position = ids.index(after.pk)
+        queue = queue[position + 1 :] + queue[:position]
+    return next((t for t in queue if t.status != TaskStatus.SUBMITTED), None)
 
 
 def task_get(*, pk: int, user) -> Task:
