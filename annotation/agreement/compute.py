@@ -36,7 +36,8 @@ from scoring.metrics.agreement import (
     span_f1,
     span_kappa,
 )
-from scoring.metrics.polytope import Severity, count_words, penalty_of, polytope_score
+from scoring.metrics.leaderboard.polytope import polytope_document
+from scoring.metrics.polytope import EmptySummaryError
 from scoring.metrics.spans import SIDE_NONE, SIDE_SOURCE, SpanScheme
 
 # A label for the core when the scheme has none (the core wants a non-empty name).
@@ -94,23 +95,18 @@ def polytope_segment_score(summary: str, errors: Sequence[dict]) -> float | None
 
     Args:
         summary: the summary text (its words are counted by ``count_words``).
-        errors: the annotator's errors, each with its derived ``severity``; errors marked
-            nowhere count too.
+        errors: the annotator's errors (``MarkedError`` dicts); errors marked nowhere count too.
 
     Returns:
         The score, or None when the summary has no word.
 
     Raises:
-        ValueError: an error whose severity is not Critical, Major or Minor.
+        PolyTopeError: an error that is not a PolyTope error.
     """
-    words = count_words(summary)
-    if words == 0:
+    try:
+        return polytope_document(summary, errors).segment.score
+    except EmptySummaryError:
         return None
-    counts = dict.fromkeys(Severity, 0)
-    for error in errors:
-        counts[Severity(error["severity"])] += 1
-    penalty = penalty_of(counts[Severity.CRITICAL], counts[Severity.MAJOR], counts[Severity.MINOR])
-    return polytope_score(penalty, words)
 
 
 SegmentScorer = Callable[[str, Sequence[dict]], float | None]

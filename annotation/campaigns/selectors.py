@@ -14,7 +14,8 @@ from django.utils import timezone
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.fams.models import Fam, FamRevision
 from annotation.spans.models import SpanAnnotation, SpanAnnotationRevision
-from scoring.metrics.polytope import WEIGHTS, EmptySummaryError, Issue, Segment, score_segment
+from scoring.metrics.leaderboard.polytope import polytope_document
+from scoring.metrics.polytope import WEIGHTS, EmptySummaryError
 from scoring.metrics.spans import join_sentences, scheme_get
 
 from .models import (
@@ -269,14 +270,11 @@ def span_score(*, output, errors: list[dict], no_errors: bool) -> dict | None:
     """
     if not errors and not no_errors:
         return None
-    summary = join_sentences(output.sentences)
-    segment_id = str(output.pk)
     try:
-        segment = Segment(segment_id, summary)
+        scored = polytope_document(join_sentences(output.sentences), errors)
     except EmptySummaryError:  # nothing to score against
         return None
-    issues = [Issue(segment_id, error["type"], error["label"]) for error in errors]
-    figures = score_segment(segment, issues).as_dict()
+    figures = scored.segment.as_dict()
     del figures["segment"]
     return figures
 

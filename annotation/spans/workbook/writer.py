@@ -169,10 +169,9 @@ def _error_log(sheet: _Sheet, segments: Sequence[ExportSegment]) -> int:
     return number - 1
 
 
-def _scores(sheet: _Sheet, segments: Sequence[ExportSegment]) -> None:
+def _scores(sheet: _Sheet, segments: Sequence[ExportSegment], results: Sequence) -> None:
     sheet.row(1, SEGMENT_HEADERS)
-    for number, segment in enumerate(segments, start=2):
-        result = _segment_score(segment)
+    for number, (segment, result) in enumerate(zip(segments, results, strict=True), start=2):
         sheet.row(
             number,
             [
@@ -191,9 +190,10 @@ def _scores(sheet: _Sheet, segments: Sequence[ExportSegment]) -> None:
         )
 
 
-def _scorecard(sheet: _Sheet, segments: Sequence[ExportSegment], rows: int, note: str) -> None:
+def _scorecard(
+    sheet: _Sheet, segments: Sequence[ExportSegment], results: Sequence, rows: int, note: str
+) -> None:
     ws = sheet.ws
-    results = [_segment_score(segment) for segment in segments]
     scored = [result for result in results if result is not None]
     words = sum(result.words for result in scored)
     counts = breakdown(issue for segment in segments for issue in _issues(segment))
@@ -328,8 +328,9 @@ def workbook_bytes(segments: Iterable[ExportSegment], *, note: str = "") -> tupl
     scorecard = _Sheet(book, SCORECARD, altered, first=True)
     log = _Sheet(book, ERROR_LOG, altered)
     rows = _error_log(log, chosen)
-    _scores(_Sheet(book, SCORES, altered), chosen)
-    _scorecard(scorecard, chosen, rows, note)
+    results = [_segment_score(segment) for segment in chosen]  # each segment scored once
+    _scores(_Sheet(book, SCORES, altered), chosen, results)
+    _scorecard(scorecard, chosen, results, rows, note)
     _matrix(_Sheet(book, MATRIX, altered), book)
     _menus(log.ws, rows + 1)
     for letter, width in {"A": 14, "C": 40, "D": 40, "F": 22, "G": 24, "H": 36, "I": 24}.items():
