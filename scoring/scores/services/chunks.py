@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from annotation.fams.models import AnnotationSetKind
+from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import SystemOutput
 from scoring.metrics.fam import validate_fam
 from scoring.metrics.leaderboard import (
@@ -39,10 +40,24 @@ def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[
     job = ScoringJob.objects.select_for_update().get(pk=job.pk)
     if not job.chunks.exists():
         size = chunk_size or settings.LOUPE_SCORING_CHUNK
+        outputs = SystemOutput.objects.filter(version__in=job.versions.all())
+        if job.trigger == JobTrigger.SPANS:
+            # Only span-derived scores are recomputed: the outputs with span annotations, and
+            # those with such scores to remove. Chosen when the job runs, so one queued job
+            # still covers every change of a burst.
+            span_scored = DocumentScore.objects.filter(
+                version_id=OuterRef("version_id"),
+                document_id=OuterRef("document_id"),
+                metric__in=SPAN_KEYS,
+            )
+            outputs = outputs.filter(
+                Exists(SpanAnnotation.objects.filter(output_id=OuterRef("pk")))
+                | Exists(span_scored)
+            )
         ids = list(
-            SystemOutput.objects.filter(version__in=job.versions.all())
-            .order_by("version_id", "document__position", "document_id")
-            .values_list("pk", flat=True)
+            outputs.order_by("version_id", "document__position", "document_id").values_list(
+                "pk", flat=True
+            )
         )
         ScoringChunk.objects.bulk_create(
             ScoringChunk(job=job, index=n, output_ids=ids[start : start + size])
