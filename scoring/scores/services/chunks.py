@@ -143,13 +143,13 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     """
     ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     job = chunk.job
-    outputs = list(
-        SystemOutput.objects.filter(pk__in=chunk.output_ids)
-        .select_related("document")
-        .prefetch_related("document__references")
-    )
+    automatic = job.trigger != JobTrigger.SPANS
+    outputs = SystemOutput.objects.filter(pk__in=chunk.output_ids).select_related("document")
+    if automatic:  # ROUGE and FAR read the references; span-derived scores do not
+        outputs = outputs.prefetch_related("document__references")
+    outputs = list(outputs)
     rows, stale = [], Q()
-    if job.trigger != JobTrigger.SPANS:
+    if automatic:
         keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
         rows, stale = _automatic_rows(job, outputs, keys)
     spans = span_rows_compute(job=job, outputs=outputs)
