@@ -419,7 +419,7 @@ def task_span_workspace(*, task: Task, user) -> dict:
     following = task_next(user=task.annotator, after=task)
     campaign = task.campaign
     document = task.document
-    text_missing = bool(document.meta.get("text_missing"))
+    text_missing = document.text_missing
     return {
         "id": task.pk,
         "status": task.status,

@@ -20,7 +20,7 @@ def output_texts(output: SystemOutput) -> tuple[str, str | None]:
         document's text is not part of its release.
     """
     document = output.document
-    source = None if document.meta.get("text_missing") else join_sentences(document.sentences)
+    source = None if document.text_missing else join_sentences(document.sentences)
     return join_sentences(output.sentences), source
 
 

@@ -74,7 +74,7 @@ def span_export_segments(
     segments = []
     for row in rows:
         output, document = row.output, row.output.document
-        text_missing = document.meta.get("text_missing")
+        text_missing = document.text_missing
         segments.append(
             ExportSegment(
                 id=f"{document.external_id}-{output.system.slug}",
