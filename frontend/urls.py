@@ -1,4 +1,4 @@
-"""URLs of the pages: login, logout, home, my tasks, the workspace and the leaderboards."""
+"""URLs of the pages: login, home, my tasks, the workspaces, the leaderboards and the admin pages."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -28,6 +28,38 @@ urlpatterns = [
         "leaderboards/<slug:slug>/systems/<slug:system>/documents/<str:external_id>/",
         views.leaderboard_document,
         name="leaderboard-document",
+    ),
+    path("manage/datasets/", views.manage_datasets, name="manage-datasets"),
+    path("manage/datasets/<slug:slug>/", views.manage_dataset, name="manage-dataset"),
+    path(
+        "manage/datasets/<slug:slug>/agreement/",
+        views.dataset_agreement,
+        name="manage-dataset-agreement",
+    ),
+    path(
+        "manage/datasets/<slug:slug>/releases/",
+        views.manage_releases,
+        name="manage-releases",
+    ),
+    path("manage/campaigns/", views.manage_campaigns, name="manage-campaigns"),
+    path("manage/campaigns/new/", views.manage_campaign_new, name="manage-campaign-new"),
+    path(
+        "manage/campaigns/<int:campaign_id>/", views.manage_campaign, name="manage-campaign"
+    ),
+    path(
+        "manage/campaigns/<int:campaign_id>/agreement/",
+        views.campaign_agreement,
+        name="manage-campaign-agreement",
+    ),
+    path(
+        "manage/campaigns/<int:campaign_id>/adjudication/",
+        views.adjudication_list,
+        name="adjudication-list",
+    ),
+    path(
+        "manage/campaigns/<int:campaign_id>/adjudication/<int:document_id>/",
+        views.adjudication_document,
+        name="adjudication-document",
     ),
     path("", views.home, name="home"),
 ]

@@ -101,6 +101,81 @@ def leaderboard_document(request, slug: str, system: str, external_id: str):
     return render(request, "frontend/output_document.html", context)
 
 
+def admin_page(view):
+    """Log-in required; admins see the page, anyone else a 403 page."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not has_role(request.user, ADMIN):
+            return render(request, "frontend/forbidden.html", status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+@admin_page
+def manage_datasets(request):
+    """The datasets with the import form, its validate-only button and its report."""
+    return render(request, "frontend/manage_datasets.html")
+
+
+@admin_page
+def manage_dataset(request, slug: str):
+    """One dataset: documents, categories, annotation sets, campaigns and releases."""
+    return render(request, "frontend/manage_dataset.html", {"slug": slug})
+
+
+@researcher_page
+def dataset_agreement(request, slug: str):
+    """Agreement among a dataset's annotation sets (e.g. the XSum release's three workers)."""
+    return render(request, "frontend/dataset_agreement.html", {"slug": slug})
+
+
+@researcher_page
+def manage_releases(request, slug: str):
+    """A dataset's versioned releases: export, progress, manifests, diffs and downloads."""
+    return render(request, "frontend/manage_releases.html", {"slug": slug})
+
+
+@admin_page
+def manage_campaigns(request):
+    """Every campaign with its state and progress."""
+    return render(request, "frontend/manage_campaigns.html")
+
+
+@admin_page
+def manage_campaign_new(request):
+    """The form that creates a FAM or PolyTope campaign."""
+    return render(request, "frontend/manage_campaign_new.html")
+
+
+@admin_page
+def manage_campaign(request, campaign_id: int):
+    """One campaign: progress per annotator, its CSV, and edits while it runs."""
+    return render(request, "frontend/manage_campaign.html", {"campaign_id": campaign_id})
+
+
+@admin_page
+def campaign_agreement(request, campaign_id: int):
+    """A campaign's agreement: per campaign with CIs, per pair, per document, lowest first."""
+    return render(request, "frontend/campaign_agreement.html", {"campaign_id": campaign_id})
+
+
+@login_required
+def adjudication_list(request, campaign_id: int):
+    """A campaign's documents to adjudicate (admins and the campaign's adjudicators; the API
+    decides who may see them)."""
+    return render(request, "frontend/adjudication_list.html", {"campaign_id": campaign_id})
+
+
+@login_required
+def adjudication_document(request, campaign_id: int, document_id: int):
+    """One document's annotations side by side, and the gold version being built."""
+    context = {"campaign_id": campaign_id, "document_id": document_id}
+    return render(request, "frontend/adjudication.html", context)
+
+
 def login_locked_out(request, original_response=None, credentials=None):
     """The page for a login refused by the lockout (django-axes' ``AXES_LOCKOUT_CALLABLE``).
 

@@ -46,6 +46,12 @@ class SpanAgreementRun(models.Model):
         default=False, help_text="Campaigns: count only the items of submitted tasks."
     )
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    inputs_digest = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="SHA-256 of the annotations the result was computed from; a run whose digest "
+        "differs from the current one is stale.",
+    )
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     created_by = models.ForeignKey(

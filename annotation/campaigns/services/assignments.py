@@ -15,6 +15,7 @@ from annotation.fams.services import empty_facets, fam_save
 from config.exceptions import ApplicationError
 
 from ..assignment import AssignmentError, round_robin
+from ..signals import task_submitted
 from ..models import (
     Campaign,
     CampaignKind,
@@ -317,12 +318,16 @@ def task_submit(*, task: Task) -> Task:
     task.submitted_at = timezone.now()
     task.full_clean(validate_constraints=False)
     task.save(update_fields=["status", "submitted_at", "updated_at"])
+    task_submitted.send(sender=Task, task=task, campaign=task.campaign)
     return task
 
 
 @transaction.atomic
 def task_reopen(*, task: Task) -> Task:
     """Reopen a submitted task; allowed until the campaign goes to adjudication.
+
+    Every guard registered with :func:`annotation.campaigns.hooks.reopen_guard_register` (the
+    adjudication app refuses a task whose document is adjudicated) is asked first.
 
     Args:
         task: the task.
@@ -331,13 +336,20 @@ def task_reopen(*, task: Task) -> Task:
         The task, in progress again.
 
     Raises:
-        ApplicationError: the task is not submitted, or the campaign is in adjudication.
+        ApplicationError: the task is not submitted, the campaign is in adjudication, or a
+            guard refused.
     """
+    from ..hooks import reopen_guards
+
     task = _locked(task)
     if task.campaign.status != CampaignStatus.OPEN:
         raise ApplicationError(
             "Submitted tasks can no longer be reopened: the campaign is in adjudication."
         )
+    for guard in reopen_guards():
+        reason = guard(task)
+        if reason:
+            raise ApplicationError(reason)
     if task.status != TaskStatus.SUBMITTED:
         raise ApplicationError("Only a submitted task can be reopened.")
     task.status = TaskStatus.IN_PROGRESS
