@@ -79,6 +79,9 @@ CASES = {
         success=201,
     ),
     "api:dataset-detail": Case("get", "/api/datasets/demo/", ROLE_HOLDERS),
+    "api:dataset-detail patch": Case(
+        "patch", "/api/datasets/demo/", ADMIN_ONLY, body={"public": False}
+    ),
     "api:document-list": Case("get", "/api/datasets/demo/documents/", ROLE_HOLDERS),
     "api:document-detail": Case("get", "/api/documents/{doc}/", ROLE_HOLDERS),
     "api:document-sentences-update": Case(

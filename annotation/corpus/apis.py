@@ -13,8 +13,8 @@ from config.pagination import paginated_response
 from config.uploads import upload_size_check
 
 from .models import Category, Dataset, Document
-from .selectors import dataset_list, document_get, document_is_frozen, document_list
-from .services import dataset_import, document_update_sentences
+from .selectors import dataset_get, dataset_list, document_get, document_is_frozen, document_list
+from .services import dataset_import, dataset_set_public, document_update_sentences
 
 
 class DatasetSerializer(serializers.Serializer):
@@ -23,6 +23,7 @@ class DatasetSerializer(serializers.Serializer):
     description = serializers.CharField()
     source = serializers.CharField()
     license = serializers.CharField()
+    public = serializers.BooleanField()
     document_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
 
@@ -38,14 +39,30 @@ class DatasetListApi(APIView):
 
 
 class DatasetDetailApi(APIView):
-    """One dataset."""
+    """One dataset (any role); admins may PATCH whether its releases are public."""
 
     permission_classes = [IsAnyRole]
+
+    class UpdateInputSerializer(serializers.Serializer):
+        public = serializers.BooleanField()
+
+    def get_permissions(self):
+        if self.request is not None and self.request.method == "PATCH":
+            return [IsAdmin()]
+        return super().get_permissions()
 
     @extend_schema(responses=DatasetSerializer)
     def get(self, request, slug: str):
         dataset = get_object_or_404(dataset_list(), slug=slug)
         return Response(DatasetSerializer(dataset).data)
+
+    @extend_schema(request=UpdateInputSerializer, responses=DatasetSerializer)
+    def patch(self, request, slug: str):
+        serializer = self.UpdateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        dataset = get_object_or_404(Dataset, slug=slug)
+        dataset_set_public(dataset=dataset, public=serializer.validated_data["public"])
+        return Response(DatasetSerializer(dataset_get(slug=slug)).data)
 
 
 class DatasetImportApi(APIView):

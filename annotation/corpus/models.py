@@ -53,6 +53,11 @@ class Dataset(models.Model):
     description = models.TextField(blank=True)
     source = models.CharField(max_length=500, blank=True)
     license = models.CharField(max_length=200, blank=True)
+    public = models.BooleanField(
+        default=False,
+        help_text="Anyone with the link may download the dataset's releases (not only admins "
+        "and researchers).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

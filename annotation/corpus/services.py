@@ -131,6 +131,25 @@ def document_update_sentences(*, document: Document, sentences: list[str]) -> Do
 
 
 @transaction.atomic
+def dataset_set_public(*, dataset: Dataset, public: bool) -> Dataset:
+    """Make a dataset's releases downloadable by anyone with the link, or by staff only again.
+
+    Args:
+        dataset: the dataset.
+        public: True: anyone (even without an account) may list and download its releases;
+            False: only admins and researchers may.
+
+    Returns:
+        The saved dataset.
+    """
+    dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
+    dataset.public = public
+    dataset.full_clean()
+    dataset.save(update_fields=["public"])
+    return dataset
+
+
+@transaction.atomic
 def document_set_category(*, document: Document, category: str) -> Document:
     """Set (or clear, with ``""``) a document's category: noise, low or high abstraction.
 
@@ -154,6 +173,7 @@ __all__ = [
     "Category",
     "bundle_import",
     "dataset_import",
+    "dataset_set_public",
     "document_set_category",
     "document_update_sentences",
 ]
