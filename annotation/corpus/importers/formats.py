@@ -60,6 +60,12 @@ FORMATS: dict[str, ImportFormat] = {
         _release("annotation.corpus.importers.parsers.xsum", "parse_xsum_release"),
         takes_directory=True,
     ),
+    "loupe-release": ImportFormat(
+        "loupe-release",
+        "A release exported by Loupe (manage.py export_release): its folder or archive.",
+        _release("annotation.corpus.importers.parsers.loupe_release", "parse_loupe_release"),
+        takes_directory=True,
+    ),
 }
 
 

@@ -11,9 +11,9 @@ from annotation.imports.bundle import ImportValidationError
 
 class Command(BaseCommand):
     help = (
-        "Import a dataset: --format jsonl FILE, or --format polytope-release, far-release or "
-        "xsum-hallucinations DIR. Everything is validated first and written in one "
-        "transaction; an existing --slug is refused."
+        "Import a dataset: --format jsonl FILE, or --format polytope-release, far-release, "
+        "xsum-hallucinations or loupe-release DIR. Everything is validated first and written in "
+        "one transaction; an existing --slug is refused."
     )
 
     def add_arguments(self, parser):
