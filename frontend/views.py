@@ -16,7 +16,9 @@ from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.accounts.selectors import login_lockout_get
 from annotation.campaigns.models import CampaignKind
 from annotation.campaigns.selectors import task_get
+from annotation.campaigns.services.campaigns import DEFAULT_SCORERS
 from config.uploads import human_size
+from scoring.metrics.suggest.registry import scorer_infos
 
 
 @login_required
@@ -108,7 +110,8 @@ def admin_page(view):
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         if not has_role(request.user, ADMIN):
-            return render(request, "frontend/forbidden.html", status=403)
+            context = {"message": "Only admins may see this page."}
+            return render(request, "frontend/forbidden.html", context, status=403)
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -146,8 +149,22 @@ def manage_campaigns(request):
 
 @admin_page
 def manage_campaign_new(request):
-    """The form that creates a FAM or PolyTope campaign."""
-    return render(request, "frontend/manage_campaign_new.html")
+    """The form that creates a FAM or PolyTope campaign (``campaign-form.js``).
+
+    The suggestion scorers are the registry's (static configuration, like the upload limit):
+    the defaults come checked, and one this installation cannot run comes disabled.
+    """
+    scorers = [
+        {
+            "name": info.name,
+            "description": info.description,
+            "extra": info.extra,
+            "available": info.available,
+            "checked": info.name in DEFAULT_SCORERS and info.available,
+        }
+        for info in scorer_infos()
+    ]
+    return render(request, "frontend/manage_campaign_new.html", {"scorers": scorers})
 
 
 @admin_page

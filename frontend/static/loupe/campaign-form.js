@@ -1,0 +1,220 @@
+// New campaign: fills the dataset, system, reference, category and user choices from the JSON
+// API, shows only what the chosen kind and document choice need, and posts the form as JSON to
+// POST /api/campaigns/create/. A refusal puts each field's message next to the field (the input
+// stays as typed); a created campaign opens its page.
+import { api, el } from "./api.js";
+import { FormErrors } from "./form-errors.js";
+import { CATEGORY_LABELS, slugify } from "./manage-format.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("campaign-form");
+const status = $("form-status");
+const submitStatus = $("submit-status");
+const errors = new FormErrors(form, $("form-errors"));
+let slugEdited = false;
+let datasetToken = 0; // the latest dataset asked for: an earlier, slower answer is dropped
+
+function option(value, text) {
+  const node = el("option", text);
+  node.value = value;
+  return node;
+}
+
+function checkbox(name, value, text, extra) {
+  const label = el("label", null, { class: "check" });
+  const input = el("input", null, { type: "checkbox", name, value });
+  label.append(input, ` ${text}`);
+  if (extra) label.append(" ", el("span", extra, { class: "muted" }));
+  return label;
+}
+
+const checked = (container) => [...container.querySelectorAll("input[type=checkbox]:checked")].map((i) => i.value);
+const kind = () => form.querySelector("input[name=kind]:checked").value;
+const docMode = () => form.querySelector("input[name=doc-mode]:checked").value;
+
+// Only the chosen kind's and document choice's fields show (and count).
+function showParts() {
+  for (const part of form.querySelectorAll(".mg-kind")) {
+    const on = part.dataset.kind === kind();
+    part.hidden = !on;
+    part.disabled = !on;
+  }
+  for (const part of form.querySelectorAll(".mg-mode")) {
+    const on = part.dataset.mode === docMode();
+    part.hidden = !on;
+    part.disabled = !on;
+  }
+}
+
+function fillCategories(counts) {
+  const total = Object.values(counts || {}).reduce((a, b) => a + b, 0);
+  $("docs-total").textContent = total ? `${total} document${total === 1 ? "" : "s"} in the dataset.` : "";
+  for (const [id, name] of [["categories", "categories"], ["sample-categories", "sample-categories"]]) {
+    const box = $(id);
+    const before = new Set(checked(box));
+    box.replaceChildren();
+    for (const [value, label] of Object.entries(CATEGORY_LABELS)) {
+      const n = (counts || {})[value] || 0;
+      const item = checkbox(name, value, label, `(${n})`);
+      item.querySelector("input").checked = before.has(value);
+      box.append(item);
+    }
+    const none = (counts || {})[""] || 0;
+    if (none) box.append(el("span", `${none} without a category`, { class: "muted" }));
+  }
+}
+
+// The references of the dataset's first document: their positions and labels.
+async function fillReferences(slug, token) {
+  const select = $("reference");
+  let references = [];
+  try {
+    const page = await api(`/api/datasets/${encodeURIComponent(slug)}/documents/?limit=1`);
+    if (page.results.length) references = (await api(`/api/documents/${page.results[0].id}/`)).references;
+  } catch {
+    references = [];
+  }
+  if (token !== datasetToken) return;
+  const before = select.value;
+  select.replaceChildren();
+  for (const ref of references) {
+    select.append(option(String(ref.position), `${ref.position}: ${ref.label || "reference"} (${ref.sentences.length} sentences in the first document)`));
+  }
+  if (!references.length) select.append(option("0", "Reference 0"));
+  if ([...select.options].some((o) => o.value === before)) select.value = before;
+}
+
+async function datasetChosen() {
+  const slug = $("dataset").value;
+  datasetToken += 1;
+  const token = datasetToken;
+  if (!slug) {
+    fillCategories({});
+    return;
+  }
+  try {
+    const dataset = await api(`/api/datasets/${encodeURIComponent(slug)}/`);
+    if (token !== datasetToken) return;
+    fillCategories(dataset.categories || {});
+    await fillReferences(slug, token);
+  } catch (error) {
+    status.textContent = `Could not load the dataset ${slug}: ${error.message}`;
+  }
+}
+
+function fillUsers(container, name, users, describe) {
+  container.replaceChildren();
+  for (const user of users) container.append(checkbox(name, user.username, user.username, describe(user)));
+  if (!users.length) container.append(el("span", "Nobody yet.", { class: "muted" }));
+}
+
+async function load() {
+  const wanted = new URLSearchParams(window.location.search).get("dataset");
+  const [datasets, systems, annotators, everyone] = await Promise.all([
+    api("/api/datasets/"),
+    api("/api/systems/"),
+    api("/api/users/?role=Annotator"),
+    api("/api/users/"),
+  ]);
+  const select = $("dataset");
+  select.replaceChildren(option("", datasets.length ? "Choose a dataset…" : "No datasets yet"));
+  for (const d of datasets) select.append(option(d.slug, `${d.name} (${d.slug}, ${d.document_count} documents)`));
+  if (wanted && datasets.some((d) => d.slug === wanted)) select.value = wanted;
+  const box = $("systems");
+  box.replaceChildren(...systems.map((s) => checkbox("systems", s.slug, s.name, `(${s.slug}, ${s.output_count} outputs)`)));
+  if (!systems.length) box.append(el("span", "No systems yet.", { class: "muted" }));
+  fillUsers($("annotators"), "annotators", annotators, () => "");
+  const others = everyone.filter((u) => !(u.roles || []).includes("Admin"));
+  fillUsers($("adjudicators"), "adjudicators", others, (u) => ((u.roles || []).length ? `(${u.roles.join(", ")})` : ""));
+  status.textContent = "Every field is checked by the server; a problem is shown next to its field.";
+  await datasetChosen();
+}
+
+// A number as typed: an integer when it is one, else the text itself (the server names it).
+function number(input) {
+  const text = input.value.trim();
+  return /^-?\d+$/.test(text) ? Number(text) : text;
+}
+
+function body() {
+  const data = {
+    dataset: $("dataset").value,
+    kind: kind(),
+    name: $("name").value.trim(),
+    slug: $("slug").value.trim(),
+    annotators_per_document: number($("overlap")),
+    blind: $("blind").checked,
+    instructions: $("instructions").value,
+    annotators: checked($("annotators")),
+  };
+  const adjudicators = checked($("adjudicators"));
+  if (adjudicators.length) data.adjudicators = adjudicators;
+  if (data.kind === "polytope") {
+    data.systems = checked($("systems"));
+    data.system_blind = $("system-blind").checked;
+  } else {
+    data.reference_position = number($("reference"));
+    data.scorers = checked($("scorers"));
+    data.top_k = number($("top-k"));
+  }
+  const mode = docMode();
+  if (mode === "categories") data.categories = checked($("categories"));
+  else if (mode === "ids") data.documents = $("documents").value.split(/[\s,;]+/).filter(Boolean);
+  else if (mode === "sample") {
+    // No seed: the server draws one and records it, so the sample can still be reproduced.
+    data.sample = { size: number($("sample-size")) };
+    if ($("sample-seed").value.trim() !== "") data.sample.seed = number($("sample-seed"));
+    const only = checked($("sample-categories"));
+    if (only.length) data.sample.categories = only;
+  }
+  return data;
+}
+
+async function send(event) {
+  event.preventDefault();
+  const button = $("create");
+  button.disabled = true;
+  form.setAttribute("aria-busy", "true");
+  submitStatus.textContent = "Creating…";
+  errors.clear();
+  try {
+    const campaign = await api("/api/campaigns/create/", { method: "POST", body: body() });
+    submitStatus.textContent = `Created ${campaign.name}.`;
+    window.location.assign(`/manage/campaigns/${campaign.id}/?created=1`);
+  } catch (error) {
+    submitStatus.textContent = "";
+    errors.show(error);
+    button.disabled = false;
+  } finally {
+    form.removeAttribute("aria-busy");
+  }
+}
+
+function wire() {
+  form.addEventListener("submit", send);
+  // Enter on a checkbox, radio or select submits too (text fields do it natively); Ctrl+Enter
+  // submits from the text areas, where Enter is a new line.
+  form.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || e.altKey || e.shiftKey) return;
+    const target = e.target;
+    const area = target.matches("textarea");
+    if ((area && (e.ctrlKey || e.metaKey)) || (!area && target.matches("input[type=checkbox], input[type=radio], select"))) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  for (const input of form.querySelectorAll("input[name=kind], input[name=doc-mode]")) input.addEventListener("change", showParts);
+  $("dataset").addEventListener("change", datasetChosen);
+  $("name").addEventListener("input", () => {
+    if (!slugEdited) $("slug").value = slugify($("name").value);
+  });
+  $("slug").addEventListener("input", () => {
+    slugEdited = $("slug").value !== "";
+  });
+}
+
+wire();
+showParts();
+load().catch((error) => {
+  status.textContent = `Could not load the choices: ${error.message}`;
+});
