@@ -8,6 +8,7 @@
 // are the page's basics, the task's actions and panels (task-page.js, task-actions.js,
 // task-dialogs.js).
 import { api, el } from "./api.js";
+import { toggleInstructions } from "./instructions.js";
 import { bindKeys } from "./keys.js";
 import { dropKey, leftovers, Saver } from "./saver.js";
 import * as st from "./span-state.js";
@@ -130,6 +131,7 @@ function bindKeyboard() {
     r: () => act.focusReason(),
     0: () => act.toggleNoErrors(),
     v: () => dialogs.toggleHistory(),
+    i: toggleInstructions,
     n: () => act.nextTask(),
     "?": () => $("help").showModal(),
   };

@@ -4,6 +4,7 @@
 // (state.js, span-page.js); the task's actions and panels are task-actions.js and
 // task-dialogs.js.
 import { api } from "./api.js";
+import { showInstructions } from "./instructions.js";
 import { startPresence } from "./presence.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -36,10 +37,13 @@ export function rebuild(container, build) {
   }
 }
 
-// GET the task; when that fails, the title says so and the page stops being busy (null).
+// GET the task and show its campaign's instructions; when that fails, the title says so and the
+// page stops being busy (null).
 export async function loadTask() {
   try {
-    return await api(`/api/tasks/${taskId}/`);
+    const task = await api(`/api/tasks/${taskId}/`);
+    showInstructions(task);
+    return task;
   } catch (error) {
     $("doc-title").textContent = error.status === 404 ? "No such task" : "Could not load the task";
     $("campaign-line").textContent = error.message;

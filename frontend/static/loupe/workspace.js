@@ -5,6 +5,7 @@
 // what it shares with the span workspace is task-page.js, task-actions.js and task-dialogs.js.
 import { api } from "./api.js";
 import * as fam from "./fam.js";
+import { toggleInstructions } from "./instructions.js";
 import { bindKeys } from "./keys.js";
 import { claim, dropKey, leftovers, Saver } from "./saver.js";
 import { pollSuggestions, SuggestionLog } from "./suggest.js";
@@ -51,6 +52,7 @@ function bindKeyboard() {
     o: () => toggleLabel("noise"),
     s: () => toggleSuggestions(),
     h: () => toggleHistory(),
+    i: toggleInstructions,
     n: nextTask,
     "?": () => $("help").showModal(),
   };
