@@ -173,9 +173,13 @@ def manage_campaign(request, campaign_id: int):
     return render(request, "frontend/manage_campaign.html", {"campaign_id": campaign_id})
 
 
-@admin_page
+@login_required
 def campaign_agreement(request, campaign_id: int):
-    """A campaign's agreement: per campaign with CIs, per pair, per document, lowest first."""
+    """A campaign's agreement: per campaign with CIs, per pair, per document, lowest first.
+
+    Admins and the campaign's adjudicators may read it; the API decides (as for the
+    adjudication pages), and the page's script says why when it refuses.
+    """
     return render(request, "frontend/campaign_agreement.html", {"campaign_id": campaign_id})
 
 
