@@ -84,6 +84,7 @@ def test_a_polytope_task_body_follows_the_contract(campaign, client):
         "kind": "polytope",
         "blind": True,
         "system_blind": True,
+        "instructions": "",
     }
     assert body["document"]["external_id"] == "demo-002"
     assert body["document"]["sentences"] == task.document.sentences

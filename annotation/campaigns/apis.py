@@ -1,6 +1,9 @@
-"""Campaign and task APIs: campaigns (admins), tasks, FAM and span saves, suggestions, presence."""
+"""Campaign and task APIs: campaigns (admins: create, edit, staff, state, progress), tasks, FAM
+and span saves, suggestions, presence."""
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
@@ -9,10 +12,16 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsAnyRole
 from annotation.corpus.models import Category, Dataset
-from config.exceptions import ApplicationError
 
 from . import selectors, services
-from .models import Campaign, CampaignKind, SuggestionAction
+from .models import (
+    CAMPAIGN_TRANSITIONS,
+    Campaign,
+    CampaignKind,
+    CampaignStatus,
+    SuggestionAction,
+    Task,
+)
 
 
 class IsTaskAnnotator(BasePermission):
@@ -22,6 +31,15 @@ class IsTaskAnnotator(BasePermission):
 
     def has_object_permission(self, request, view, obj) -> bool:
         return obj.annotator_id == request.user.pk
+
+
+class IsCampaignReader(BasePermission):
+    """A campaign's details are for admins and the campaign's adjudicators."""
+
+    message = "Only admins and this campaign's adjudicators may read it."
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return selectors.campaign_may_read(campaign=obj, user=request.user)
 
 
 class IsTaskAnnotatorOrAdmin(BasePermission):
@@ -65,59 +83,144 @@ class CampaignListApi(APIView):
         return Response(CampaignSerializer(selectors.campaign_list(), many=True).data)
 
 
+class CampaignDetailSerializer(CampaignSerializer):
+    """A campaign with everything its admin page shows (``sample`` is null unless sampled)."""
+
+    dataset_name = serializers.CharField(source="dataset.name")
+    instructions = serializers.CharField()
+    document_count = serializers.IntegerField()
+    annotators = serializers.ListField(child=serializers.CharField(), source="annotator_names")
+    adjudicators = serializers.ListField(child=serializers.CharField(), source="adjudicator_names")
+    sample = serializers.JSONField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    status_label = serializers.CharField(source="get_status_display")
+    statuses_allowed = serializers.SerializerMethodField()
+
+    def get_statuses_allowed(self, campaign) -> list[str]:
+        return list(CAMPAIGN_TRANSITIONS[campaign.status])
+
+
 class CampaignCreateApi(APIView):
     """Create a campaign: FAMs (suggestions precomputed by a Celery worker) or PolyTope spans.
 
-    A PolyTope campaign (``kind`` ``polytope``) annotates the outputs of ``systems`` (each must
-    have an output for every chosen document) and has no suggestions.
+    The documents are chosen one way: ``documents`` (ids), ``categories``, a seeded
+    ``sample``, or none of them (every document). A PolyTope campaign (``kind`` ``polytope``)
+    annotates the outputs of ``systems`` (each must have an output for every chosen document)
+    and has no suggestions. ``annotators`` are assigned at once, round-robin, each document to
+    ``annotators_per_document`` of them. A refused choice names its field (``extra.field``).
     """
 
     permission_classes = [IsAdmin]
 
     class InputSerializer(serializers.Serializer):
+        class SampleSerializer(serializers.Serializer):
+            size = serializers.IntegerField(min_value=1)
+            seed = serializers.IntegerField(
+                required=False, allow_null=True, help_text="Drawn (and recorded) when missing."
+            )
+            categories = serializers.ListField(
+                child=serializers.CharField(), required=False, allow_null=True
+            )
+
         dataset = serializers.SlugField()
         slug = serializers.SlugField(max_length=64)
         name = serializers.CharField(max_length=200)
         # A string, not an enum in the schema: an enum of fields named "kind" would collide
         # with the systems' kind (extractive/abstractive) in drf-spectacular's enum names.
         kind = serializers.CharField(default="fam", help_text="fam (default) or polytope")
-        documents = serializers.ListField(child=serializers.CharField(), required=False)
+        documents = serializers.ListField(
+            child=serializers.CharField(), required=False, allow_empty=True
+        )
+        categories = serializers.ListField(
+            child=serializers.CharField(), required=False, help_text="noise, low, high"
+        )
+        sample = SampleSerializer(required=False)
         systems = serializers.ListField(child=serializers.SlugField(), required=False)
         reference_position = serializers.IntegerField(min_value=0, default=0)
-        annotators_per_document = serializers.IntegerField(min_value=1, default=1)
+        annotators_per_document = serializers.IntegerField(min_value=1, max_value=50, default=1)
         scorers = serializers.ListField(child=serializers.CharField(), required=False)
         top_k = serializers.IntegerField(min_value=1, max_value=20, default=3)
         blind = serializers.BooleanField(default=True)
         system_blind = serializers.BooleanField(default=True)
+        instructions = serializers.CharField(
+            required=False, allow_blank=True, default="", max_length=20000, trim_whitespace=False
+        )
+        annotators = serializers.ListField(child=serializers.CharField(), required=False)
+        adjudicators = serializers.ListField(child=serializers.CharField(), required=False)
 
         def validate_kind(self, value: str) -> str:
             if value not in CampaignKind.values:
                 raise serializers.ValidationError(f"Choose one of {CampaignKind.values}.")
             return value
 
-    @extend_schema(request=InputSerializer, responses={201: CampaignSerializer})
+    class OutputSerializer(CampaignDetailSerializer):
+        tasks_created = serializers.IntegerField()
+        notes = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        fields["dataset"] = get_object_or_404(Dataset, slug=fields["dataset"])
-        kind = fields.pop("kind")
-        systems = fields.pop("systems", None)
-        system_blind = fields.pop("system_blind")
-        if kind == CampaignKind.POLYTOPE:
-            if fields.pop("scorers", None):
-                raise ApplicationError("A PolyTope campaign has no suggestions: give no scorers.")
-            for unused in ("reference_position", "top_k"):
-                fields.pop(unused)
-            campaign = services.polytope_campaign_create(
-                user=request.user, systems=systems or [], system_blind=system_blind, **fields
-            )
-        else:
-            if systems:
-                raise ApplicationError("A FAM campaign annotates documents: give no systems.")
-            campaign = services.campaign_create(user=request.user, **fields)
-        campaign = selectors.campaign_list().get(pk=campaign.pk)
-        return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+        slug = fields.pop("dataset")
+        dataset = Dataset.objects.filter(slug=slug).first()
+        if dataset is None:
+            raise services.field_error("dataset", f"Unknown dataset {slug!r}.")
+        if "sample" in fields:
+            fields["sample"] = dict(fields["sample"])
+        launch = services.campaign_launch(dataset=dataset, user=request.user, **fields)
+        campaign = selectors.campaign_get(pk=launch.campaign.pk)
+        campaign.tasks_created, campaign.notes = len(launch.tasks), launch.notes
+        return Response(self.OutputSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailApi(APIView):
+    """One campaign (GET: admins and its adjudicators); PATCH its name or instructions (admins)."""
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=200, required=False)
+        instructions = serializers.CharField(
+            max_length=20000, required=False, allow_blank=True, trim_whitespace=False
+        )
+
+    def get_permissions(self):
+        if self.request.method == "GET":
+            return [IsAnyRole(), IsCampaignReader()]
+        return [IsAdmin()]
+
+    @extend_schema(responses=CampaignDetailSerializer)
+    def get(self, request, pk: int):
+        campaign = selectors.campaign_get(pk=pk)
+        self.check_object_permissions(request, campaign)
+        return Response(CampaignDetailSerializer(campaign).data)
+
+    @extend_schema(request=InputSerializer, responses=CampaignDetailSerializer)
+    def patch(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_update(campaign=campaign, **data.validated_data)
+        return Response(CampaignDetailSerializer(selectors.campaign_get(pk=pk)).data)
+
+
+class CampaignStatusApi(APIView):
+    """Move a campaign: Annotating (open) -> Adjudicating (adjudication) -> Done (closed).
+
+    From Adjudicating it may go back to Annotating; Done is final.
+    """
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=CampaignStatus.values)
+
+    @extend_schema(request=InputSerializer, responses=CampaignDetailSerializer)
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_status_set(campaign=campaign, status=data.validated_data["status"])
+        return Response(CampaignDetailSerializer(selectors.campaign_get(pk=pk)).data)
 
 
 class TaskSummarySerializer(serializers.Serializer):
@@ -192,6 +295,113 @@ class CampaignAssignApi(APIView):
         body = {"created": len(tasks), "tasks": tasks}
         output = self.OutputSerializer(body, context={"user": request.user})
         return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class CampaignAnnotatorsApi(APIView):
+    """Add annotators to an Annotating campaign: they top up the items that lack annotators.
+
+    An item lacks annotators while fewer than ``annotators_per_document`` work on it; each
+    lacking document goes to the new annotators round-robin.
+    """
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        annotators = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+
+    @extend_schema(request=InputSerializer, responses={201: CampaignAssignApi.OutputSerializer})
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tasks = services.campaign_annotators_add(
+            campaign=campaign, annotators=data.validated_data["annotators"]
+        )
+        body = {"created": len(tasks), "tasks": tasks}
+        output = CampaignAssignApi.OutputSerializer(body, context={"user": request.user})
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class CampaignProgressApi(APIView):
+    """A campaign's progress: totals, per annotator (with time per task) and per task.
+
+    A task's time runs from its annotator's first saved revision to their last, each gap
+    between two saves counted at most ``idle_cap_seconds`` (600); the medians and means are
+    over done tasks.
+    """
+
+    permission_classes = [IsAdmin]
+
+    class OutputSerializer(serializers.Serializer):
+        class CountsSerializer(serializers.Serializer):
+            done = serializers.IntegerField()
+            in_progress = serializers.IntegerField()
+            not_started = serializers.IntegerField()
+            total = serializers.IntegerField()
+
+        class AnnotatorSerializer(CountsSerializer):
+            username = serializers.CharField()
+            seconds_per_task_median = serializers.FloatField(allow_null=True)
+            seconds_per_task_mean = serializers.FloatField(allow_null=True)
+            last_activity = serializers.DateTimeField(allow_null=True)
+
+        class TaskSerializer(serializers.Serializer):
+            id = serializers.IntegerField()
+            document = serializers.CharField()
+            document_id = serializers.IntegerField()
+            system = serializers.CharField(allow_null=True)
+            annotator = serializers.CharField()
+            status = serializers.CharField()
+            progress = serializers.CharField(help_text="done, in_progress or not_started")
+            seconds = serializers.FloatField(allow_null=True)
+            revisions = serializers.IntegerField()
+            first_edit = serializers.DateTimeField(allow_null=True)
+            last_edit = serializers.DateTimeField(allow_null=True)
+            submitted_at = serializers.DateTimeField(allow_null=True)
+
+        campaign = CampaignDetailSerializer()
+        idle_cap_seconds = serializers.IntegerField()
+        totals = CountsSerializer()
+        annotators = AnnotatorSerializer(many=True)
+        tasks = TaskSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, pk: int):
+        progress = selectors.campaign_progress(campaign=selectors.campaign_get(pk=pk))
+        return Response(self.OutputSerializer(progress).data)
+
+
+class CampaignProgressCsvApi(APIView):
+    """The campaign's progress as CSV: a header row, then one row per task."""
+
+    permission_classes = [IsAdmin]
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, pk: int):
+        campaign = selectors.campaign_get(pk=pk)
+        body = selectors.campaign_progress_csv(
+            progress=selectors.campaign_progress(campaign=campaign)
+        )
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{campaign.slug}-progress.csv"'
+        return response
+
+
+class TaskReassignApi(APIView):
+    """Give a task that is not submitted to another annotator, with its draft (admins)."""
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        annotator = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=TaskSummarySerializer)
+    def post(self, request, pk: int):
+        task = get_object_or_404(Task, pk=pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        task = services.task_reassign(task=task, annotator=data.validated_data["annotator"])
+        return Response(TaskSummarySerializer(task, context={"user": request.user}).data)
 
 
 class TaskListApi(APIView):

@@ -10,9 +10,20 @@ from annotation.systems.models import System, SystemOutput
 
 
 class CampaignStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    ADJUDICATION = "adjudication", "In adjudication"
-    CLOSED = "closed", "Closed"
+    """A campaign's state: annotating, then adjudicating, then done (the values are kept)."""
+
+    OPEN = "open", "Annotating"
+    ADJUDICATION = "adjudication", "Adjudicating"
+    CLOSED = "closed", "Done"
+
+
+# Which states a campaign may move to from each state: back from adjudication to annotating is
+# allowed (more annotation was needed); done is final.
+CAMPAIGN_TRANSITIONS: dict[str, tuple[str, ...]] = {
+    CampaignStatus.OPEN: (CampaignStatus.ADJUDICATION,),
+    CampaignStatus.ADJUDICATION: (CampaignStatus.CLOSED, CampaignStatus.OPEN),
+    CampaignStatus.CLOSED: (),
+}
 
 
 class SuggestionStatus(models.TextChoices):
@@ -32,6 +43,8 @@ class Campaign(models.Model):
     A FAM campaign's task is one document; a PolyTope campaign's task is one (document, system
     output) item: ``outputs`` holds the items (the latest outputs of ``systems`` for
     ``documents`` when it was created), and ``system_blind`` hides which system an item comes from.
+    ``instructions`` are shown to its annotators; ``sample`` records a seeded random choice of
+    documents so that it can be reproduced. ``status`` moves along ``CAMPAIGN_TRANSITIONS``.
     """
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="campaigns")
@@ -55,6 +68,15 @@ class Campaign(models.Model):
     scorers = models.JSONField(default=list, blank=True)
     top_k = models.PositiveSmallIntegerField(default=3)
     blind = models.BooleanField(default=True)
+    instructions = models.TextField(
+        blank=True, max_length=20000, help_text="Shown to the annotators in their workspace."
+    )
+    sample = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='How the documents were sampled, {"size", "seed", "categories"}; null when '
+        "they were chosen otherwise.",
+    )
     status = models.CharField(
         max_length=12, choices=CampaignStatus.choices, default=CampaignStatus.OPEN
     )
@@ -86,12 +108,21 @@ class Campaign(models.Model):
         return self.slug
 
     def clean(self) -> None:
-        """Check the scorer names against the suggestion registry."""
+        """Check the scorer names against the suggestion registry and the sample's shape."""
         from scoring.metrics.suggest import scorer_names
 
         if not isinstance(self.scorers, list) or any(s not in scorer_names() for s in self.scorers):
             raise ValidationError(
                 {"scorers": f"Choose scorers from {list(scorer_names())}; got {self.scorers!r}."}
+            )
+        if self.sample is not None and not (
+            isinstance(self.sample, dict)
+            and isinstance(self.sample.get("size"), int)
+            and self.sample["size"] >= 1
+            and isinstance(self.sample.get("seed"), int)
+        ):
+            raise ValidationError(
+                {"sample": 'Must be null or {"size": n >= 1, "seed": s, "categories": [...]}.'}
             )
 
 

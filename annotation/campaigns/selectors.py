@@ -1,10 +1,15 @@
-"""Campaign selectors (reads): campaigns, tasks, suggestions, FAM and span history, presence."""
+"""Campaign selectors (reads): campaigns and their progress, tasks, suggestions, FAM and span
+history, presence."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
+from collections import defaultdict
 from datetime import timedelta
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
@@ -27,6 +32,7 @@ from .models import (
     TaskPresence,
     TaskStatus,
 )
+from .timing import IDLE_CAP_SECONDS, active_seconds, seconds_summary
 
 
 def campaign_list() -> QuerySet[Campaign]:
@@ -43,6 +49,253 @@ def campaign_list() -> QuerySet[Campaign]:
             done_count=Count("tasks", filter=Q(tasks__status=TaskStatus.SUBMITTED), distinct=True),
         )
     )
+
+
+def campaign_get(*, pk: int) -> Campaign:
+    """One campaign with its task counts, document count, annotators and adjudicators.
+
+    Args:
+        pk: the campaign's primary key.
+
+    Returns:
+        The campaign, annotated like :func:`campaign_list`, with ``document_count``,
+        ``annotator_names`` (usernames with a task, sorted) and ``adjudicator_names``.
+
+    Raises:
+        Http404: no such campaign.
+    """
+    campaign = campaign_list().filter(pk=pk).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    campaign.document_count = campaign.documents.count()
+    campaign.annotator_names = sorted(
+        set(campaign.tasks.values_list("annotator__username", flat=True))
+    )
+    campaign.adjudicator_names = campaign_adjudicators(campaign=campaign)
+    return campaign
+
+
+def _adjudicator_model():
+    """The adjudication app's ``CampaignAdjudicator`` model, or None when it is not installed."""
+    for config in apps.get_app_configs():
+        if config.name == "annotation.adjudication":
+            try:
+                return config.get_model("CampaignAdjudicator")
+            except LookupError:
+                return None
+    return None
+
+
+def campaign_adjudicators(*, campaign: Campaign) -> list[str]:
+    """Who may adjudicate the campaign besides the admins (the adjudication app's grants).
+
+    Args:
+        campaign: the campaign.
+
+    Returns:
+        Usernames, sorted (empty without the adjudication app).
+    """
+    model = _adjudicator_model()
+    if model is None:
+        return []
+    return sorted(
+        model.objects.filter(campaign_id=campaign.pk).values_list("user__username", flat=True)
+    )
+
+
+def campaign_may_read(*, campaign: Campaign, user) -> bool:
+    """Whether ``user`` may read the campaign's details: admins and its adjudicators.
+
+    Args:
+        campaign: the campaign.
+        user: who asks.
+
+    Returns:
+        True for admins and the campaign's adjudicators.
+    """
+    if has_role(user, ADMIN):
+        return True
+    model = _adjudicator_model()
+    return bool(
+        model is not None
+        and user.is_authenticated
+        and model.objects.filter(campaign_id=campaign.pk, user_id=user.pk).exists()
+    )
+
+
+def _revision_times(campaign: Campaign) -> dict[tuple[int, int], list]:
+    """When each task's annotator saved its annotation, keyed like :func:`_task_key`.
+
+    Only revisions saved by the row's owner count (a reassigned draft's earlier saves were
+    the previous annotator's time).
+    """
+    if campaign.kind == CampaignKind.POLYTOPE:
+        rows = SpanAnnotationRevision.objects.filter(
+            annotation__annotation_set_id=campaign.annotation_set_id
+        ).values_list(
+            "annotation__output_id", "annotation__annotator_id", "author_id", "created_at"
+        )
+    else:
+        rows = FamRevision.objects.filter(
+            fam__annotation_set_id=campaign.annotation_set_id,
+            fam__reference__position=campaign.reference_position,
+        ).values_list("fam__document_id", "fam__annotator_id", "author_id", "created_at")
+    times: dict[tuple[int, int], list] = defaultdict(list)
+    for item, owner, author, at in rows.iterator(chunk_size=5000):
+        if owner is not None and owner == author:
+            times[(item, owner)].append(at)
+    return times
+
+
+def _task_key(task: Task) -> tuple[int, int]:
+    return (task.output_id if task.output_id is not None else task.document_id, task.annotator_id)
+
+
+PROGRESS_STATES = {
+    TaskStatus.SUBMITTED: "done",
+    TaskStatus.IN_PROGRESS: "in_progress",
+    TaskStatus.TODO: "not_started",
+}
+
+
+def _counts(tasks: list[dict]) -> dict:
+    counts = dict.fromkeys(PROGRESS_STATES.values(), 0)
+    for task in tasks:
+        counts[PROGRESS_STATES[task["status"]]] += 1
+    return {**counts, "total": len(tasks)}
+
+
+def campaign_progress(*, campaign: Campaign) -> dict:
+    """Who has done what in a campaign, and how long tasks took.
+
+    A task is done (submitted), in progress (saved at least once, or reopened) or not
+    started. A task's time follows :mod:`annotation.campaigns.timing`: from its annotator's
+    first saved revision to their last, each gap between saves counted at most 10 minutes.
+    An annotator's median and mean time per task are over their done tasks that have a time;
+    their last activity is their latest save or submission in the campaign.
+
+    Args:
+        campaign: the campaign.
+
+    Returns:
+        ``{"campaign", "idle_cap_seconds", "totals": {"done", "in_progress", "not_started",
+        "total"}, "annotators": [{"username", "done", "in_progress", "not_started", "total",
+        "seconds_per_task_median", "seconds_per_task_mean", "last_activity"}], "tasks":
+        [{"id", "document", "document_id", "system", "annotator", "status", "progress",
+        "seconds", "revisions", "first_edit", "last_edit", "submitted_at"}]}``; annotators by
+        username, tasks by annotator then queue order. ``system`` is the PolyTope item's
+        system slug (None for FAM tasks).
+    """
+    times = _revision_times(campaign)
+    tasks = (
+        Task.objects.filter(campaign=campaign)
+        .select_related("document", "annotator", "output__system")
+        .only(
+            "id",
+            "status",
+            "position",
+            "submitted_at",
+            "document_id",
+            "output_id",
+            "annotator_id",
+            "document__external_id",
+            "annotator__username",
+            "output__system__slug",
+        )
+        .order_by("annotator__username", "position", "id")
+    )
+    rows = []
+    for task in tasks:
+        saved = times.get(_task_key(task), [])
+        rows.append(
+            {
+                "id": task.pk,
+                "document": task.document.external_id,
+                "document_id": task.document_id,
+                "system": task.output.system.slug if task.output_id else None,
+                "annotator": task.annotator.username,
+                "status": task.status,
+                "progress": PROGRESS_STATES[task.status],
+                "seconds": active_seconds(saved),
+                "revisions": len(saved),
+                "first_edit": min(saved, default=None),
+                "last_edit": max(saved, default=None),
+                "submitted_at": task.submitted_at,
+            }
+        )
+    by_annotator: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_annotator[row["annotator"]].append(row)
+    annotators = []
+    for username in sorted(by_annotator):
+        own = by_annotator[username]
+        median, mean = seconds_summary(
+            [r["seconds"] for r in own if r["status"] == TaskStatus.SUBMITTED]
+        )
+        moments = [r["last_edit"] for r in own] + [r["submitted_at"] for r in own]
+        annotators.append(
+            {
+                "username": username,
+                **_counts(own),
+                "seconds_per_task_median": median,
+                "seconds_per_task_mean": mean,
+                "last_activity": max((m for m in moments if m is not None), default=None),
+            }
+        )
+    return {
+        "campaign": campaign,
+        "idle_cap_seconds": IDLE_CAP_SECONDS,
+        "totals": _counts(rows),
+        "annotators": annotators,
+        "tasks": rows,
+    }
+
+
+PROGRESS_CSV_COLUMNS = (
+    "task",
+    "document",
+    "system",
+    "annotator",
+    "status",
+    "progress",
+    "seconds",
+    "revisions",
+    "first_edit",
+    "last_edit",
+    "submitted_at",
+)
+
+
+def campaign_progress_csv(*, progress: dict) -> str:
+    """A campaign's progress as CSV: a header row, then one row per task.
+
+    Args:
+        progress: :func:`campaign_progress`'s result.
+
+    Returns:
+        CSV text; times in ISO 8601 (UTC), seconds with one decimal, empty cells for none.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(PROGRESS_CSV_COLUMNS)
+    for row in progress["tasks"]:
+        writer.writerow(
+            [
+                row["id"],
+                row["document"],
+                row["system"] or "",
+                row["annotator"],
+                row["status"],
+                row["progress"],
+                "" if row["seconds"] is None else f"{row['seconds']:.1f}",
+                row["revisions"],
+                *(
+                    row[name].isoformat() if row[name] else ""
+                    for name in ("first_edit", "last_edit", "submitted_at")
+                ),
+            ]
+        )
+    return buffer.getvalue()
 
 
 def campaign_items(*, campaign: Campaign) -> dict[int, list]:
@@ -433,6 +686,7 @@ def task_span_workspace(*, task: Task, user) -> dict:
             "kind": campaign.kind,
             "blind": campaign.blind,
             "system_blind": campaign.system_blind,
+            "instructions": campaign.instructions,
         },
         "document": {
             "id": document.pk,
@@ -491,6 +745,7 @@ def task_workspace(*, task: Task, user) -> dict:
             "top_k": campaign.top_k,
             "scorers": campaign.scorers,
             "status": campaign.status,
+            "instructions": campaign.instructions,
         },
         "document": {
             "id": task.document_id,

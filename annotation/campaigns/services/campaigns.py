@@ -1,12 +1,14 @@
-"""Campaign services: create a FAM or PolyTope campaign and record its suggestion status."""
+"""Campaign services: create a FAM or PolyTope campaign (and staff it), edit it, move its state,
+and record its suggestion status."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from annotation.corpus.models import Dataset, Document
+from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, AnnotationSetKind
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from config.exceptions import ApplicationError
@@ -14,27 +16,20 @@ from scoring.metrics.polytope import count_words
 from scoring.metrics.spans import join_sentences
 
 from ..models import (
+    CAMPAIGN_TRANSITIONS,
     Campaign,
     CampaignKind,
+    CampaignStatus,
     SuggestionStatus,
 )
+from .choice import campaign_documents_choose, field_error
 
 DEFAULT_SCORERS = ["rougeavg-f", "tfidf"]
 
 
-def _documents_chosen(dataset: Dataset, documents: Sequence[str] | None) -> list[Document]:
-    chosen = Document.objects.filter(dataset=dataset)
-    if documents is not None:
-        if isinstance(documents, str):
-            raise ApplicationError("documents must be a list of document ids, not one string.")
-        chosen = chosen.filter(external_id__in=list(documents))
-        unknown = sorted(set(documents) - set(chosen.values_list("external_id", flat=True)))
-        if unknown:
-            raise ApplicationError(f"Unknown documents in {dataset.slug!r}: {unknown[:10]}")
-    chosen = list(chosen.order_by("position", "id"))
-    if not chosen:
-        raise ApplicationError("A campaign needs at least one document.")
-    return chosen
+def _slug_free(slug: str) -> None:
+    if Campaign.objects.filter(slug=slug).exists():
+        raise field_error("slug", f"A campaign {slug!r} already exists; choose another slug.")
 
 
 def _human_set(dataset: Dataset, slug: str, name: str, *, scheme: str) -> AnnotationSet:
@@ -58,13 +53,19 @@ def campaign_create(
     name: str,
     user=None,
     documents: Sequence[str] | None = None,
+    categories: Sequence[str] | None = None,
+    sample: dict | None = None,
     reference_position: int = 0,
     annotators_per_document: int = 1,
     scorers: Sequence[str] | None = None,
     top_k: int = 3,
     blind: bool = True,
+    instructions: str = "",
 ) -> Campaign:
     """Create a FAM campaign and queue the precomputation of its suggestions.
+
+    The documents are chosen in at most one way (see
+    :func:`annotation.campaigns.services.choice.campaign_documents_choose`).
 
     Args:
         dataset: the dataset whose documents are annotated.
@@ -72,27 +73,38 @@ def campaign_create(
         name: display name.
         user: the admin creating it.
         documents: external ids to annotate (default: every document of the dataset).
+        categories: or every document in these categories.
+        sample: or a seeded random sample, ``{"size", "seed", "categories"?}``.
         reference_position: which reference of each document is annotated.
         annotators_per_document: how many annotators each document gets.
         scorers: suggestion scorers shown (registry names; default ROUGE-AVG F and TF-IDF).
         top_k: suggestions per facet and scorer.
         blind: annotators never see each other's labels.
+        instructions: shown to the annotators.
 
     Returns:
         The campaign; a Celery task computes its suggestions after the commit.
 
     Raises:
-        ApplicationError: unknown documents, or documents without that reference.
-        django.core.exceptions.ValidationError: invalid fields (slug, scorers, top_k, ...).
+        ApplicationError: a taken slug, a bad choice of documents, or documents without that
+            reference (``extra["field"]`` names the field).
+        django.core.exceptions.ValidationError: invalid fields (scorers, top_k, ...).
     """
-    chosen = _documents_chosen(dataset, documents)
-    lacking = [
-        d.external_id
-        for d in chosen
-        if not d.references.filter(position=reference_position).exists()
-    ]
+    _slug_free(slug)
+    chosen, record = campaign_documents_choose(
+        dataset=dataset, documents=documents, categories=categories, sample=sample
+    )
+    having = set(
+        Reference.objects.filter(document__in=chosen, position=reference_position).values_list(
+            "document_id", flat=True
+        )
+    )
+    lacking = [d.external_id for d in chosen if d.pk not in having]
     if lacking:
-        raise ApplicationError(f"Documents without reference {reference_position}: {lacking[:10]}")
+        raise field_error(
+            "reference_position",
+            f"Documents without reference {reference_position}: {lacking[:10]}",
+        )
     annotation_set = _human_set(dataset, slug, name, scheme=AnnotationSet.FAM_SCHEME)
     campaign = Campaign(
         dataset=dataset,
@@ -103,6 +115,8 @@ def campaign_create(
         scorers=list(DEFAULT_SCORERS if scorers is None else scorers),
         top_k=top_k,
         blind=blind,
+        instructions=instructions,
+        sample=record,
         annotation_set=annotation_set,
         created_by=user,
         suggestions_status=SuggestionStatus.PENDING
@@ -143,9 +157,12 @@ def polytope_campaign_create(
     systems: Sequence[str],
     user=None,
     documents: Sequence[str] | None = None,
+    categories: Sequence[str] | None = None,
+    sample: dict | None = None,
     annotators_per_document: int = 1,
     blind: bool = True,
     system_blind: bool = True,
+    instructions: str = "",
 ) -> Campaign:
     """Create a PolyTope campaign: error spans in chosen systems' outputs of chosen documents.
 
@@ -160,28 +177,37 @@ def polytope_campaign_create(
         systems: slugs of the systems whose outputs are annotated (at least one).
         user: the admin creating it.
         documents: external ids to annotate (default: every document of the dataset).
+        categories: or every document in these categories.
+        sample: or a seeded random sample, ``{"size", "seed", "categories"?}``.
         annotators_per_document: how many annotators each document (all its items) gets.
         blind: annotators never see each other's errors.
         system_blind: annotators are not told which system an item comes from.
+        instructions: shown to the annotators.
 
     Returns:
         The campaign.
 
     Raises:
-        ApplicationError: no system, unknown or repeated systems, unknown documents, a system
-            without an output for a chosen document, or an output without a word to score.
-        django.core.exceptions.ValidationError: invalid fields (slug, overlap, ...).
+        ApplicationError: a taken slug, no system, unknown or repeated systems, a bad choice
+            of documents, a system without an output for a chosen document, or an output
+            without a word to score (``extra["field"]`` names the field).
+        django.core.exceptions.ValidationError: invalid fields (overlap, ...).
     """
     if isinstance(systems, str) or not systems:
-        raise ApplicationError("A PolyTope campaign needs at least one system (a list of slugs).")
+        raise field_error(
+            "systems", "A PolyTope campaign needs at least one system (a list of slugs)."
+        )
     repeated = sorted({s for s in systems if list(systems).count(s) > 1})
     if repeated:
-        raise ApplicationError(f"Systems listed twice: {repeated}.")
-    chosen = _documents_chosen(dataset, documents)
+        raise field_error("systems", f"Systems listed twice: {repeated}.")
+    _slug_free(slug)
+    chosen, record = campaign_documents_choose(
+        dataset=dataset, documents=documents, categories=categories, sample=sample
+    )
     found = {s.slug: s for s in System.objects.filter(slug__in=list(systems))}
     unknown = [s for s in systems if s not in found]
     if unknown:
-        raise ApplicationError(f"Unknown systems: {unknown}.")
+        raise field_error("systems", f"Unknown systems: {unknown}.")
     ordered = [found[s] for s in sorted(systems)]
     outputs = _latest_outputs(dataset, ordered, chosen)
     problems = []
@@ -200,9 +226,10 @@ def polytope_campaign_create(
     if empty:
         problems.append(f"Outputs without a word to score: {sorted(empty)[:10]}")
     if problems:
-        raise ApplicationError(
+        raise field_error(
+            "systems",
             "; ".join(problems) + ". Choose other systems or documents.",
-            extra={"problems": problems},
+            problems=problems,
         )
     annotation_set = _human_set(dataset, slug, name, scheme="polytope")
     campaign = Campaign(
@@ -214,6 +241,8 @@ def polytope_campaign_create(
         scorers=[],
         blind=blind,
         system_blind=system_blind,
+        instructions=instructions,
+        sample=record,
         annotation_set=annotation_set,
         created_by=user,
         suggestions_status=SuggestionStatus.READY,
@@ -243,4 +272,214 @@ def campaign_suggestions_status_set(
         suggestions_status=status, suggestions_error=error
     )
     campaign.suggestions_status, campaign.suggestions_error = status, error
+    return campaign
+
+
+@dataclass
+class CampaignLaunch:
+    """What :func:`campaign_launch` did: the campaign, the tasks it assigned, and notes."""
+
+    campaign: Campaign
+    tasks: list = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _adjudicators_store(campaign: Campaign, usernames: Sequence[str]) -> list[str]:
+    """Give the campaign its adjudicators through the adjudication app, when it is installed.
+
+    Returns:
+        Notes for the admin (empty when they were stored).
+    """
+    try:
+        from annotation.adjudication.services import campaign_adjudicators_set
+    except ImportError:
+        # TODO(issue 11): the adjudication app (annotation/adjudication) is not installed yet.
+        return [
+            f"The adjudicators {list(usernames)} were not stored: this Loupe has no "
+            "adjudication app; admins adjudicate."
+        ]
+    try:
+        campaign_adjudicators_set(campaign=campaign, usernames=list(usernames))
+    except ApplicationError as error:
+        raise field_error("adjudicators", error.message, **error.extra) from error
+    return []
+
+
+@transaction.atomic
+def campaign_launch(
+    *,
+    dataset: Dataset,
+    slug: str,
+    name: str,
+    kind: str = CampaignKind.FAM,
+    user=None,
+    systems: Sequence[str] | None = None,
+    documents: Sequence[str] | None = None,
+    categories: Sequence[str] | None = None,
+    sample: dict | None = None,
+    reference_position: int = 0,
+    annotators_per_document: int = 1,
+    scorers: Sequence[str] | None = None,
+    top_k: int = 3,
+    blind: bool = True,
+    system_blind: bool = True,
+    instructions: str = "",
+    annotators: Sequence[str] | None = None,
+    adjudicators: Sequence[str] | None = None,
+) -> CampaignLaunch:
+    """Create a FAM or PolyTope campaign and, optionally, assign its annotators at once.
+
+    Everything happens in one transaction: a refusal anywhere writes nothing. The annotators
+    get the documents round-robin, ``annotators_per_document`` each (see
+    :func:`annotation.campaigns.assignment.round_robin`).
+
+    Args:
+        dataset: the dataset.
+        slug: unique campaign slug.
+        name: display name.
+        kind: ``fam`` or ``polytope``.
+        user: the admin creating it.
+        systems: a PolyTope campaign's systems (slugs); a FAM campaign takes none.
+        documents: external ids; or ``categories``; or ``sample``; or none of them (all).
+        categories: every document in these categories.
+        sample: a seeded random sample, ``{"size", "seed", "categories"?}``.
+        reference_position: the annotated reference (FAM).
+        annotators_per_document: the overlap: how many annotators each document gets.
+        scorers: the FAM suggestion scorers (default ROUGE-AVG F and TF-IDF); a PolyTope
+            campaign takes none.
+        top_k: suggestions per facet and scorer (FAM).
+        blind: annotators never see each other's work.
+        system_blind: hide which system a PolyTope item comes from.
+        instructions: shown to the annotators.
+        annotators: usernames to assign now (optional).
+        adjudicators: usernames who may adjudicate the campaign (optional; stored by the
+            adjudication app).
+
+    Returns:
+        A :class:`CampaignLaunch`.
+
+    Raises:
+        ApplicationError: any refused choice, naming its field in ``extra["field"]``.
+        django.core.exceptions.ValidationError: invalid model fields.
+    """
+    from .staffing import annotators_checked
+
+    if kind not in CampaignKind.values:
+        raise field_error("kind", f"kind must be one of {CampaignKind.values}; got {kind!r}.")
+    users = annotators_checked(annotators, "annotators") if annotators else None
+    if users is not None and annotators_per_document > len(users):
+        raise field_error(
+            "annotators_per_document",
+            f"{annotators_per_document} annotators per document, but only {len(users)} "
+            "annotator(s) are given: add annotators or lower the overlap.",
+        )
+    common = {
+        "dataset": dataset,
+        "slug": slug,
+        "name": name,
+        "user": user,
+        "documents": documents,
+        "categories": categories,
+        "sample": sample,
+        "annotators_per_document": annotators_per_document,
+        "blind": blind,
+        "instructions": instructions,
+    }
+    if kind == CampaignKind.POLYTOPE:
+        if scorers:
+            raise field_error("scorers", "A PolyTope campaign has no suggestions: give no scorers.")
+        campaign = polytope_campaign_create(
+            systems=systems or [], system_blind=system_blind, **common
+        )
+    else:
+        if systems:
+            raise field_error("systems", "A FAM campaign annotates documents: give no systems.")
+        campaign = campaign_create(
+            reference_position=reference_position, scorers=scorers, top_k=top_k, **common
+        )
+    launch = CampaignLaunch(campaign=campaign)
+    if users:
+        from .assignments import tasks_assign_round_robin
+
+        launch.tasks = tasks_assign_round_robin(
+            campaign=campaign, annotators=[u.username for u in users]
+        )
+    if adjudicators:
+        launch.notes += _adjudicators_store(campaign, adjudicators)
+    return launch
+
+
+@transaction.atomic
+def campaign_status_set(*, campaign: Campaign, status: str) -> Campaign:
+    """Move a campaign to another state: Annotating -> Adjudicating -> Done.
+
+    From Adjudicating it may also go back to Annotating; Done is final. Asking for the state
+    it is in changes nothing. While it is not Annotating, annotators can neither save nor
+    submit nor reopen tasks.
+
+    Args:
+        campaign: the campaign.
+        status: ``open`` (Annotating), ``adjudication`` (Adjudicating) or ``closed`` (Done).
+
+    Returns:
+        The campaign in its new state.
+
+    Raises:
+        ApplicationError: an unknown state, or a move the rules do not allow (``extra``
+            names the allowed ones).
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if status not in CampaignStatus.values:
+        raise field_error(
+            "status", f"Unknown status {status!r}; choose one of {CampaignStatus.values}."
+        )
+    if status == campaign.status:
+        return campaign
+    allowed = CAMPAIGN_TRANSITIONS[campaign.status]
+    current = campaign.get_status_display()
+    wanted = CampaignStatus(status).label
+    if not allowed:
+        raise field_error("status", f"The campaign is {current}: that state is final.", allowed=[])
+    if status not in allowed:
+        choices = " or ".join(f"{CampaignStatus(s).label} ({s})" for s in allowed)
+        raise field_error(
+            "status",
+            f"A campaign that is {current} can move to {choices}, not to {wanted}.",
+            allowed=list(allowed),
+        )
+    campaign.status = status
+    campaign.full_clean(exclude=["dataset", "annotation_set", "created_by"])
+    campaign.save(update_fields=["status"])
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(
+    *, campaign: Campaign, name: str | None = None, instructions: str | None = None
+) -> Campaign:
+    """Rename a campaign or change the instructions its annotators read.
+
+    Args:
+        campaign: the campaign.
+        name: the new display name (None: unchanged).
+        instructions: the new instructions (None: unchanged; ``""`` removes them).
+
+    Returns:
+        The saved campaign.
+
+    Raises:
+        ApplicationError: a blank name.
+        django.core.exceptions.ValidationError: too long a name or instructions.
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    changed = []
+    if name is not None:
+        if not name.strip():
+            raise field_error("name", "The name cannot be blank.")
+        campaign.name, changed = name.strip(), [*changed, "name"]
+    if instructions is not None:
+        campaign.instructions, changed = instructions, [*changed, "instructions"]
+    if changed:
+        campaign.full_clean(exclude=["dataset", "annotation_set", "created_by"])
+        campaign.save(update_fields=changed)
     return campaign
