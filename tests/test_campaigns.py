@@ -160,7 +160,7 @@ def complete_facets(task):
     return [{"groups": [[0]], "label": "supported", "note": ""}, *rest]
 
 
-def test_submit_needs_every_facet_done_then_reopen_until_adjudication(campaign, client):
+def test_submit_needs_every_facet_done_then_reopen_until_closed(campaign, client):
     (task,) = tasks_assign_manual(campaign=campaign, assignments=[("demo-001", "annotator")])
     api = login(client, "annotator", "loupe-annotator")
     unfinished = api.post(f"/api/tasks/{task.pk}/submit/")
@@ -181,13 +181,25 @@ def test_submit_needs_every_facet_done_then_reopen_until_adjudication(campaign, 
     assert saved.status_code == 400 and "reopen" in saved.json()["message"]
     assert api.post(f"/api/tasks/{task.pk}/reopen/").json()["status"] == "in_progress"
     task_submit(task=Task.objects.get(pk=task.pk))
+    # In adjudication a task whose document is not adjudicated yet can still be reopened,
+    # fixed and submitted again (the adjudication app refuses it once the document is done).
     campaign.status = "adjudication"
     campaign.save(update_fields=["status"])
+    assert api.post(f"/api/tasks/{task.pk}/reopen/").json()["status"] == "in_progress"
+    fixed = api.put(
+        f"/api/tasks/{task.pk}/fam/",
+        {"base_version": 2, "facets": facets_for(task, [[1]])[:1] + complete_facets(task)[1:]},
+        content_type="application/json",
+    )
+    assert fixed.status_code == 200
+    assert api.post(f"/api/tasks/{task.pk}/submit/").json()["status"] == "submitted"
+    campaign.status = "closed"
+    campaign.save(update_fields=["status"])
     refused = api.post(f"/api/tasks/{task.pk}/reopen/")
-    assert refused.status_code == 400 and "adjudication" in refused.json()["message"]
+    assert refused.status_code == 400 and "closed" in refused.json()["message"]
     late = api.put(
         f"/api/tasks/{task.pk}/fam/",
-        {"base_version": 2, "facets": facets_for(task, [[1]])},
+        {"base_version": 3, "facets": facets_for(task, [[1]])},
         content_type="application/json",
     )
     assert late.status_code == 400 and "no longer accepts changes" in late.json()["message"]

@@ -15,7 +15,6 @@ from annotation.fams.services import empty_facets, fam_save
 from config.exceptions import ApplicationError
 
 from ..assignment import AssignmentError, round_robin
-from ..signals import task_submitted
 from ..models import (
     Campaign,
     CampaignKind,
@@ -23,6 +22,7 @@ from ..models import (
     Task,
     TaskStatus,
 )
+from ..signals import task_submitted
 
 
 def _annotator(username: str):
@@ -175,9 +175,11 @@ def _locked(task: Task) -> Task:
 
 
 def _check_open(task: Task) -> None:
-    if task.campaign.status != CampaignStatus.OPEN:
+    # Annotators work while the campaign is open or in adjudication (a task reopened then,
+    # its document not adjudicated yet, can be fixed and submitted again); closed is final.
+    if task.campaign.status == CampaignStatus.CLOSED:
         raise ApplicationError(
-            f"The campaign is in {task.campaign.status}: it no longer accepts changes."
+            f"The campaign is {task.campaign.status}: it no longer accepts changes."
         )
 
 
@@ -200,7 +202,7 @@ def task_fam_save(
         The saved FAM.
 
     Raises:
-        ApplicationError: not the task's annotator, the campaign is not open, or the task is
+        ApplicationError: not the task's annotator, the campaign is closed, or the task is
             submitted.
         ConflictError: ``base_version`` is stale (HTTP 409, with the server's state).
     """
@@ -230,7 +232,7 @@ def _check_editable(task: Task, user, *, kind: str, noun: str) -> None:
 
     Raises:
         ApplicationError: 403 for anyone but the task's annotator; 400 for a task of another
-            kind, a campaign that is not open or a submitted task.
+            kind, a closed campaign or a submitted task.
     """
     if task.annotator_id != user.pk:
         raise ApplicationError("Only the task's annotator may change it.", status_code=403)
@@ -290,7 +292,7 @@ def task_submit(*, task: Task) -> Task:
         The submitted task.
 
     Raises:
-        ApplicationError: the campaign is not open, a facet is unfinished, or an output is
+        ApplicationError: the campaign is closed, a facet is unfinished, or an output is
             not annotated.
     """
     from annotation.campaigns.selectors import task_fam, task_span_annotation
@@ -324,7 +326,7 @@ def task_submit(*, task: Task) -> Task:
 
 @transaction.atomic
 def task_reopen(*, task: Task) -> Task:
-    """Reopen a submitted task; allowed until the campaign goes to adjudication.
+    """Reopen a submitted task; allowed until the campaign is closed or its document adjudicated.
 
     Every guard registered with :func:`annotation.campaigns.hooks.reopen_guard_register` (the
     adjudication app refuses a task whose document is adjudicated) is asked first.
@@ -336,16 +338,14 @@ def task_reopen(*, task: Task) -> Task:
         The task, in progress again.
 
     Raises:
-        ApplicationError: the task is not submitted, the campaign is in adjudication, or a
-            guard refused.
+        ApplicationError: the task is not submitted, the campaign is closed, or a guard
+            refused.
     """
     from ..hooks import reopen_guards
 
     task = _locked(task)
-    if task.campaign.status != CampaignStatus.OPEN:
-        raise ApplicationError(
-            "Submitted tasks can no longer be reopened: the campaign is in adjudication."
-        )
+    if task.campaign.status == CampaignStatus.CLOSED:
+        raise ApplicationError("Submitted tasks can no longer be reopened: the campaign is closed.")
     for guard in reopen_guards():
         reason = guard(task)
         if reason:
