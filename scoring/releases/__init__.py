@@ -1,0 +1,1 @@
+"""Versioned, immutable dataset releases: export (a Celery job), list, download."""

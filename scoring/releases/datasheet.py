@@ -1,0 +1,236 @@
+"""``DATASHEET.md``: what the release holds, how it was collected, by whom, agreement, licence.
+
+Written from the export's own counts and the dataset's campaigns, with no date or version (the
+manifest has those), so that the same data gives the same datasheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import numbers
+
+from annotation.campaigns.models import Campaign, TaskStatus
+from annotation.campaigns.models import Task as CampaignTask
+
+from .members import Export
+
+CATEGORY_NAMES = (
+    ("low", "low abstraction"),
+    ("noise", "noise"),
+    ("high", "high abstraction"),
+    ("", "without a category"),
+)
+SCHEMES = {
+    "fam": "facet-aware mappings (Mao et al., ACL 2020): each reference sentence is a facet, "
+    "mapped to groups of document sentences that together support it, or marked no_support "
+    "or noise",
+    "polytope": "PolyTope error spans (Huang et al., 2020): typed, labelled spans in a summary "
+    "(an Omission in the source) with a severity derived from the type and label",
+    "xsum-hallucinations": "hallucination spans (Maynez et al., ACL 2020): intrinsic or "
+    "extrinsic spans in the summary",
+}
+AGREEMENT_LINES = 60
+FAR_SCHEMA = """\
+The `far/` folder holds the FAMs and the extractive systems' picks in the structure of the FAR
+release (Mao et al., 2020; `data/FAMs.pkl` and `data/idx2labels_*.pkl`), as plain JSON that any
+language reads without running code:
+
+- `far/FAMs.json`: `{"all_idx": [idx, ...], "high_abs": [idx, ...], "low_abs": {"idx":
+  {"facet": [[sentence, ...], ...]}}, "noise": [idx, ...]}`. `all_idx` lists every document's
+  idx in the dataset's order; `low_abs` maps each low-abstraction (or uncategorised) document's
+  idx to its scored FAM (gold if adjudicated, else the released one): facet number (from "0")
+  to its support groups, each a sorted list of 0-based document-sentence indices (an empty list:
+  the facet has no support). JSON object keys are strings of the integers; the release's sets
+  are sorted lists.
+- `far/idx2labels_<system>.json`: `{"idx": [sentence, ...]}`, the system's extracted sentence
+  indices in extraction order (repeats kept as released).
+- `far/idx2id.json`: `{"idx": "document id"}`. idx is the FAR release's sample index when the
+  dataset came from it (`meta.sample_idx`), else the document's rank in the dataset (from 0).
+
+FAR, SAR, SAP and SAF1 at k = 3 follow from these files alone: take the set of the first three
+extracted indices E; the support S is the union of every group of the FAM; SAP = |E & S| / |E|,
+SAR = |E & S| / |S|, and a facet is covered when one of its groups is a subset of E (FAR =
+covered facets / facets with a group); average over the documents of `low_abs`.
+"""
+
+
+def _table(header: tuple[str, ...], rows: list[tuple]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+def _flatten(value, path: str = ""):
+    """Numeric leaves of a JSON value as ``(path, number)``, in key order."""
+    if isinstance(value, dict):
+        for key in sorted(value):
+            yield from _flatten(value[key], f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from _flatten(item, f"{path}[{position}]")
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
+        yield path, value
+
+
+def _what(export: Export) -> list[str]:
+    dataset, counts, facts = export.dataset, export.counts, export.facts
+    categories = facts.get("categories", {})
+    split = ", ".join(
+        f"{categories[key]:,} {name}" for key, name in CATEGORY_NAMES if categories.get(key)
+    )
+    lines = [
+        "## What it is",
+        "",
+        dataset.description or "(The dataset has no description.)",
+        "",
+        f"- Source: {dataset.source or 'not stated'}.",
+        f"- Documents: {counts['documents']:,} ({split or 'none'}), with "
+        f"{counts['references']:,} reference summaries.",
+        f"- System outputs: {counts['outputs']:,}, the current version of each system's.",
+        f"- Per-document scores: {counts['scores']:,}"
+        + (f" ({', '.join(facts['metrics'])})." if facts.get("metrics") else "."),
+        "",
+    ]
+    if export.versions:
+        per_system = facts.get("outputs_per_system", {})
+        rows = [
+            (v.system.slug, v.system.name, v.system.kind, per_system.get(v.system.slug, 0))
+            for v in export.versions
+        ]
+        lines += [*_table(("system", "name", "kind", "outputs"), rows), ""]
+    if export.sets:
+        per_set = facts.get("rows_per_set", {})
+        rows = [(s.slug, s.name, s.kind, s.scheme, per_set.get(s.slug, 0)) for s in export.sets]
+        lines += [*_table(("annotation set", "name", "kind", "scheme", "rows"), rows), ""]
+    return lines
+
+
+def _guideline(campaign: Campaign) -> str:
+    text = (getattr(campaign, "instructions", "") or "").strip()
+    if not text:
+        return "none given"
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _how(export: Export) -> list[str]:
+    kinds = {s.kind for s in export.sets}
+    schemes = sorted({s.scheme for s in export.sets})
+    lines = ["## How it was collected", ""]
+    if "released" in kinds:
+        lines.append("- Sets of kind `released` are kept as the source published them.")
+    if "gold" in kinds:
+        lines.append(
+            "- Sets of kind `gold` were adjudicated in Loupe from the annotators' work (each "
+            "facet's or error's provenance is kept in Loupe, not in the release)."
+        )
+    if "human" in kinds:
+        lines.append("- Sets of kind `human` hold individual annotators' or workers' work.")
+    for scheme in schemes:
+        lines.append(f"- Scheme `{scheme}`: {SCHEMES.get(scheme, 'see the set')}.")
+    campaigns = Campaign.objects.filter(dataset=export.dataset).order_by("slug")
+    rows = [
+        (
+            c.slug,
+            c.kind,
+            c.status,
+            c.documents.count(),
+            c.annotators_per_document,
+            _guideline(c),
+        )
+        for c in campaigns
+    ]
+    if rows:
+        lines += [
+            "",
+            "Annotation campaigns run in Loupe (the guideline version is the SHA-256 of the "
+            "instructions shown to the annotators):",
+            "",
+            *_table(
+                ("campaign", "kind", "status", "documents", "annotators per item", "guideline"),
+                rows,
+            ),
+        ]
+    else:
+        lines.append("- No annotation campaign was run in Loupe on this dataset.")
+    return [*lines, ""]
+
+
+def _pool(export: Export) -> list[str]:
+    submitted = (
+        CampaignTask.objects.filter(campaign__dataset=export.dataset, status=TaskStatus.SUBMITTED)
+        .values("annotator")
+        .distinct()
+        .count()
+    )
+    workers = sum(1 for s in export.sets if s.kind == "human")
+    included = (
+        f"their rows are included under pseudonyms ({len(export.pseudonyms)} annotators: "
+        "`annotator-1`, ...), only for submitted items"
+        if export.include_annotators
+        else "their individual rows are not included"
+    )
+    return [
+        "## Annotator pool",
+        "",
+        f"- {submitted} Loupe annotator(s) submitted work in this dataset's campaigns; {included}.",
+        f"- {workers} set(s) of kind `human` in the release.",
+        "",
+    ]
+
+
+def _agreement(export: Export) -> list[str]:
+    figures = list(_flatten(export.facts.get("agreement") or {}))
+    lines = ["## Agreement", ""]
+    if not figures:
+        return [*lines, "No agreement was computed on this dataset (see `agreement.json`).", ""]
+    lines.append("From `agreement.json` (the latest run of each campaign and set):")
+    lines.append("")
+    lines += [f"- `{path}`: {value:g}" for path, value in figures[:AGREEMENT_LINES]]
+    if len(figures) > AGREEMENT_LINES:
+        lines.append(f"- ... {len(figures) - AGREEMENT_LINES} more figures in `agreement.json`.")
+    return [*lines, ""]
+
+
+def datasheet_text(export: Export) -> str:
+    """The datasheet of an export whose data members are written.
+
+    Args:
+        export: the export (its counts, facts, versions and sets are read).
+
+    Returns:
+        The Markdown text.
+    """
+    dataset = export.dataset
+    lines = [
+        f"# Datasheet: {dataset.name}",
+        "",
+        "A release of a dataset from Loupe. `manifest.json` gives the release's version, date "
+        "and the SHA-256 of every file; the files' schemas are below.",
+        "",
+        *_what(export),
+        *_how(export),
+        *_pool(export),
+        *_agreement(export),
+        "## Licence",
+        "",
+        dataset.license or "Not stated by the dataset's source.",
+        "",
+        "## Files",
+        "",
+        "- `documents.jsonl`: one document per line: `id`, `category`, `sentences`, "
+        "`references` (`label`, `sentences`), `meta`.",
+        "- `systems.jsonl` and `outputs.jsonl`: the systems and their outputs (`system`, "
+        "`document`, `sentences`, `extracted`, `method`, `confidences`).",
+        "- `annotation_sets.jsonl`, `fams.jsonl` (`set`, `document`, `reference`, `annotator`, "
+        "`facets`: `groups`, `label`, `note`) and `polytope.jsonl` (`set`, `system`, "
+        "`document`, `annotator`, `no_errors`, `errors`: the error spans of every span "
+        "scheme).",
+        "- `workbooks/<set>/<system>.xlsx`: each PolyTope set in the official workbook layout.",
+        "- `scores.jsonl`: per-document scores (`system`, `document`, `metric`, `value`).",
+        "- `agreement.json`: agreement figures.",
+        "",
+        "### FAR-compatible files",
+        "",
+        FAR_SCHEMA,
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""The releases app's commands: export_release."""
