@@ -54,6 +54,8 @@ def env_int_at_least(name: str, default: int, minimum: int) -> int:
 
 VAR_DIR = Path(os.environ.get("LOUPE_VAR_DIR", BASE_DIR / "var")).resolve()
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Dataset releases: <dataset>/<version>/ each (scoring.releases); read by the download API.
+LOUPE_RELEASES_DIR = Path(os.environ.get("LOUPE_RELEASES_DIR", VAR_DIR / "releases")).resolve()
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -91,6 +93,7 @@ INSTALLED_APPS = [
     "scoring.scores",
     "scoring.judgments",
     "scoring.leaderboards",
+    "scoring.releases",
     "frontend",
     "axes",
 ]

@@ -17,6 +17,7 @@ api_patterns = [
     path("", include("scoring.scores.urls")),
     path("", include("scoring.judgments.urls")),
     path("", include("scoring.leaderboards.urls")),
+    path("", include("scoring.releases.urls")),
 ]
 
 urlpatterns = [

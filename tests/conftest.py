@@ -49,6 +49,13 @@ def _fresh_rate_limits():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _releases_in_tmp(settings, tmp_path):
+    """Dataset releases are written under the test's own folder, never under var/ (shared by
+    every test run in the checkout)."""
+    settings.LOUPE_RELEASES_DIR = tmp_path / "releases"
+
+
 @pytest.fixture
 def users(db):
     """One user per role plus one with no role, keyed by a short name."""

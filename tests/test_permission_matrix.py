@@ -68,6 +68,8 @@ def _judgments_upload():
 
 CASES = {
     "api:me": Case("get", "/api/me/", ANYONE | {"anonymous": 401}),
+    "api:user-list": Case("get", "/api/users/?role=Annotator", ADMIN_ONLY),
+    "api:format-list": Case("get", "/api/formats/", ADMIN_ONLY),
     "api:token-obtain": Case("post", "/api/auth/token/", ANYONE, body="credentials"),
     "api:dataset-list": Case("get", "/api/datasets/", ROLE_HOLDERS),
     "api:dataset-import": Case(
@@ -124,6 +126,26 @@ CASES = {
             "strategy": "manual",
             "assignments": [{"document": "demo-002", "annotator": "t-annotator"}],
         },
+    ),
+    # Campaign administration (issue 11): admins; a campaign's adjudicators may also read it.
+    "api:campaign-detail": Case("get", "/api/campaigns/{campaign}/", ADMIN_ONLY),
+    "api:campaign-detail patch": Case(
+        "patch", "/api/campaigns/{campaign}/", ADMIN_ONLY, body={"instructions": "Read twice."}
+    ),
+    "api:campaign-status": Case(
+        "post", "/api/campaigns/{campaign}/status/", ADMIN_ONLY, body={"status": "adjudication"}
+    ),
+    "api:campaign-annotators": Case(
+        "post",
+        "/api/campaigns/{staff_campaign}/annotators/",
+        ADMIN_ONLY,
+        success=201,
+        body={"annotators": ["t-annotator"]},
+    ),
+    "api:campaign-progress": Case("get", "/api/campaigns/{campaign}/progress/", ADMIN_ONLY),
+    "api:campaign-progress-csv": Case("get", "/api/campaigns/{campaign}/progress.csv", ADMIN_ONLY),
+    "api:task-reassign": Case(
+        "post", "/api/tasks/{task}/reassign/", ADMIN_ONLY, body={"annotator": "annotator"}
     ),
     # My tasks: any role may ask (a researcher simply has none).
     "api:task-list": Case("get", "/api/tasks/", ROLE_HOLDERS),
@@ -326,8 +348,12 @@ def context(demo, users):
     (span_task,) = tasks_assign_manual(
         campaign=spans, assignments=[("demo-001", annotator.username)]
     )
+    staff_campaign = campaign_create(
+        dataset=dataset, slug="matrix-staff", name="Staff", scorers=[], documents=["demo-004"]
+    )
     return {
         "doc": Document.objects.filter(dataset=dataset).exclude(pk=free.pk).first().pk,
+        "staff_campaign": staff_campaign.pk,
         "free_doc": free.pk,
         "gold": dataset.annotation_sets.get(slug="gold").pk,
         "campaign": campaign.pk,

@@ -1,7 +1,8 @@
-"""Account APIs: who am I, and obtain an API token (throttled, with the login lockout)."""
+"""Account APIs: who am I, the users by role (admins), and obtain an API token (throttled, with
+the login lockout)."""
 
 from axes.helpers import get_client_username
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.parsers import JSONParser
@@ -12,8 +13,8 @@ from rest_framework.views import APIView
 
 from config.client_ip import client_ip
 
-from .roles import user_roles
-from .selectors import LoginLockout, login_lockout_get
+from .roles import ROLES, IsAdmin, user_roles
+from .selectors import LoginLockout, login_lockout_get, user_list
 from .services import user_token_obtain
 
 
@@ -35,6 +36,29 @@ class MeApi(APIView):
             "roles": sorted(user_roles(request.user)),
         }
         return Response(self.OutputSerializer(data).data)
+
+
+class UserListApi(APIView):
+    """Users and their roles, by username (admins): e.g. ``?role=Annotator`` to staff a campaign."""
+
+    permission_classes = [IsAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        role = serializers.ChoiceField(choices=ROLES, required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        roles = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(
+        parameters=[OpenApiParameter("role", str, enum=list(ROLES), required=False)],
+        responses=OutputSerializer(many=True),
+    )
+    def get(self, request):
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        users = user_list(role=params.validated_data.get("role"))
+        return Response(self.OutputSerializer(users, many=True).data)
 
 
 class LoginLockedOut(exceptions.Throttled):

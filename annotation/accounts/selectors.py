@@ -1,4 +1,5 @@
-"""Account selectors (reads): the login lockout that django-axes holds for a username."""
+"""Account selectors (reads): users and their roles, and the login lockout that django-axes holds
+for a username."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from datetime import datetime, timedelta
 
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.db.models import Max, Sum
+from django.contrib.auth import get_user_model
+from django.db.models import Max, Q, Sum
 from django.utils import timezone
+
+from .roles import ADMIN, ROLES
 
 
 @dataclass(frozen=True)
@@ -68,3 +72,33 @@ def login_lockout_get(
         cooloff=cooloff,
         until=recent["last"] + cooloff,
     )
+
+
+def user_list(*, role: str | None = None) -> list[dict]:
+    """Active users with their Loupe roles, by username (superusers hold Admin).
+
+    Args:
+        role: only the holders of this role (``Annotator``, ``Researcher``, ``Admin``), or
+            every user with a role when None.
+
+    Returns:
+        ``[{"username", "roles": [sorted role names]}]``.
+    """
+    users = get_user_model().objects.filter(is_active=True)
+    if role is None:
+        users = users.filter(Q(groups__name__in=ROLES) | Q(is_superuser=True))
+    elif role == ADMIN:
+        users = users.filter(Q(groups__name=ADMIN) | Q(is_superuser=True))
+    else:
+        users = users.filter(groups__name=role)
+    roles: dict[str, set[str]] = {}
+    for username, superuser in users.distinct().values_list("username", "is_superuser"):
+        roles[username] = {ADMIN} if superuser else set()
+    held = (
+        get_user_model()
+        .objects.filter(username__in=list(roles), groups__name__in=ROLES)
+        .values_list("username", "groups__name")
+    )
+    for username, name in held:
+        roles[username].add(name)
+    return [{"username": name, "roles": sorted(roles[name])} for name in sorted(roles)]

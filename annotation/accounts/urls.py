@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from .apis import MeApi, TokenObtainApi
+from .apis import MeApi, TokenObtainApi, UserListApi
 
 urlpatterns = [
     path("me/", MeApi.as_view(), name="me"),
+    path("users/", UserListApi.as_view(), name="user-list"),
     path("auth/token/", TokenObtainApi.as_view(), name="token-obtain"),
 ]

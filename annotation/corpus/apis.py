@@ -1,4 +1,5 @@
-"""Corpus APIs: list and read datasets and documents, upload a dataset, edit sentences."""
+"""Corpus APIs: list and read datasets and documents, upload a dataset (a file or a packed
+release folder), the import formats, edit sentences."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -8,13 +9,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsAnyRole
+from annotation.imports.bundle import ImportValidationError
 from config.exceptions import ApplicationError
 from config.pagination import paginated_response
 from config.uploads import upload_size_check
 
+from .importers.formats import FORMATS
 from .models import Category, Dataset, Document
-from .selectors import dataset_get, dataset_list, document_get, document_is_frozen, document_list
-from .services import dataset_import, dataset_set_public, document_update_sentences
+from .selectors import (
+    dataset_list,
+    dataset_overview,
+    document_get,
+    document_is_frozen,
+    document_list,
+)
+from .services import (
+    FORMAT_ALIASES,
+    dataset_import_upload,
+    dataset_set_public,
+    document_update_sentences,
+)
 
 
 class DatasetSerializer(serializers.Serializer):
@@ -26,6 +40,36 @@ class DatasetSerializer(serializers.Serializer):
     public = serializers.BooleanField()
     document_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
+
+
+class DatasetDetailSerializer(DatasetSerializer):
+    """A dataset with its category counts, annotation sets and campaigns."""
+
+    class AnnotationSetSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        slug = serializers.CharField()
+        name = serializers.CharField()
+        kind = serializers.CharField()
+        scheme = serializers.CharField()
+        count = serializers.IntegerField(help_text="FAMs, or span annotations")
+
+    class CampaignSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        slug = serializers.CharField()
+        name = serializers.CharField()
+        kind = serializers.CharField()
+        status = serializers.CharField()
+
+    categories = serializers.DictField(
+        child=serializers.IntegerField(), help_text='Documents per category ("" = none).'
+    )
+    annotation_sets = AnnotationSetSerializer(many=True)
+    campaigns = CampaignSerializer(many=True)
+
+
+def _dataset_detail(slug: str) -> dict:
+    dataset = get_object_or_404(dataset_list(), slug=slug)
+    return {**DatasetSerializer(dataset).data, **dataset_overview(dataset=dataset)}
 
 
 class DatasetListApi(APIView):
@@ -51,22 +95,40 @@ class DatasetDetailApi(APIView):
             return [IsAdmin()]
         return super().get_permissions()
 
-    @extend_schema(responses=DatasetSerializer)
+    @extend_schema(responses=DatasetDetailSerializer)
     def get(self, request, slug: str):
-        dataset = get_object_or_404(dataset_list(), slug=slug)
-        return Response(DatasetSerializer(dataset).data)
+        return Response(DatasetDetailSerializer(_dataset_detail(slug)).data)
 
-    @extend_schema(request=UpdateInputSerializer, responses=DatasetSerializer)
+    @extend_schema(request=UpdateInputSerializer, responses=DatasetDetailSerializer)
     def patch(self, request, slug: str):
         serializer = self.UpdateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         dataset = get_object_or_404(Dataset, slug=slug)
         dataset_set_public(dataset=dataset, public=serializer.validated_data["public"])
-        return Response(DatasetSerializer(dataset_get(slug=slug)).data)
+        return Response(DatasetDetailSerializer(_dataset_detail(slug)).data)
+
+
+def _issue_dict(issue) -> dict:
+    location = issue.location
+    return {
+        "where": str(location),
+        "file": location.file,
+        "line": location.line,
+        "field": location.field,
+        "message": issue.message,
+    }
 
 
 class DatasetImportApi(APIView):
-    """Upload a dataset file (JSONL) through the same pipeline as ``manage.py import_dataset``."""
+    """Upload a dataset through the pipeline of ``manage.py import_dataset``.
+
+    ``format`` is ``jsonl`` (a file, the default) or a release folder format (``far-release``,
+    ``polytope-release``, ``xsum-hallucinations``, ``loupe-release``; also ``far`` and
+    ``polytope``) whose folder is uploaded packed as a .zip or .tar.gz. ``dry_run`` validates
+    everything and writes nothing (200); an import answers 201. A refused one answers 400 with
+    every problem in ``extra.issues`` (``where``, ``file``, ``line``, ``field``, ``message``)
+    and writes nothing.
+    """
 
     permission_classes = [IsAdmin]
     parser_classes = [MultiPartParser, FormParser]
@@ -75,31 +137,80 @@ class DatasetImportApi(APIView):
         file = serializers.FileField()
         slug = serializers.SlugField(max_length=64)
         name = serializers.CharField(max_length=200, required=False)
+        format = serializers.ChoiceField(
+            choices=[*FORMATS, *FORMAT_ALIASES], default="jsonl", required=False
+        )
         dry_run = serializers.BooleanField(default=False)
 
     class OutputSerializer(serializers.Serializer):
+        class VersionSerializer(serializers.Serializer):
+            system = serializers.CharField()
+            version = serializers.IntegerField()
+
         dataset = serializers.CharField()
         documents = serializers.IntegerField()
         references = serializers.IntegerField()
+        systems_created = serializers.ListField(child=serializers.CharField())
+        systems_reused = serializers.ListField(child=serializers.CharField())
+        outputs = serializers.IntegerField()
+        annotation_sets = serializers.IntegerField()
+        fams = serializers.IntegerField()
+        span_annotations = serializers.IntegerField()
+        versions = VersionSerializer(many=True)
         dry_run = serializers.BooleanField()
         report = serializers.ListField(child=serializers.CharField())
+        issues = serializers.ListField(child=serializers.DictField())
 
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @extend_schema(
+        request=InputSerializer, responses={200: OutputSerializer, 201: OutputSerializer}
+    )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["file"]
         upload_size_check(size=upload.size, name=upload.name)
-        summary = dataset_import(
-            format_name="jsonl",
-            source=upload,
-            slug=serializer.validated_data["slug"],
-            name=serializer.validated_data.get("name"),
-            user=request.user,
-            dry_run=serializer.validated_data["dry_run"],
-        )
+        try:
+            summary = dataset_import_upload(
+                format_name=serializer.validated_data.get("format") or "jsonl",
+                upload=upload,
+                slug=serializer.validated_data["slug"],
+                name=serializer.validated_data.get("name"),
+                user=request.user,
+                dry_run=serializer.validated_data["dry_run"],
+            )
+        except ImportValidationError as error:
+            issues = [_issue_dict(issue) for issue in error.issues]
+            raise ApplicationError(
+                f"The import is invalid ({len(issues)} problem(s)); nothing was written.",
+                extra={"issues": issues, "report": []},
+            ) from error
         code = status.HTTP_200_OK if summary.dry_run else status.HTTP_201_CREATED
-        return Response(self.OutputSerializer(summary.as_dict()).data, status=code)
+        body = {**summary.as_dict(), "issues": []}
+        return Response(self.OutputSerializer(body).data, status=code)
+
+
+class FormatListApi(APIView):
+    """The dataset import formats: ``upload`` says whether a format takes a file or a release
+    folder packed as an archive (.zip or .tar.gz)."""
+
+    permission_classes = [IsAdmin]
+
+    class OutputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+        description = serializers.CharField()
+        upload = serializers.ChoiceField(choices=["file", "archive"])
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request):
+        formats = [
+            {
+                "name": f.name,
+                "description": f.description,
+                "upload": "archive" if f.takes_directory else "file",
+            }
+            for f in FORMATS.values()
+        ]
+        return Response(self.OutputSerializer(formats, many=True).data)
 
 
 class DocumentSummarySerializer(serializers.Serializer):

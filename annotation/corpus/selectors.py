@@ -6,7 +6,7 @@ from django.db.models import Count, QuerySet
 
 from annotation.imports.validators import KnownDocument
 
-from .models import Dataset, Document
+from .models import Category, Dataset, Document
 
 
 def dataset_list() -> QuerySet[Dataset]:
@@ -31,6 +31,46 @@ def dataset_get(*, slug: str) -> Dataset:
         Dataset.DoesNotExist: no such dataset.
     """
     return dataset_list().get(slug=slug)
+
+
+def dataset_overview(*, dataset: Dataset) -> dict:
+    """What a dataset's admin page shows besides its fields: categories, sets and campaigns.
+
+    Read through the dataset's reverse relations (the apps above register them).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``{"categories": {"noise": n, "low": n, "high": n, "": n}, "annotation_sets": [{"id",
+        "slug", "name", "kind", "scheme", "count"}] (by slug; count = FAMs or span
+        annotations), "campaigns": [{"id", "slug", "name", "kind", "status"}] (newest first)}``.
+    """
+    categories = dict.fromkeys([*Category.values, ""], 0)
+    for category, n in dataset.documents.order_by().values_list("category").annotate(n=Count("id")):
+        categories[category] = n
+    sets = dataset.annotation_sets.order_by("slug")
+    fams = dict(sets.annotate(n=Count("fams")).values_list("pk", "n"))
+    spans = dict(sets.annotate(n=Count("span_annotations")).values_list("pk", "n"))
+    return {
+        "categories": categories,
+        "annotation_sets": [
+            {
+                "id": row["id"],
+                "slug": row["slug"],
+                "name": row["name"],
+                "kind": row["kind"],
+                "scheme": row["scheme"],
+                "count": fams.get(row["id"], 0) + spans.get(row["id"], 0),
+            }
+            for row in sets.values("id", "slug", "name", "kind", "scheme")
+        ],
+        "campaigns": list(
+            dataset.campaigns.order_by("-created_at", "-id").values(
+                "id", "slug", "name", "kind", "status"
+            )
+        ),
+    }
 
 
 def document_list(*, dataset: Dataset, category: str | None = None) -> QuerySet[Document]:

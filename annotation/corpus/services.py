@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO
 
+from django.conf import settings
 from django.db import transaction
 
 from annotation.imports.bundle import ImportBundle
@@ -13,6 +14,7 @@ from annotation.imports.summary import ImportSummary, summarize
 from annotation.imports.validators import validate_bundle
 from config.exceptions import ApplicationError
 
+from .importers.archives import archive_unpacked
 from .importers.formats import get_format
 from .importers.writer import preflight, write_bundle
 from .models import Category, Dataset, Document
@@ -61,6 +63,52 @@ def dataset_import(
             user=user,
         )
     return summary
+
+
+# The short names of the release formats (the upload form's), besides the registry's own.
+FORMAT_ALIASES = {"far": "far-release", "polytope": "polytope-release"}
+
+
+def dataset_import_upload(
+    *,
+    format_name: str,
+    upload: BinaryIO,
+    slug: str,
+    name: str | None = None,
+    user=None,
+    dry_run: bool = False,
+) -> ImportSummary:
+    """Import an uploaded dataset: a file, or a release folder packed as a .zip or .tar.gz.
+
+    A folder format's archive is unpacked into a temporary folder (see
+    :func:`annotation.corpus.importers.archives.archive_unpacked`; at most
+    ``LOUPE_UPLOAD_MAX_BYTES`` unpacked), which :func:`dataset_import` then reads as
+    ``manage.py import_dataset`` reads a folder; the folder is removed afterwards.
+
+    Args:
+        format_name: a registry name (``jsonl``, ``far-release``, ...) or a short one
+            (``far``, ``polytope``).
+        upload: the uploaded file, with a ``name``.
+        slug: the new dataset's slug.
+        name: its display name.
+        user: the importing admin.
+        dry_run: validate everything, write nothing.
+
+    Returns:
+        The :class:`ImportSummary`.
+
+    Raises:
+        ImportValidationError: an unknown format, a bad archive, or the import's problems;
+            nothing is written.
+    """
+    chosen = get_format(FORMAT_ALIASES.get(format_name, format_name))
+    options = {"slug": slug, "name": name, "user": user, "dry_run": dry_run}
+    if not chosen.takes_directory:
+        return dataset_import(format_name=chosen.name, source=upload, **options)
+    label = getattr(upload, "name", None) or "upload"
+    limit = settings.LOUPE_UPLOAD_MAX_BYTES
+    with archive_unpacked(upload, label=label, max_bytes=limit) as folder:
+        return dataset_import(format_name=chosen.name, source=folder, **options)
 
 
 @transaction.atomic
@@ -173,6 +221,7 @@ __all__ = [
     "Category",
     "bundle_import",
     "dataset_import",
+    "dataset_import_upload",
     "dataset_set_public",
     "document_set_category",
     "document_update_sentences",
