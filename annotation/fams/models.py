@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from annotation.corpus.models import Category, Dataset, Document, Reference
+from scoring.metrics.adjudication import AdjudicationError, provenance_validate
 from scoring.metrics.fam import FamError, validate_fam
 
 
@@ -146,6 +147,12 @@ class Fam(models.Model):
                 raise ValidationError(
                     {"facets": f"facet {position}: a facet marked {label} has no support groups."}
                 )
+            if facet.get("provenance") is not None:
+                # A gold facet says where it came from (see scoring.metrics.adjudication).
+                try:
+                    provenance_validate(facet["provenance"], where=f"facet {position}: ")
+                except AdjudicationError as error:
+                    raise ValidationError({"facets": str(error)}) from error
         try:
             validate_fam(
                 [facet["groups"] for facet in self.facets],

@@ -23,14 +23,25 @@ def empty_facets(n_facets: int) -> list[dict]:
 
 
 def _normalized(facets: list[dict]) -> list[dict]:
+    # A gold facet's "provenance" (which annotators it came from) is kept and versioned with it.
     return [
         {
             "groups": [sorted(group) for group in facet.get("groups", [])],
             "label": facet.get("label", "supported"),
             "note": facet.get("note", ""),
+            **({"provenance": facet["provenance"]} if "provenance" in facet else {}),
         }
         for facet in facets
     ]
+
+
+def _provenance_text(provenance: object) -> str:
+    if not provenance:
+        return "none"
+    if not isinstance(provenance, dict):  # refused by Fam.clean, which runs after this
+        return repr(provenance)
+    names = ", ".join(provenance.get("annotators", []))
+    return f"{provenance.get('method')}" + (f" ({names})" if names else "")
 
 
 def fam_changes(
@@ -63,6 +74,11 @@ def fam_changes(
             changes.append(f"facet {index}: label {before['label']} -> {after['label']}")
         if before["note"] != after["note"]:
             changes.append(f"facet {index}: note changed")
+        if before.get("provenance") != after.get("provenance"):
+            changes.append(
+                f"facet {index}: provenance {_provenance_text(before.get('provenance'))} -> "
+                f"{_provenance_text(after.get('provenance'))}"
+            )
     if old_category != new_category:
         changes.append(
             f"document category: {old_category or 'derived'} -> {new_category or 'derived'}"

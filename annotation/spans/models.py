@@ -6,6 +6,7 @@ from django.db import models
 
 from annotation.fams.models import AnnotationSet
 from annotation.systems.models import SystemOutput
+from scoring.metrics.adjudication import AdjudicationError, provenance_validate
 from scoring.metrics.spans import SpanSchemeError, join_sentences, scheme_get, validate_errors
 
 
@@ -92,7 +93,20 @@ class SpanAnnotation(models.Model):
             )
         except SpanSchemeError as error:
             raise ValidationError({"errors": str(error)}) from error
-        self.errors = [error.as_dict() for error in marked]
+        # The scheme keeps only an error's own fields; a gold error's "provenance" (which
+        # annotators it came from, see scoring.metrics.adjudication) is checked and kept.
+        cleaned = []
+        for index, (error, raw) in enumerate(zip(marked, self.errors, strict=True)):
+            row = error.as_dict()
+            if raw.get("provenance") is not None:
+                try:
+                    row["provenance"] = provenance_validate(
+                        raw["provenance"], where=f"error {index + 1}: "
+                    )
+                except AdjudicationError as problem:
+                    raise ValidationError({"errors": str(problem)}) from problem
+            cleaned.append(row)
+        self.errors = cleaned
 
 
 class SpanAnnotationRevision(models.Model):

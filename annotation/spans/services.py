@@ -49,7 +49,7 @@ def span_changes(
     changes = [f"removed {line}" for line in before if line not in after]
     changes += [f"added {line}" for line in after if line not in before]
     if not changes and list(old) != list(new):
-        changes.append("errors edited (reason or order)")
+        changes.append("errors edited (reason, provenance or order)")
     if old_clean != new_clean:
         changes.append("marked as having no errors" if new_clean else "no-errors mark removed")
     return changes
