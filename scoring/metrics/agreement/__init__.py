@@ -1,5 +1,6 @@
 """Inter-annotator agreement on FAMs, error spans and item scores: per item, per pair, overall."""
 
+from .categories import CATEGORIES, fam_category
 from .coefficients import cohen_kappa, krippendorff_alpha
 from .errors import (
     AgreementError,
@@ -11,6 +12,11 @@ from .errors import (
     TooFewAnnotatorsError,
     UnknownAnnotatorError,
     UnknownDocumentError,
+)
+from .fam_campaign import (
+    FAM_CAMPAIGN_MEASURES,
+    FamCampaignAgreement,
+    fam_campaign_agreement,
 )
 from .fams import FamAgreement, fam_agreement, fam_alpha_masi, fam_best_match_f1, fam_jaccard
 from .result import AgreementResult, Score
@@ -28,11 +34,14 @@ from .span_measures import SpanAgreement, span_agreement, span_alpha, span_f1, s
 from .spans import Span, SpanMatching, match_spans, span_clusters
 
 __all__ = [
+    "CATEGORIES",
+    "FAM_CAMPAIGN_MEASURES",
     "AgreementError",
     "AgreementResult",
     "EmptyInputError",
     "FacetCountMismatchError",
     "FamAgreement",
+    "FamCampaignAgreement",
     "InvalidAnnotationError",
     "InvalidOptionError",
     "Score",
@@ -49,6 +58,8 @@ __all__ = [
     "dice",
     "fam_agreement",
     "fam_alpha_masi",
+    "fam_campaign_agreement",
+    "fam_category",
     "fam_best_match_f1",
     "fam_jaccard",
     "interval_distance",
