@@ -1,4 +1,4 @@
-"""Agreement models: one SpanAgreementRun (what it compares, its status and its result)."""
+"""Agreement models: span agreement runs and FAM campaign agreement runs (status and result)."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -92,3 +92,81 @@ class SpanAgreementRun(models.Model):
         """A campaign run's campaign belongs to the run's dataset."""
         if self.campaign_id and self.dataset_id and self.campaign.dataset_id != self.dataset_id:
             raise ValidationError({"campaign": "The campaign belongs to another dataset."})
+
+
+class FamRunTrigger(models.TextChoices):
+    REQUEST = "request", "Asked for (the agreement page or the API)"
+    SUBMISSION = "submission", "A task of the campaign was submitted"
+
+
+class FamAgreementRun(models.Model):
+    """One computation of a FAM campaign's agreement, by a Celery worker.
+
+    A run reads the campaign's annotations when it runs and records what it read as
+    ``inputs_digest`` (see ``annotation.agreement.fam_selectors``); a result whose digest
+    differs from the campaign's current one is stale. A campaign has at most one queued run:
+    a submission while one waits adds nothing, the waiting run reads the submission too.
+    ``options`` holds the conventions (bootstrap resamples, seed, level, which tasks count).
+    """
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="fam_agreement_runs"
+    )
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    trigger = models.CharField(
+        max_length=10, choices=FamRunTrigger.choices, default=FamRunTrigger.REQUEST
+    )
+    inputs_digest = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="SHA-256 of the annotations the result was computed from (set when it runs).",
+    )
+    options = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=RunStatus.values),
+                name="fam_agreement_run_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trigger__in=FamRunTrigger.values),
+                name="fam_agreement_run_trigger_valid",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=models.Q(status=RunStatus.QUEUED),
+                name="fam_agreement_run_one_queued_per_campaign",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["campaign", "status", "-created_at"], name="fam_run_campaign_status"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"FAM agreement run {self.pk} of campaign {self.campaign_id} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
+
+    def clean(self) -> None:
+        """Only FAM campaigns have FAM agreement runs."""
+        from annotation.campaigns.models import CampaignKind
+
+        if self.campaign_id and self.campaign.kind != CampaignKind.FAM:
+            raise ValidationError(
+                {"campaign": "FAM agreement is computed for FAM campaigns; this is a "
+                 f"{self.campaign.get_kind_display()} campaign."}
+            )  # fmt: skip
