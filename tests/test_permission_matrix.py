@@ -255,6 +255,20 @@ CASES = {
     "api:annotation-set-export": Case(
         "get", "/api/annotation-sets/{span_set}/export/?format=jsonl", RESEARCH
     ),
+    # Releases: admins and researchers read them, anyone those of a public dataset; admins export.
+    "api:release-list": Case("get", "/api/datasets/matrix-private/releases/", RESEARCH),
+    "api:release-list public": Case("get", "/api/datasets/matrix-public/releases/", ANYONE),
+    "api:release-list post": Case(
+        "post", "/api/datasets/matrix-private/releases/", ADMIN_ONLY, body={}, success=202
+    ),
+    "api:release-detail": Case("get", "/api/datasets/matrix-private/releases/1/", RESEARCH),
+    "api:release-detail public": Case("get", "/api/datasets/matrix-public/releases/1/", ANYONE),
+    "api:release-download": Case(
+        "get", "/api/datasets/matrix-private/releases/1/download/", RESEARCH
+    ),
+    "api:release-download public": Case(
+        "get", "/api/datasets/matrix-public/releases/1/download/", ANYONE
+    ),
     "schema": Case("get", "/api/schema/", ANYONE),
     "api-docs": Case("get", "/api/docs/", ANYONE),
 }
@@ -292,6 +306,17 @@ def _span_agreement_body() -> dict:
 
     sets = AnnotationSet.objects.filter(slug__startswith="matrix-agree-")
     return {"annotation_sets": sorted(sets.values_list("pk", flat=True))}
+
+
+def _releases() -> None:
+    """Version 1 of a one-document private and a public dataset (built here, without a worker)."""
+    from scoring.releases.services import release_build, release_create
+
+    for name in ("private", "public"):
+        small = Dataset.objects.create(slug=f"matrix-{name}", name=name, public=name == "public")
+        document = Document.objects.create(dataset=small, external_id="m", sentences=["A.", "B."])
+        Reference.objects.create(document=document, sentences=["A."])
+        release_build(release=release_create(dataset=small, queue=False))
 
 
 def _span_agreement_run(dataset) -> int:
@@ -365,6 +390,7 @@ def context(demo, users):
         "job": dataset.scoring_jobs.get().pk,
         "facets": facets(task, False),
         "agreement_run": _span_agreement_run(dataset),
+        "releases": _releases(),
         "span_set": dataset.annotation_sets.create(
             slug="matrix-release", name="R", kind="released", scheme="polytope"
         ).pk,
