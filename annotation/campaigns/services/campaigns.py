@@ -284,7 +284,7 @@ class CampaignLaunch:
     notes: list[str] = field(default_factory=list)
 
 
-def _adjudicators_store(campaign: Campaign, usernames: Sequence[str]) -> list[str]:
+def _adjudicators_store(campaign: Campaign, usernames: Sequence[str], user) -> list[str]:
     """Give the campaign its adjudicators through the adjudication app, when it is installed.
 
     Returns:
@@ -299,9 +299,10 @@ def _adjudicators_store(campaign: Campaign, usernames: Sequence[str]) -> list[st
             "adjudication app; admins adjudicate."
         ]
     try:
-        campaign_adjudicators_set(campaign=campaign, usernames=list(usernames))
+        campaign_adjudicators_set(campaign=campaign, usernames=list(usernames), user=user)
     except ApplicationError as error:
-        raise field_error("adjudicators", error.message, **error.extra) from error
+        extra = {k: v for k, v in error.extra.items() if k not in ("field", "fields")}
+        raise field_error("adjudicators", error.message, **extra) from error
     return []
 
 
@@ -405,7 +406,7 @@ def campaign_launch(
             campaign=campaign, annotators=[u.username for u in users]
         )
     if adjudicators:
-        launch.notes += _adjudicators_store(campaign, adjudicators)
+        launch.notes += _adjudicators_store(campaign, adjudicators, user)
     return launch
 
 
