@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "annotation.systems",
     "annotation.spans",
     "annotation.agreement",
+    "annotation.adjudication",
     "scoring.uploads",
     "scoring.scores",
     "scoring.judgments",

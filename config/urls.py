@@ -13,6 +13,7 @@ api_patterns = [
     path("", include("annotation.campaigns.urls")),
     path("", include("annotation.spans.urls")),
     path("", include("annotation.agreement.urls")),
+    path("", include("annotation.adjudication.urls")),
     path("", include("scoring.uploads.urls")),
     path("", include("scoring.scores.urls")),
     path("", include("scoring.judgments.urls")),

@@ -269,6 +269,31 @@ CASES = {
     "api:release-download public": Case(
         "get", "/api/datasets/matrix-public/releases/1/download/", ANYONE
     ),
+    # Adjudication: admins grant adjudicators; admins (and the campaign's adjudicators, tested in
+    # test_adjudication_api.py) read, build and mark the gold.
+    "api:campaign-adjudicators": Case("get", "/api/campaigns/{campaign}/adjudicators/", ADMIN_ONLY),
+    "api:campaign-adjudicators post": Case(
+        "post",
+        "/api/campaigns/{campaign}/adjudicators/",
+        ADMIN_ONLY,
+        body={"adjudicators": ["t-researcher"]},
+    ),
+    "api:adjudication-list": Case("get", "/api/campaigns/{campaign}/adjudication/", ADMIN_ONLY),
+    "api:adjudication-document": Case(
+        "get", "/api/campaigns/{campaign}/adjudication/{doc}/", ADMIN_ONLY
+    ),
+    "api:adjudication-document put": Case(
+        "put",
+        "/api/campaigns/{campaign}/adjudication/{doc}/",
+        ADMIN_ONLY,
+        body={"base_version": 0, "facets": "{facets}"},
+    ),
+    "api:adjudication-done": Case(
+        "post", "/api/campaigns/{campaign}/adjudication/{gold_doc}/done/", ADMIN_ONLY
+    ),
+    "api:adjudication-reopen": Case(
+        "post", "/api/campaigns/{campaign}/adjudication/{gold_doc}/reopen/", ADMIN_ONLY
+    ),
     "schema": Case("get", "/api/schema/", ANYONE),
     "api-docs": Case("get", "/api/docs/", ANYONE),
 }
@@ -317,6 +342,18 @@ def _releases() -> None:
         document = Document.objects.create(dataset=small, external_id="m", sentences=["A.", "B."])
         Reference.objects.create(document=document, sentences=["A."])
         release_build(release=release_create(dataset=small, queue=False))
+
+
+def _gold_document(campaign, admin) -> int:
+    """demo-002 of the campaign with a complete gold FAM (so that it can be marked done)."""
+    from annotation.adjudication.services import gold_fam_save
+
+    document = campaign.documents.get(external_id="demo-002")
+    n = document.references.get(position=0).facet_count
+    noise = [{"groups": [], "label": "noise"}] * (n - 1)
+    facets = [{"groups": [[0]], "label": "supported"}, *noise]
+    gold_fam_save(campaign=campaign, document=document, facets=facets, base_version=0, user=admin)
+    return document.pk
 
 
 def _span_agreement_run(dataset) -> int:
@@ -394,6 +431,7 @@ def context(demo, users):
         "span_set": dataset.annotation_sets.create(
             slug="matrix-release", name="R", kind="released", scheme="polytope"
         ).pk,
+        "gold_doc": _gold_document(campaign, users["admin"]),  # after "job": it queues one
     }
 
 

@@ -1,0 +1,1 @@
+"""Adjudication to gold: per-campaign adjudicators, gold FAMs and spans, documents marked done."""

@@ -1,0 +1,496 @@
+"""Adjudication services (writes): adjudicators, the gold set, gold FAMs and spans, done/reopen.
+
+Gold saves go through the versioned saves of the FAMs and spans apps (``fam_save``,
+``span_annotation_save``): a stale ``base_version`` gets 409 with the server's state, every
+change is a revision, and a gold save announces the change that queues a rescoring. A gold row
+that does not exist yet is version 0; its first save makes version 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.accounts.roles import ROLES, has_role
+from annotation.campaigns.models import Campaign, CampaignKind, CampaignStatus, Task
+from annotation.corpus.models import Document
+from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
+from annotation.fams.services import empty_facets, fam_save
+from annotation.spans.models import SpanAnnotation
+from annotation.spans.services import span_annotation_save
+from config.exceptions import ApplicationError, ConflictError
+from scoring.metrics.adjudication import (
+    AdjudicationError,
+    error_key,
+    error_provenance_check,
+    facet_decided,
+    facet_provenance_check,
+)
+
+from .models import (
+    AdjudicationStatus,
+    CampaignAdjudicator,
+    CampaignGold,
+    DocumentAdjudication,
+)
+from .selectors import annotator_fams, annotator_spans
+
+GOLD_SUFFIX = "-gold"
+
+
+@transaction.atomic
+def campaign_adjudicators_set(
+    *, campaign: Campaign, usernames: Sequence[str], user=None
+) -> list[CampaignAdjudicator]:
+    """Make exactly ``usernames`` the campaign's adjudicators (admins are adjudicators anyway).
+
+    Args:
+        campaign: the campaign.
+        usernames: who may adjudicate it; any Loupe role will do (an annotator of the campaign
+            may adjudicate too). An empty list removes every grant.
+        user: who grants (recorded on new grants).
+
+    Returns:
+        The campaign's grants, by username.
+
+    Raises:
+        ApplicationError: an unknown username or a user without a Loupe role (nothing changed).
+    """
+    names = list(dict.fromkeys(usernames))
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+    unknown = [name for name in names if name not in users]
+    if unknown:
+        raise ApplicationError(
+            f"Unknown user(s) {unknown}: no adjudicator was changed.",
+            extra={"field": "adjudicators", "unknown": unknown},
+        )
+    roleless = [name for name in names if not has_role(users[name], *ROLES)]
+    if roleless:
+        raise ApplicationError(
+            f"User(s) {roleless} have no Loupe role; give them one before they adjudicate.",
+            extra={"field": "adjudicators", "roleless": roleless},
+        )
+    CampaignAdjudicator.objects.filter(campaign=campaign).exclude(user__username__in=names).delete()
+    have = set(
+        CampaignAdjudicator.objects.filter(campaign=campaign).values_list(
+            "user__username", flat=True
+        )
+    )
+    for name in names:
+        if name not in have:
+            grant = CampaignAdjudicator(campaign=campaign, user=users[name], granted_by=user)
+            grant.full_clean(validate_constraints=False)
+            grant.save()
+    return list(
+        CampaignAdjudicator.objects.filter(campaign=campaign)
+        .select_related("user")
+        .order_by("user__username")
+    )
+
+
+@transaction.atomic
+def campaign_gold_set(*, campaign: Campaign) -> AnnotationSet:
+    """The campaign's gold annotation set, made on first use.
+
+    It is kind ``gold`` with the campaign's dataset and scheme, slug ``<campaign slug>-gold``
+    and name ``<campaign name> (gold)``.
+
+    Args:
+        campaign: the campaign.
+
+    Returns:
+        The gold set.
+
+    Raises:
+        ApplicationError: the dataset already has another annotation set with that slug.
+    """
+    link = CampaignGold.objects.filter(campaign=campaign).select_related("annotation_set").first()
+    if link is not None:
+        return link.annotation_set
+    # Lock the campaign so that two first gold saves make one set.
+    campaign = (
+        Campaign.objects.select_for_update(of=("self",))
+        .select_related("annotation_set")
+        .get(pk=campaign.pk)
+    )
+    link = CampaignGold.objects.filter(campaign=campaign).select_related("annotation_set").first()
+    if link is not None:
+        return link.annotation_set
+    slug = campaign.slug[: 64 - len(GOLD_SUFFIX)] + GOLD_SUFFIX
+    if AnnotationSet.objects.filter(dataset_id=campaign.dataset_id, slug=slug).exists():
+        raise ApplicationError(
+            f"The dataset already has an annotation set {slug!r} that is not this campaign's "
+            "gold; rename it (admin) before adjudicating."
+        )
+    gold = AnnotationSet(
+        dataset_id=campaign.dataset_id,
+        slug=slug,
+        name=f"{campaign.name} (gold)"[:200],
+        kind=AnnotationSetKind.GOLD,
+        scheme=campaign.annotation_set.scheme,
+    )
+    gold.full_clean(exclude=["dataset"])
+    gold.save()
+    link = CampaignGold(campaign=campaign, annotation_set=gold)
+    link.full_clean(validate_constraints=False)
+    link.save()
+    return gold
+
+
+def _check_writable(campaign: Campaign) -> None:
+    if campaign.status == CampaignStatus.CLOSED:
+        raise ApplicationError(
+            "The campaign is closed (done): its adjudication can no longer change."
+        )
+
+
+def _check_member(campaign: Campaign, document: Document) -> None:
+    if not campaign.documents.filter(pk=document.pk).exists():
+        raise ApplicationError(
+            f"Document {document.external_id!r} is not part of campaign {campaign.slug!r}.",
+            status_code=404,
+        )
+
+
+def _check_kind(campaign: Campaign, kind: str) -> None:
+    if campaign.kind != kind:
+        noun = "FAMs" if kind == CampaignKind.FAM else "error spans"
+        raise ApplicationError(
+            f"This is a {campaign.get_kind_display()} campaign: its gold has no {noun}."
+        )
+
+
+def _document_state(campaign: Campaign, document: Document) -> DocumentAdjudication:
+    """The document's adjudication row (pending when new), locked for this transaction.
+
+    Gold saves, done and reopen of one document lock it, so they run one at a time.
+    """
+    row, _ = DocumentAdjudication.objects.get_or_create(campaign=campaign, document=document)
+    return DocumentAdjudication.objects.select_for_update(of=("self",)).get(pk=row.pk)
+
+
+def _check_pending(state: DocumentAdjudication, document: Document) -> None:
+    if state.status == AdjudicationStatus.DONE:
+        raise ApplicationError(
+            f"Document {document.external_id!r} is adjudicated (done); reopen its adjudication "
+            "to change the gold."
+        )
+
+
+def _prepared(campaign: Campaign, document: Document, kind: str) -> DocumentAdjudication:
+    _check_kind(campaign, kind)
+    _check_writable(campaign)
+    _check_member(campaign, document)
+    state = _document_state(campaign, document)
+    _check_pending(state, document)
+    return state
+
+
+def _same_facet(a: dict, b: dict) -> bool:
+    def key(facet: dict) -> tuple:
+        return (
+            {frozenset(group) for group in facet.get("groups", [])},
+            facet.get("label", "supported"),
+            facet.get("note", ""),
+            facet.get("provenance"),
+        )
+
+    return key(a) == key(b)
+
+
+@transaction.atomic
+def gold_fam_save(
+    *, campaign: Campaign, document: Document, facets: list, base_version: int, user
+) -> Fam:
+    """Save the gold FAM of one campaign document, each facet with its provenance.
+
+    A facet's ``provenance`` (``{"method", "annotators"}``) is checked against the annotators'
+    current FAMs when the facet changed (:func:`scoring.metrics.adjudication.
+    facet_provenance_check`): ``take``, ``union``, ``intersection`` and ``agreed`` must give
+    exactly the facet's groups and label; a decided facet without provenance is ``edited``.
+    The save itself is :func:`annotation.fams.services.fam_save` (409 on a stale version, a
+    revision, and the rescoring a gold FAM save queues).
+
+    Args:
+        campaign: a FAM campaign, open or in adjudication.
+        document: one of its documents, not adjudicated (done).
+        facets: one facet per reference sentence: ``{"groups", "label", "note"?,
+            "provenance"?}``.
+        base_version: the gold version the edit started from (0: none yet).
+        user: the adjudicator.
+
+    Returns:
+        The gold FAM (version 0, not stored, when nothing was saved yet and nothing is).
+
+    Raises:
+        ApplicationError: a PolyTope campaign, a closed campaign, a document outside it or
+            adjudicated, facets that are not a list of objects of the reference's length, or a
+            provenance that does not hold.
+        ConflictError: ``base_version`` is stale (409, with the server's state).
+        django.core.exceptions.ValidationError: invalid groups or labels (named facet).
+    """
+    _prepared(campaign, document, CampaignKind.FAM)
+    reference = document.references.get(position=campaign.reference_position)
+    n_facets = reference.facet_count
+    if not isinstance(facets, list) or not all(isinstance(facet, dict) for facet in facets):
+        raise ApplicationError("facets must be a list of objects, one per reference sentence.")
+    if len(facets) != n_facets:
+        raise ApplicationError(
+            f"Expected {n_facets} facets (one per reference sentence), got {len(facets)}."
+        )
+    gold, _ = Fam.objects.get_or_create(
+        annotation_set=campaign_gold_set(campaign=campaign),
+        reference=reference,
+        annotator=None,
+        defaults={"document": document, "facets": empty_facets(n_facets), "version": 0},
+    )
+    others = {
+        name: fam.facets
+        for name, fam in annotator_fams(campaign=campaign, document=document).items()
+    }
+    current = gold.facets if len(gold.facets) == n_facets else empty_facets(n_facets)
+    checked = []
+    for index, facet in enumerate(facets):
+        if _same_facet(facet, current[index]):
+            checked.append(facet)  # unchanged: its provenance held when it was saved
+            continue
+        try:
+            provenance = facet_provenance_check(
+                facet,
+                {name: theirs[index] for name, theirs in others.items() if len(theirs) == n_facets},
+                where=f"facet {index}: ",
+            )
+        except AdjudicationError as error:
+            raise ApplicationError(str(error), extra={"facet": index}) from error
+        checked.append({**facet, "provenance": provenance})
+    saved = fam_save(fam=gold, facets=checked, base_version=base_version, user=user)
+    if saved.version == 0:
+        # Nothing was adjudicated: no empty gold FAM is left behind to be scored against.
+        saved.delete()
+        saved.version = 0
+    return saved
+
+
+def _item(raw: object, outputs: dict, index: int) -> dict:
+    where = f"item {index + 1}"
+    if not isinstance(raw, dict):
+        raise ApplicationError(f"{where}: must be an object.")
+    output = raw.get("output")
+    if output not in outputs:
+        raise ApplicationError(
+            f"{where}: output {output!r} is not one of this document's items ({sorted(outputs)})."
+        )
+    base = raw.get("base_version")
+    if not isinstance(base, int) or isinstance(base, bool) or base < 0:
+        raise ApplicationError(f"{where}: base_version must be a whole number >= 0.")
+    errors = raw.get("errors", [])
+    if not isinstance(errors, list) or not all(isinstance(e, dict) for e in errors):
+        raise ApplicationError(f"{where}: errors must be a list of objects.")
+    no_errors = raw.get("no_errors", False)
+    if not isinstance(no_errors, bool):
+        raise ApplicationError(f"{where}: no_errors must be true or false.")
+    return {"output": output, "base_version": base, "errors": errors, "no_errors": no_errors}
+
+
+@transaction.atomic
+def gold_spans_save(
+    *, campaign: Campaign, document: Document, items: list, user
+) -> list[SpanAnnotation]:
+    """Save the gold errors of one or more items (outputs) of a PolyTope campaign document.
+
+    All items are saved or none: a stale item gets 409 naming its output. Each error's
+    ``provenance`` is checked against the annotators' current errors when the error is new or
+    its provenance changed (:func:`scoring.metrics.adjudication.error_provenance_check`); an
+    error without one is ``edited``. Each item is saved with
+    :func:`annotation.spans.services.span_annotation_save` (revisions, the rescoring a gold
+    span save queues).
+
+    Args:
+        campaign: a PolyTope campaign, open or in adjudication.
+        document: one of its documents, not adjudicated (done).
+        items: ``[{"output", "base_version" (0: no gold yet), "errors", "no_errors"}]``.
+        user: the adjudicator.
+
+    Returns:
+        The gold rows in the given order (version 0, not stored, for an item still empty).
+
+    Raises:
+        ApplicationError: a FAM campaign, a closed campaign, a document outside it or
+            adjudicated, a malformed item, an output that is not the document's item, an
+            error the scheme refuses, or a provenance that does not hold (naming the output).
+        ConflictError: an item's ``base_version`` is stale (409, with ``output`` and the
+            server's state).
+    """
+    _prepared(campaign, document, CampaignKind.POLYTOPE)
+    outputs = {o.pk: o for o in campaign.outputs.filter(document=document)}
+    if not isinstance(items, list) or not items:
+        raise ApplicationError("items must be a non-empty list.")
+    checked = [_item(raw, outputs, index) for index, raw in enumerate(items)]
+    counts = Counter(item["output"] for item in checked)
+    repeated = sorted(output for output, n in counts.items() if n > 1)
+    if repeated:
+        raise ApplicationError(f"Output(s) {repeated} are listed more than once.")
+    gold_set = campaign_gold_set(campaign=campaign)
+    others = annotator_spans(campaign=campaign, outputs=[item["output"] for item in checked])
+    saved = []
+    for item in checked:
+        output = item["output"]
+        row, _ = SpanAnnotation.objects.get_or_create(
+            annotation_set=gold_set, output=outputs[output], annotator=None,
+            defaults={"version": 0},
+        )  # fmt: skip
+        theirs = {name: a.errors for name, a in others.get(output, {}).items()}
+        before = {(error_key(e), repr(e.get("provenance"))) for e in row.errors}
+        errors = []
+        for index, error in enumerate(item["errors"]):
+            if (error_key(error), repr(error.get("provenance"))) in before:
+                errors.append(error)
+                continue
+            try:
+                provenance = error_provenance_check(
+                    error, theirs, where=f"output {output}, error {index + 1}: "
+                )
+            except AdjudicationError as problem:
+                raise ApplicationError(str(problem), extra={"output": output}) from problem
+            errors.append({**error, "provenance": provenance})
+        try:
+            row = span_annotation_save(
+                annotation=row,
+                errors=errors,
+                no_errors=item["no_errors"],
+                base_version=item["base_version"],
+                user=user,
+            )
+        except ConflictError as conflict:
+            raise ConflictError(
+                f"Output {output}: {conflict.message}", extra={"output": output, **conflict.extra}
+            ) from conflict
+        except ValidationError as invalid:
+            raise ApplicationError(
+                f"Output {output}: {'; '.join(invalid.messages)}", extra={"output": output}
+            ) from invalid
+        if row.version == 0:
+            row.delete()  # nothing adjudicated yet: no empty gold row to be scored against
+            row.version = 0
+        saved.append(row)
+    return saved
+
+
+def _undecided_facets(fam: Fam | None) -> list[int]:
+    if fam is None:
+        return []
+    return [index for index, facet in enumerate(fam.facets) if not facet_decided(facet)]
+
+
+def _check_complete(campaign: Campaign, document: Document) -> None:
+    gold = CampaignGold.objects.filter(campaign=campaign).select_related("annotation_set").first()
+    if campaign.kind == CampaignKind.POLYTOPE:
+        outputs = set(campaign.outputs.filter(document=document).values_list("pk", flat=True))
+        done = set()
+        if gold is not None:
+            rows = SpanAnnotation.objects.filter(
+                annotation_set=gold.annotation_set, output_id__in=outputs, annotator__isnull=True
+            )
+            done = {row.output_id for row in rows if row.annotated}
+        missing = sorted(outputs - done)
+        if missing:
+            raise ApplicationError(
+                f"Output(s) {missing} have no gold errors and no 'no errors' mark yet.",
+                extra={"missing_outputs": missing},
+            )
+        return
+    fam = None
+    if gold is not None:
+        fam = Fam.objects.filter(
+            annotation_set=gold.annotation_set,
+            document=document,
+            reference__position=campaign.reference_position,
+            annotator__isnull=True,
+        ).first()
+    if fam is None:
+        raise ApplicationError("No gold FAM is saved for this document yet.")
+    undecided = _undecided_facets(fam)
+    if undecided:
+        raise ApplicationError(
+            f"Facet(s) {[i + 1 for i in undecided]} of the gold FAM have no support group and "
+            "no no-support/noise label yet.",
+            extra={"undecided_facets": undecided},
+        )
+
+
+@transaction.atomic
+def document_adjudication_mark(
+    *, campaign: Campaign, document: Document, user
+) -> DocumentAdjudication:
+    """Mark a document adjudicated (done): its gold is complete and its tasks stay submitted.
+
+    The document's tasks are locked first, so a reopen running at the same time either
+    finishes before (and the document is then marked with a task in progress) or sees the
+    document done and is refused. Marking a done document again changes nothing.
+
+    Args:
+        campaign: the campaign (open or in adjudication).
+        document: one of its documents.
+        user: the adjudicator; ``self_adjudicated`` records that they annotated it too.
+
+    Returns:
+        The document's adjudication row.
+
+    Raises:
+        ApplicationError: a closed campaign, a document outside it, or an incomplete gold (a
+            FAM facet undecided, an output without gold errors or mark).
+    """
+    _check_writable(campaign)
+    _check_member(campaign, document)
+    list(Task.objects.select_for_update().filter(campaign=campaign, document=document))
+    state = _document_state(campaign, document)
+    if state.status == AdjudicationStatus.DONE:
+        return state
+    _check_complete(campaign, document)
+    state.status = AdjudicationStatus.DONE
+    state.by = user
+    state.at = timezone.now()
+    state.self_adjudicated = Task.objects.filter(
+        campaign=campaign, document=document, annotator=user
+    ).exists()
+    state.full_clean(exclude=["campaign", "document", "by"], validate_constraints=False)
+    state.save()
+    return state
+
+
+@transaction.atomic
+def document_adjudication_reopen(
+    *, campaign: Campaign, document: Document, user
+) -> DocumentAdjudication:
+    """Undo "done": the document's gold may change again and its tasks may be reopened.
+
+    Reopening a pending document changes nothing.
+
+    Args:
+        campaign: the campaign (open or in adjudication).
+        document: one of its documents.
+        user: the adjudicator.
+
+    Returns:
+        The document's adjudication row, pending.
+
+    Raises:
+        ApplicationError: a closed campaign or a document outside it.
+    """
+    _check_writable(campaign)
+    _check_member(campaign, document)
+    state = _document_state(campaign, document)
+    if state.status == AdjudicationStatus.PENDING:
+        return state
+    state.status = AdjudicationStatus.PENDING
+    state.by = user
+    state.at = timezone.now()
+    state.self_adjudicated = False
+    state.full_clean(exclude=["campaign", "document", "by"], validate_constraints=False)
+    state.save()
+    return state
