@@ -3,7 +3,7 @@
 // POST /api/campaigns/create/. A refusal puts each field's message next to the field (the input
 // stays as typed); a created campaign opens its page.
 import { api, el } from "./api.js";
-import { FormErrors } from "./form-errors.js";
+import { FormErrors, submitOnEnter } from "./form-errors.js";
 import { CATEGORY_LABELS, slugify } from "./manage-format.js";
 
 const $ = (id) => document.getElementById(id);
@@ -180,6 +180,12 @@ async function send(event) {
   try {
     const campaign = await api("/api/campaigns/create/", { method: "POST", body: body() });
     submitStatus.textContent = `Created ${campaign.name}.`;
+    // What the server noted (e.g. adjudicators it could not record) is shown on the next page.
+    try {
+      sessionStorage.setItem(`loupe:created:${campaign.id}`, JSON.stringify(campaign.notes || []));
+    } catch {
+      // no storage: the notes are just not repeated there
+    }
     window.location.assign(`/manage/campaigns/${campaign.id}/?created=1`);
   } catch (error) {
     submitStatus.textContent = "";
@@ -192,17 +198,7 @@ async function send(event) {
 
 function wire() {
   form.addEventListener("submit", send);
-  // Enter on a checkbox, radio or select submits too (text fields do it natively); Ctrl+Enter
-  // submits from the text areas, where Enter is a new line.
-  form.addEventListener("keydown", (e) => {
-    if (e.key !== "Enter" || e.altKey || e.shiftKey) return;
-    const target = e.target;
-    const area = target.matches("textarea");
-    if ((area && (e.ctrlKey || e.metaKey)) || (!area && target.matches("input[type=checkbox], input[type=radio], select"))) {
-      e.preventDefault();
-      form.requestSubmit();
-    }
-  });
+  submitOnEnter(form);
   for (const input of form.querySelectorAll("input[name=kind], input[name=doc-mode]")) input.addEventListener("change", showParts);
   $("dataset").addEventListener("change", datasetChosen);
   $("name").addEventListener("input", () => {

@@ -37,6 +37,22 @@ export function fieldErrors(data) {
 
 const CONTROLS = "input, select, textarea";
 
+// Enter submits the form from any of its fields: text fields do it natively; here also from a
+// checkbox, a radio button and a select, and Ctrl+Enter (Cmd+Enter) from a text area, where
+// Enter is a new line.
+export function submitOnEnter(form) {
+  form.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || e.altKey || e.shiftKey || e.defaultPrevented) return;
+    const target = e.target;
+    const area = target.matches("textarea");
+    const choice = target.matches("input[type=checkbox], input[type=radio], select");
+    if ((area && (e.ctrlKey || e.metaKey)) || (choice && !e.ctrlKey && !e.metaKey)) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+}
+
 // One form's error display. Each field's container is `[data-field="<server name>"]` (a nested
 // name such as "sample.size" works too); its error paragraph is made on first use.
 // summary: the element (role=alert) for what no field claims, and for the count.
@@ -105,7 +121,10 @@ export class FormErrors {
     for (const [path, message] of fieldErrors(data)) {
       const node = this.container(path);
       if (!node) {
-        loose.push(path && path !== "non_field_errors" ? `${path}: ${message}` : message);
+        // A service's sentence names its field already; a bare "This field is required." not.
+        const name = path.split(".").pop();
+        const named = !path || path === "non_field_errors" || message.includes(name);
+        loose.push(named ? message : `${path}: ${message}`);
         continue;
       }
       if (!byNode.has(node)) byNode.set(node, []);
@@ -113,11 +132,11 @@ export class FormErrors {
     }
     for (const [node, messages] of byNode) this.mark(node, messages);
     const count = byNode.size;
-    const lines = [];
-    if (count) lines.push(`${count === 1 ? "One field needs" : `${count} fields need`} attention; nothing was saved.`);
-    else lines.push(data.message && data.message !== "Validation error" ? data.message : (error && error.message) || fallback);
-    lines.push(...loose);
-    if (!count && !data.message && error && error.status === 0) lines[0] = `The server could not be reached: ${error.message}`;
+    let lines;
+    if (count) lines = [`${count === 1 ? "One field needs" : `${count} fields need`} attention; nothing was saved.`, ...loose];
+    else if (loose.length) lines = loose;
+    else if (error && error.status === 0) lines = [`The server could not be reached: ${error.message}`];
+    else lines = [data.message && data.message !== "Validation error" ? data.message : (error && error.message) || fallback];
     this.summary.replaceChildren(...lines.map((line) => el("p", line)));
     this.summary.hidden = false;
     // Fields in document order: the first one gets the focus.

@@ -3,8 +3,8 @@
 // top-up), reassign a task not yet submitted, rename it and change its instructions. Every
 // refusal is shown next to its field or in the form's alert; nothing is changed on a refusal.
 import { api, el, when } from "./api.js";
-import { FormErrors } from "./form-errors.js";
-import { CAMPAIGN_STATUS, campaignBadge, KIND_LABELS, link, STATUS_ACTIONS } from "./manage-format.js";
+import { FormErrors, submitOnEnter } from "./form-errors.js";
+import { CAMPAIGN_STATUS, campaignBadge, duration, KIND_LABELS, link, STATUS_ACTIONS } from "./manage-format.js";
 import { annotatorRow, taskRow, totalsNodes } from "./progress-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,15 +18,15 @@ const editErrors = new FormErrors($("edit-form"), $("edit-errors"));
 const reassignErrors = new FormErrors($("reassign-form"), $("reassign-errors"));
 
 const STATE_TEXT = {
-  open: "Annotating: annotators work on their tasks and may reopen the ones they submitted.",
-  adjudication: "Adjudicating: annotators can no longer change their tasks; adjudicators build the gold version.",
+  open: "Annotating: annotators work on their tasks and may reopen the ones they submitted; annotators can be added and tasks reassigned.",
+  adjudication: "Adjudicating: adjudicators build the gold version; annotators may still fix their tasks (not those of a document marked adjudicated). No one is added or reassigned.",
   closed: "Done: the campaign is read-only, for good.",
 };
 
 const CONFIRM = {
-  adjudication: "Annotators can no longer edit or reopen their tasks; adjudicators can start on the gold version. You can go back to annotating later.",
-  open: "Annotators can edit and reopen their tasks again.",
-  closed: "Nothing in this campaign can be changed afterwards, not even by adjudicators. This cannot be undone.",
+  adjudication: "Adjudicators can start on the gold version. Annotators can no longer be added and tasks no longer reassigned; you can go back to annotating later.",
+  open: "Annotators can be added and tasks reassigned again.",
+  closed: "Nothing in this campaign can be changed afterwards, not by annotators nor by adjudicators. This cannot be undone.",
 };
 
 function notice(message) {
@@ -57,6 +57,7 @@ function summaryText(c) {
     const only = (c.sample.categories || []).length ? ` from ${c.sample.categories.join(", ")}` : "";
     parts.push(`random sample of ${c.sample.size}${only}, seed ${c.sample.seed}`);
   }
+  if ((c.adjudicators || []).length) parts.push(`adjudicators ${c.adjudicators.join(", ")}`);
   if (c.created_at) parts.push(`created ${when(c.created_at)}`);
   return parts.join(" · ");
 }
@@ -108,11 +109,11 @@ function drawAddChoices() {
     }),
   );
   if (!free.length) box.append(el("span", "Every annotator already works on this campaign.", { class: "muted" }));
-  const closed = c.status === "closed";
-  $("add-hint").textContent = closed
-    ? "The campaign is done: no one can be added."
+  const annotating = c.status === "open";
+  $("add-hint").textContent = !annotating
+    ? "Annotators can be added only while the campaign is Annotating."
     : `Each new annotator gets, round robin, items that have fewer than ${c.annotators_per_document} annotator${c.annotators_per_document === 1 ? "" : "s"}. Now working: ${(c.annotators || []).join(", ") || "nobody"}.`;
-  $("add-btn").disabled = closed || !free.length;
+  $("add-btn").disabled = !annotating || !free.length;
 }
 
 // --- progress -------------------------------------------------------------------------------
@@ -124,7 +125,8 @@ function filteredTasks() {
 }
 
 function taskActions(task) {
-  if (task.status === "submitted" || page.campaign.status === "closed") return null;
+  // Only a task not yet submitted, and only while the campaign is Annotating, changes hands.
+  if (task.status === "submitted" || page.campaign.status !== "open") return null;
   const button = el("button", "Reassign", {
     type: "button",
     class: "secondary small",
@@ -163,6 +165,10 @@ function keepPagerFocus(button, disabled, partner) {
 
 function drawProgress() {
   const p = page.progress;
+  if (p.idle_cap_seconds) {
+    const cap = duration(p.idle_cap_seconds);
+    $("time-rule").textContent = `Time per task: from the annotator's first to their last saved revision of the task, each pause between two saves counted at most ${cap}; medians and means over done tasks.`;
+  }
   $("totals").replaceChildren(...totalsNodes(p.totals));
   document.querySelector("#annotators-table tbody").replaceChildren(...p.annotators.map(annotatorRow));
   const filter = $("filter-annotator");
@@ -294,12 +300,7 @@ function wire() {
   $("edit-form").addEventListener("input", () => {
     $("edit-form").dataset.dirty = "1";
   });
-  $("edit-instructions").addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      $("edit-form").requestSubmit();
-    }
-  });
+  for (const id of ["add-form", "edit-form", "reassign-form"]) submitOnEnter($(id));
   $("reassign-form").addEventListener("submit", reassign);
   $("reassign-cancel").addEventListener("click", closeReassign);
   // The dialog gives the focus back to the task's button (or, re-drawn, the table).
@@ -331,7 +332,9 @@ async function main() {
     await load();
     if (new URLSearchParams(window.location.search).get("created")) {
       const t = page.progress.totals.total;
-      notice(`Campaign created${t ? ` with ${t} task${t === 1 ? "" : "s"}` : ": assign annotators below"}.`);
+      const notes = JSON.parse(sessionStorage.getItem(`loupe:created:${campaignId}`) || "[]");
+      sessionStorage.removeItem(`loupe:created:${campaignId}`);
+      notice([`Campaign created${t ? ` with ${t} task${t === 1 ? "" : "s"}` : ": add annotators below"}.`, ...notes].join(" "));
       history.replaceState(null, "", window.location.pathname);
     }
   } catch (error) {

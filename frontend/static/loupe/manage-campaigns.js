@@ -4,7 +4,8 @@ import { api, el } from "./api.js";
 import { campaignBadge, KIND_LABELS, link } from "./manage-format.js";
 
 function progressCell(campaign) {
-  const cell = el("td", null, { class: "mg-progress" });
+  const cell = el("td");
+  const box = el("div", null, { class: "mg-progress" });
   const total = campaign.task_count || 0;
   const done = campaign.done_count || 0;
   const bar = el("progress", null, { max: String(Math.max(total, 1)), value: String(done) });
@@ -12,7 +13,8 @@ function progressCell(campaign) {
   const id = `progress-${campaign.id}`;
   text.id = id;
   bar.setAttribute("aria-labelledby", id);
-  cell.append(bar, text);
+  box.append(bar, text);
+  cell.append(box);
   return cell;
 }
 

@@ -2,7 +2,7 @@
 // (multipart) to POST /api/datasets/import/ with dry_run for "Validate only" and shows the
 // pipeline's report, or every problem of a refused file, in the page.
 import { api, el, when } from "./api.js";
-import { fieldErrors, FormErrors } from "./form-errors.js";
+import { fieldErrors, FormErrors, submitOnEnter } from "./form-errors.js";
 import { facts, link, num } from "./manage-format.js";
 
 const $ = (id) => document.getElementById(id);
@@ -153,6 +153,7 @@ async function send(event) {
 }
 
 form.addEventListener("submit", send);
+submitOnEnter(form);
 $("format").addEventListener("change", describeFormat);
 loadFormats();
 loadDatasets().catch((error) => {

@@ -30,12 +30,12 @@ export function slugify(text) {
     .replace(/-+$/, "");
 }
 
-// Seconds as "45 s", "3 min 20 s", "1 h 05 min"; "—" for none.
+// Seconds as "45 s", "3 min 20 s", "10 min", "1 h 05 min"; "—" for none.
 export function duration(seconds) {
   if (seconds === null || seconds === undefined || Number.isNaN(Number(seconds))) return "—";
   const s = Math.round(Number(seconds));
   if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s` : `${s / 60} min`;
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
 }
 

@@ -52,7 +52,7 @@ export function taskRow(task, { showSystem, actions }) {
   const docId = typeof task.document === "object" && task.document ? task.document.external_id : task.document;
   const cells = [num(task.id), el("td", docId, { class: "docid" })];
   if (showSystem) cells.push(el("td", task.system || "—"));
-  const last = el("td", null, { class: "actions" });
+  const last = el("td", null, { class: "row-actions" });
   const content = actions(task);
   if (content) last.append(content);
   cells.push(
