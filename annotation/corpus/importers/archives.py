@@ -122,8 +122,10 @@ def _unzip(archive: zipfile.ZipFile, unpacker: _Unpacker) -> None:
         name = info.filename.replace("\\", "/")
         if info.is_dir():
             continue
-        mode = info.external_attr >> 16
-        regular = not mode or stat.S_ISREG(mode)
+        # Unix file type bits, when the archiver wrote any (many write none, or only the
+        # permissions): only a link or another special type is refused.
+        kind = stat.S_IFMT(info.external_attr >> 16)
+        regular = kind in (0, stat.S_IFREG)
         if unpacker.admit(name, info.file_size, regular):
             members.append((name, info))
     unpacker.check_totals()
