@@ -312,6 +312,50 @@ def test_fam_campaigns_are_created_by_keyboard_by_category_and_by_seeded_sample(
     expect(page.locator("#notice")).to_have_text("Campaign created with 6 tasks.")
 
 
+def test_a_polytope_campaign_is_created_from_the_form_after_a_refused_empty_system_choice(
+    context, site
+):
+    from annotation.campaigns.models import Campaign, Task
+
+    page = admin_page(context, site.url, "/manage/campaigns/new/?dataset=demo")
+    expect(page.locator("#dataset")).to_have_value("demo")  # from the dataset page's link
+    expect(page.locator("#systems input[value=lead-3]")).to_have_count(1)
+    page.locator("input[name=kind][value=polytope]").check()
+    # Only what a PolyTope campaign takes shows: systems and system-blind, no reference or
+    # suggestion scorers.
+    expect(page.locator("#systems")).to_be_visible()
+    expect(page.locator("#system-blind")).to_be_visible()
+    expect(page.locator("#reference")).to_be_hidden()
+    expect(page.locator("#scorers")).to_be_hidden()
+    page.locator("#name").fill("Spans")
+    page.locator("input[name=doc-mode][value=ids]").check()
+    page.locator("#documents").fill("demo-001\ndemo-002")
+    page.locator("#annotators input[value=annotator]").check()
+    page.locator("#create").click()
+    error = page.locator("[data-field=systems] > .field-error")
+    expect(error).to_have_text("A PolyTope campaign needs at least one system (a list of slugs).")
+    expect(page.locator("#systems input[value=lead-3]")).to_have_attribute("aria-invalid", "true")
+    assert not Campaign.objects.filter(slug="spans").exists()
+
+    page.locator("#systems input[value=demo-abs]").check()
+    page.locator("#systems input[value=lead-3]").check()
+    page.locator("#documents").press("Control+Enter")  # submits from the text area
+    page.wait_for_url(f"{site.url}/manage/campaigns/*/")
+    campaign = Campaign.objects.get(slug="spans")
+    assert (campaign.kind, campaign.system_blind, campaign.scorers) == ("polytope", True, [])
+    assert sorted(campaign.systems.values_list("slug", flat=True)) == ["demo-abs", "lead-3"]
+    items = Task.objects.filter(campaign=campaign, annotator__username="annotator")
+    assert sorted(items.values_list("document__external_id", "output__system__slug")) == [
+        ("demo-001", "demo-abs"),
+        ("demo-001", "lead-3"),
+        ("demo-002", "demo-abs"),
+        ("demo-002", "lead-3"),
+    ]
+    expect(page.locator("#notice")).to_have_text("Campaign created with 4 tasks.")
+    expect(page.locator("#system-col")).to_be_visible()  # PolyTope tasks show their system
+    expect(page.locator("#tasks-table tbody tr")).to_have_count(4)
+
+
 # --- a running campaign -----------------------------------------------------------------------
 
 

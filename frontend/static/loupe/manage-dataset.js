@@ -89,8 +89,15 @@ async function loadDocuments() {
   const last = Math.min(docs.offset + LIMIT, docs.count);
   $("documents-count").textContent = `${docs.count}${docs.category ? ` ${CATEGORY_LABELS[docs.category] || docs.category}` : ""}`;
   $("page-text").textContent = docs.count ? `${docs.offset + 1}–${last} of ${docs.count}` : "none";
-  $("prev").disabled = docs.offset === 0;
-  $("next").disabled = last >= docs.count;
+  pagerButton($("prev"), docs.offset === 0, $("next"));
+  pagerButton($("next"), last >= docs.count, $("prev"));
+}
+
+// Disable a pager button; if it had the focus, the focus moves to its partner (or the filter).
+function pagerButton(button, disabled, partner) {
+  const had = document.activeElement === button;
+  button.disabled = disabled;
+  if (had && disabled) (partner.disabled ? $("category-filter") : partner).focus();
 }
 
 function showError(error, what) {
