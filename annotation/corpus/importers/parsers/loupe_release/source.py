@@ -135,8 +135,9 @@ def open_release(path: Path) -> ReleaseSource:
 
     Args:
         path: the release's folder (holding ``manifest.json``); a folder holding exactly one
-            such folder (an unpacked archive); a folder holding exactly one release archive
-            (``releases/<dataset>/<version>/`` as Loupe stores it); or the archive itself.
+            such folder (an unpacked archive, as ``export_release --out`` writes it); else a
+            folder holding exactly one release archive (``releases/<dataset>/<version>/`` as
+            Loupe stores it); or the archive itself.
 
     Returns:
         The source to read the members from (close it when done).
@@ -152,7 +153,7 @@ def open_release(path: Path) -> ReleaseSource:
             return FolderSource(path)
         folders = [p for p in path.iterdir() if p.is_dir() and (p / MANIFEST).is_file()]
         archives = [p for p in path.iterdir() if _is_archive(p)]
-        if len(folders) == 1 and not archives:
+        if len(folders) == 1:
             return FolderSource(folders[0])
         if len(archives) == 1 and not folders:
             return ArchiveSource(archives[0])
