@@ -278,40 +278,70 @@ function plain(value, key = "") {
   return String(value);
 }
 
-// The split with and without suggestions: groups (objects of figures) as rows, their fields as
-// columns; plain figures as a list of facts. Whatever the run reports is shown, by its names.
+const GROUPS = {
+  shown: "Every annotator saw suggestions",
+  not_shown: "No annotator saw suggestions",
+  mixed: "Some annotators saw suggestions",
+};
+const SHARES = {
+  accept_rate: "Accepted, of the suggestions shown",
+  accepted_kept: "Accepted and still in the annotator's FAM",
+  accepted_in_gold: "Accepted and in the gold (adjudicated documents)",
+};
+const percent = (value) => (typeof value === "number" ? `${fixed(value * 100, 1)}%` : "—");
+const seconds = (value) => (typeof value === "number" ? `${fixed(value, 1)} s` : "—");
+
+// The split with and without suggestions: per group of documents (every annotator saw
+// suggestions, none did, some did) the documents and tasks, the mean measures with their
+// intervals and the time per task; then how many suggestions were shown and accepted, and
+// the share of accepted ones kept by the annotator and found in the gold.
 export function drawSuggestions(container, suggestions) {
   if (!suggestions || typeof suggestions !== "object" || !Object.keys(suggestions).length) {
     container.replaceChildren(el("p", "This campaign showed no suggestions, or the run did not split by them.", { class: "muted" }));
     return;
   }
-  const groups = Object.entries(suggestions).filter(([, v]) => v && typeof v === "object" && !Array.isArray(v) && !isFigure(v));
-  const facts = Object.entries(suggestions).filter(([, v]) => !(v && typeof v === "object" && !Array.isArray(v) && !isFigure(v)));
-  const nodes = [];
-  if (groups.length) {
-    const columns = [...new Set(groups.flatMap(([, v]) => Object.keys(v)))];
-    const table = el("table", null, { class: "grid ag-table", id: "suggestions-table" });
-    const head = el("tr");
-    head.append(el("th", "Documents", { scope: "col" }), ...columns.map((c) => el("th", human(c), { scope: "col" })));
-    const thead = el("thead");
-    thead.append(head);
-    const tbody = el("tbody");
-    for (const [name, values] of groups) {
-      const tr = el("tr", null, { "data-group": name });
-      tr.append(el("th", human(name), { scope: "row" }), ...columns.map((c) => el("td", plain(values[c], c), { class: "num" })));
-      tbody.append(tr);
-    }
-    table.append(thead, tbody);
-    const scroll = el("div", null, { class: "table-scroll" });
-    scroll.append(table);
-    nodes.push(scroll);
+  const groups = Object.keys(GROUPS).filter((key) => suggestions[key]);
+  const measures = [...new Set(groups.flatMap((key) => Object.keys(suggestions[key]).filter((k) => isFigure(suggestions[key][k]))))];
+  const table = el("table", null, { class: "grid ag-table", id: "suggestions-table" });
+  const head = el("tr");
+  head.append(
+    el("th", "Documents", { scope: "col" }),
+    el("th", "Documents", { scope: "col", class: "num" }),
+    el("th", "Tasks", { scope: "col", class: "num" }),
+    ...measures.map((key) => el("th", measureLabel(key), { scope: "col", class: "num" })),
+    el("th", "Time per task (median)", { scope: "col", class: "num" }),
+    el("th", "(mean)", { scope: "col", class: "num" }),
+  );
+  head.firstChild.textContent = "Group";
+  const thead = el("thead");
+  thead.append(head);
+  const tbody = el("tbody");
+  for (const key of groups) {
+    const group = suggestions[key];
+    const tr = el("tr", null, { "data-group": key });
+    tr.append(
+      el("th", GROUPS[key], { scope: "row" }),
+      el("td", group.documents ?? "—", { class: "num" }),
+      el("td", group.tasks ?? "—", { class: "num" }),
+      ...measures.map((m) => figureCell(m, group[m])),
+      el("td", seconds(group.seconds_per_task_median), { class: "num" }),
+      el("td", seconds(group.seconds_per_task_mean), { class: "num" }),
+    );
+    tbody.append(tr);
   }
-  if (facts.length) {
-    const list = el("dl", null, { class: "facts" });
-    for (const [key, value] of facts) list.append(el("dt", human(key)), el("dd", plain(value, key)));
-    nodes.push(list);
+  table.append(thead, tbody);
+  const scroll = el("div", null, { class: "table-scroll" });
+  scroll.append(table);
+  const list = el("dl", null, { class: "facts", id: "suggestion-facts" });
+  if ("suggestions_shown" in suggestions) list.append(el("dt", "Suggestions shown"), el("dd", String(suggestions.suggestions_shown)));
+  if ("suggestions_accepted" in suggestions) list.append(el("dt", "Suggestions accepted"), el("dd", String(suggestions.suggestions_accepted)));
+  for (const [key, label] of Object.entries(SHARES)) {
+    const share = suggestions[key];
+    if (!share) continue;
+    const text = share.value === null || share.value === undefined ? `— (${share.reason || "undefined"})` : `${percent(share.value)} of ${share.n}`;
+    list.append(el("dt", label), el("dd", text, { "data-share": key }));
   }
-  container.replaceChildren(...nodes);
+  container.replaceChildren(...(groups.length ? [scroll] : []), list);
 }
 
 // The conventions the figures were computed with, as a definition list.

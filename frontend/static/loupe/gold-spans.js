@@ -4,11 +4,11 @@
 // gold error carries its provenance {method, annotators}, like a gold facet (gold.js).
 import { cleanError, sortErrors } from "./span-state.js";
 
-// Two errors are the same when they mark the same place with the same type and label (errors
-// without a span: the same issue words).
+// Two errors are the same when they mark the same place (and words) with the same type and
+// label, as the server compares them (scoring.metrics.adjudication.error_key).
 export function errorKey(error) {
-  const where = error.side === "none" ? ["none", error.words || ""] : [error.side, error.start, error.end];
-  return JSON.stringify([...where, error.type, error.label || ""]);
+  const none = error.side === "none";
+  return JSON.stringify([error.side, none ? null : error.start, none ? null : error.end, error.words || "", error.type, error.label || ""]);
 }
 
 function provenanceOf(value) {
@@ -62,7 +62,7 @@ export function takeErrors(annotations, a) {
 
 export function unionErrors(annotations) {
   const errors = candidates(annotations).map((entry) => withProvenance(entry.error, "union", entry.annotators));
-  return { errors, no_errors: !errors.length && annotations.some((x) => x.no_errors) };
+  return { errors, no_errors: !errors.length && annotations.every((x) => x.no_errors) };
 }
 
 export function intersectionErrors(annotations) {

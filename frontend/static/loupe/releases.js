@@ -1,5 +1,5 @@
 // A dataset's releases: every version with its status, size, checksum, manifest and the diff
-// against the previous one, and its download link; admins export a new version (zip or tar.gz,
+// against the previous one, and its download link; admins start a new version (zip or tar.gz,
 // with the annotators' anonymised FAMs or not) and the list follows the Celery job's progress.
 // Data: /api/datasets/<slug>/releases/ and /api/datasets/<slug>/ (public); textContent only.
 import { api, el, when } from "./api.js";
@@ -15,6 +15,7 @@ const BUSY = new Set(["queued", "running"]);
 const STATUS = { queued: "Queued", running: "Exporting", succeeded: "Ready", failed: "Failed" };
 let timer = null;
 let announced = "";
+let exported = null; // the version this page asked for, until it is done
 
 export function size(bytes) {
   if (bytes === null || bytes === undefined) return "—";
@@ -58,7 +59,9 @@ function manifestBlock(manifest) {
   const box = el("details", null, { class: "rel-manifest" });
   box.append(el("summary", "Manifest"));
   const scalars = Object.entries(manifest).filter(([, v]) => v === null || typeof v !== "object");
-  if (scalars.length) box.append(facts(scalars.map(([k, v]) => [k.replace(/_/g, " "), v === null ? "—" : String(v)])));
+  const counts = manifest.counts && typeof manifest.counts === "object" ? Object.entries(manifest.counts) : [];
+  const pairs = [...scalars, ...counts].map(([k, v]) => [k.replace(/_/g, " "), v === null ? "—" : String(v)]);
+  if (pairs.length) box.append(facts(pairs));
   box.append(el("pre", JSON.stringify(manifest, null, 2)));
   return box;
 }
@@ -126,6 +129,11 @@ async function load() {
   const ready = releases.filter((r) => r.status === "succeeded").length;
   $("versions-note").textContent = releases.length ? `${ready} ready of ${releases.length}` : "";
   const busy = releases.find((r) => BUSY.has(r.status));
+  const asked = releases.find((r) => r.version === exported);
+  if (asked && !BUSY.has(asked.status)) {
+    $("export-note").textContent = asked.status === "succeeded" ? `Version ${asked.version} is ready.` : `Version ${asked.version} failed.`;
+    exported = null;
+  }
   const message = busy ? `Version ${busy.version} is being exported.` : releases.length ? `Version ${releases[0].version} is ${STATUS[releases[0].status] || releases[0].status}.` : "";
   if (message !== announced) {
     $("progress-live").textContent = message;
@@ -147,6 +155,7 @@ async function exportRelease(event) {
   try {
     const release = await api(base, { method: "POST", body });
     $("export-note").textContent = `Version ${release.version} is queued.`;
+    exported = release.version;
     $("notes").value = "";
     showError($("error"), "");
   } catch (error) {
