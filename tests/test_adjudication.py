@@ -399,7 +399,7 @@ def test_span_gold_with_provenance_409_per_item_and_a_spans_rescoring(spans_worl
     w = spans_world
     view = adjudication_spans_document(campaign=w["campaign"], document=w["doc"], user=w["admin"])
     (item,) = view["items"]
-    assert item["output"] == w["output"].pk and item["system"]["slug"] == "demo-abs"
+    assert item["output"] == w["output"].pk and item["system"] == "demo-abs"
     assert [(d["error"]["words"], d["annotators"], d["agree"]) for d in item["diff"]] == [
         ("half", ["annotator", "annotator2"], True),
         ("silver-backed", ["annotator"], False),

@@ -434,17 +434,16 @@ def adjudication_fam_document(*, campaign: Campaign, document: Document, user) -
     }
 
 
-def _system(campaign: Campaign, output, user) -> dict | None:
-    if campaign.system_blind and not has_role(user, ADMIN):
-        return None
-    return {"slug": output.system.slug, "name": output.system.name}
+def _system_shown(campaign: Campaign, user) -> bool:
+    return not campaign.system_blind or has_role(user, ADMIN)
 
 
 def adjudication_spans_document(*, campaign: Campaign, document: Document, user) -> dict:
     """One document of a PolyTope campaign: per item (output), every annotator's errors side by
     side, which annotators marked each distinct error, and the item's gold errors.
 
-    A system-blind campaign hides an item's system from adjudicators who are not admins.
+    A system-blind campaign hides an item's system (``system``: its slug, ``system_name``) from
+    adjudicators who are not admins.
 
     Args:
         campaign: a PolyTope campaign.
@@ -471,6 +470,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         else {}
     )
     items, submitted_items = [], []
+    shown = _system_shown(campaign, user)
     for output in outputs:
         annotations, waiting, submitted = [], [], {}
         for task in tasks.get(output.pk, []):
@@ -496,7 +496,8 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         items.append(
             {
                 "output": output.pk,
-                "system": _system(campaign, output, user),
+                "system": output.system.slug if shown else None,
+                "system_name": output.system.name if shown else None,
                 "summary": output.sentences,
                 "annotations": annotations,
                 "waiting": waiting,
