@@ -153,6 +153,7 @@ def test_upload_api_uses_the_same_pipeline(client_for, tmp_path):
     assert response.status_code == 400
     assert response.json()["extra"]["issues"] == [
         {
+            "where": "up.jsonl:2 [references]",
             "file": "up.jsonl",
             "line": 2,
             "field": "references",
