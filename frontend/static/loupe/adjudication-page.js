@@ -115,7 +115,7 @@ export function editRefused() {
 
 // The page's read-only state: a closed campaign, a document marked adjudicated.
 export function applyStatus() {
-  const closed = S.campaign && S.campaign.status === "closed";
+  const closed = Boolean(S.campaign && (S.campaign.status === "closed" || S.campaign.writable === false));
   const done = S.status === "done";
   S.readOnly = Boolean(closed || done);
   S.why = closed

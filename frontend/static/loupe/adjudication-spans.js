@@ -52,7 +52,7 @@ export function loadItems() {
     const goldIn = item.gold || {};
     return {
       output: Number(item.output),
-      system: item.system || "",
+      system: item.system_name || item.system || "",
       text: makeText(item.summary),
       annotations,
       gold: { version: goldIn.version || 0, errors: gs.normalizeGoldErrors(withSeverity(goldIn.errors)), no_errors: Boolean(goldIn.no_errors) },

@@ -32,6 +32,9 @@ function describe() {
   if (at >= 0) parts.push(`document ${at + 1} of ${S.list.length}`);
   if (people.length) parts.push(`annotators: ${people.join(", ")}`);
   else if (!S.annotations.length && S.kind === "fam") parts.push("no annotations yet");
+  const waiting = S.data.waiting || [];
+  if (waiting.length) parts.push(`not started: ${waiting.join(", ")}`);
+  if (typeof S.data.agreement === "number") parts.push(`agreement ${S.data.agreement.toFixed(2)}`);
   $("campaign-line").textContent = parts.join(" · ");
   $("prev-btn").disabled = at <= 0;
   $("next-btn").disabled = at < 0 || at >= S.list.length - 1;
@@ -147,7 +150,7 @@ async function main() {
   }
   S.data = data;
   S.status = data.status || "pending";
-  S.campaign = listing ? listing.campaign || null : null;
+  S.campaign = data.campaign || (listing ? listing.campaign || null : null);
   S.list = listing ? listing.documents || [] : [];
   page.applyStatus();
   if (Array.isArray(data.items)) loadSpans();

@@ -1,0 +1,210 @@
+"""The adjudication page end to end, by keyboard only: two annotators' FAMs side by side with
+their differences marked, a gold FAM built with take (1, 2), the union (u), the intersection
+(i) and an edit by hand (e, the workspace's sentence keys), each facet's provenance, the
+document marked adjudicated (d) and the next document (n); a stale save in a second tab gets
+the conflict dialog instead of overwriting the first tab's gold."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import ARTIFACTS, api_get, login, wait_saved
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DOCS = ("demo-001", "demo-003")
+# demo-001 has 11 sentences and 3 facets. Facet 1: bob adds a group alice lacks; facet 2: both
+# give [3]; facet 3: alice says no support, bob gives [5] (0-based sentence indices).
+FAMS = {
+    "alice": [
+        {"groups": [[0, 2]], "label": "supported"},
+        {"groups": [[3]], "label": "supported"},
+        {"groups": [], "label": "no_support"},
+    ],
+    "bob": [
+        {"groups": [[0, 2], [1]], "label": "supported"},
+        {"groups": [[3]], "label": "supported"},
+        {"groups": [[5]], "label": "supported"},
+    ],
+}
+DIFFERS = re.compile(r"\bdiffers\b")
+AGREES = re.compile(r"\bagrees\b")
+
+
+@pytest.fixture
+def adjudication(make_world):
+    """A campaign on demo-001 and demo-003 where alice and bob submitted demo-001's FAMs."""
+    from annotation.campaigns.services import task_fam_save, task_submit
+
+    world = make_world(slug="adj", documents=DOCS, annotators=("alice", "bob"))
+    for name, facets in FAMS.items():
+        task = world.task("demo-001", name)
+        task_fam_save(task=task, user=task.annotator, facets=facets, base_version=1)
+        task_submit(task=task)
+    document = world.task("demo-001", "alice").document
+    world.url_of = lambda doc: (
+        f"{world.url}/manage/campaigns/{world.campaign.pk}/adjudication/{doc.pk}/"
+    )
+    world.document = document
+    world.api = f"/api/campaigns/{world.campaign.pk}/adjudication/{document.pk}/"
+    return world
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#adjudication[aria-busy=false] #facets li.adj-facet")
+
+
+def _facet(page, f: int):
+    return page.locator(f"#facets li.adj-facet[data-index='{f}']")
+
+
+def _gold(page, f: int):
+    return _facet(page, f).locator(".adj-gold")
+
+
+def _press(page, *keys: str) -> None:
+    for key in keys:
+        page.keyboard.press(key)
+
+
+def test_a_gold_fam_built_by_keyboard_only(context, adjudication):
+    world = adjudication
+    page = context.new_page()
+    login(page, world.url, "admin", "loupe-admin")
+    _open(page, world.url_of(world.document))
+    expect(page.locator("#doc-title")).to_have_text("Document demo-001")
+    expect(page.locator("#campaign-line")).to_contain_text("annotators: 1 alice, 2 bob")
+    expect(page.locator("#gold-version")).to_have_text("No gold yet")
+
+    # The differences: facets 1 and 3 differ, 2 agrees; a tag says so, not only the colour.
+    expect(_facet(page, 0)).to_have_class(DIFFERS)
+    expect(_facet(page, 0).locator(".diff-tag")).to_have_text("≠ Differs")
+    expect(_facet(page, 1)).to_have_class(AGREES)
+    expect(_facet(page, 1).locator(".diff-tag")).to_have_text("✓ Agree")
+    expect(_facet(page, 2)).to_have_class(DIFFERS)
+    expect(page.locator("#differ-text")).to_have_text("2 facets differ")
+    # Bob's group [2] is his alone: dashed and tagged; [1, 3] both chose.
+    bob = _facet(page, 0).locator(".adj-row").nth(1)
+    expect(bob.locator(".chip.partial")).to_have_text("[2]only 1 of 2")
+    expect(bob.locator(".chip.shared")).to_have_text("[1, 3]")
+    # In the document, sentence 2 (index 1) is chosen by one of two annotators, 1 and 3 by all.
+    expect(page.locator("#sentences li[data-index='1'] .dispute-tag")).to_have_text("1 of 2")
+    expect(page.locator("#sentences li[data-index='0'] .agree-tag")).to_have_text("all")
+
+    # Facet 1: take bob's facet (2).
+    _press(page, "2")
+    expect(_gold(page, 0).locator(".chips")).to_have_text("[1, 3][2]")
+    expect(_gold(page, 0).locator(".prov")).to_have_text("taken from bob")
+    # Facet 2 (j): both agree; taking alice's (1) records that they agreed.
+    _press(page, "j", "1")
+    expect(_gold(page, 1).locator(".prov")).to_have_text("agreed by alice, bob")
+    # Facet 3 (j): the union (u) gives bob's [6]; the intersection (i) is empty: not decided.
+    _press(page, "j", "u")
+    expect(_gold(page, 2).locator(".chips")).to_have_text("[6]")
+    expect(_gold(page, 2).locator(".prov")).to_have_text("union of alice, bob")
+    _press(page, "i")
+    expect(_gold(page, 2)).to_have_class(re.compile(r"\bundecided\b"))
+    expect(page.locator("#decided-text")).to_have_text("Decided 2/3")
+    # Marking the document done now is refused, and the page says which facet is open.
+    _press(page, "d")
+    expect(page.locator("#flash")).to_contain_text("Gold facet 3 is not decided")
+    expect(page.locator("#adj-status")).to_have_text("Pending")
+
+    # Edit facet 3 by hand (e): the workspace's keys. Sentence 5 into the group, a new group
+    # (g) with sentence 6, then Esc.
+    _press(page, "e")
+    expect(page.locator("#edit-btn")).to_have_attribute("aria-pressed", "true")
+    _press(page, "j", "j", "j", "j", "Space", "g", "j", "Space", "Escape")
+    expect(_gold(page, 2).locator(".chips")).to_have_text("[5][6]")
+    expect(_gold(page, 2).locator(".prov")).to_have_text("edited by hand (from alice, bob)")
+    expect(page.locator("#edit-btn")).to_have_attribute("aria-pressed", "false")
+
+    # Back to facet 1 (k, k): its intersection with alice is [1, 3].
+    _press(page, "k", "k", "i")
+    expect(_gold(page, 0).locator(".chips")).to_have_text("[1, 3]")
+    expect(_gold(page, 0).locator(".prov")).to_have_text("intersection of alice, bob")
+    wait_saved(page)
+
+    # The server holds the gold with each facet's provenance.
+    gold = api_get(page, world, world.api)["gold"]
+    assert [(f["groups"], f["label"], f["provenance"]) for f in gold["facets"]] == [
+        ([[0, 2]], "supported", {"method": "intersection", "annotators": ["alice", "bob"]}),
+        ([[3]], "supported", {"method": "agreed", "annotators": ["alice", "bob"]}),
+        ([[4], [5]], "supported", {"method": "edited", "annotators": ["alice", "bob"]}),
+    ]
+    expect(page.locator("#gold-version")).to_have_text(f"Gold version {gold['version']}")
+
+    # d marks the document adjudicated; the gold is then read-only.
+    _press(page, "d")
+    expect(page.locator("#adj-status")).to_have_text("Adjudicated")
+    expect(page.locator("#banner")).to_contain_text("reopen it to change the gold")
+    assert api_get(page, world, world.api)["status"] == "done"
+    _press(page, "1")
+    expect(page.locator("#flash")).to_contain_text("reopen it to change the gold")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "adjudication.png"))
+
+    # ? opens the keys, Esc closes them; n opens the campaign's next document.
+    _press(page, "?")
+    expect(page.locator("#help")).to_be_visible()
+    _press(page, "Escape")
+    expect(page.locator("#help")).to_be_hidden()
+    following = world.task("demo-003", "alice").document
+    _press(page, "n")
+    page.wait_for_url(world.url_of(following))
+    page.wait_for_selector("#adjudication[aria-busy=false]")
+    expect(page.locator("#doc-title")).to_have_text("Document demo-003")
+    _press(page, "p")
+    page.wait_for_url(world.url_of(world.document))
+
+    # The list shows it adjudicated with its gold version.
+    page.goto(f"{world.url}/manage/campaigns/{world.campaign.pk}/adjudication/")
+    row = page.locator(f"#documents tr[data-document='{world.document.pk}']")
+    expect(row).to_contain_text("Adjudicated")
+    expect(row).to_contain_text(f"v{gold['version']}")
+    expect(page.locator("#summary")).to_have_text("1 of 2 documents adjudicated")
+
+
+def test_a_stale_save_in_another_tab_asks_instead_of_overwriting(context, adjudication):
+    world = adjudication
+    first = context.new_page()
+    login(first, world.url, "admin", "loupe-admin")
+    second = context.new_page()  # same session: another tab
+    _open(first, world.url_of(world.document))
+    _open(second, world.url_of(world.document))
+
+    # The first tab takes alice's facet 1 and saves version 1.
+    first.bring_to_front()
+    _press(first, "1")
+    wait_saved(first)
+    assert api_get(first, world, world.api)["gold"]["version"] == 1
+
+    # The second tab, still on version 0, takes bob's: the server refuses with 409 and the
+    # page shows both golds instead of overwriting.
+    second.bring_to_front()
+    _press(second, "2")
+    dialog = second.locator("#conflict")
+    expect(dialog).to_be_visible()
+    expect(second.locator("#save-state")).to_have_text("Conflict")
+    expect(second.locator("#conflict-server-head")).to_have_text("Server (version 1)")
+    row = second.locator("#conflict-rows tr").first
+    expect(row).to_contain_text("[1, 3] or [2]")  # this tab's (bob's)
+    expect(row).to_contain_text("[1, 3]")
+    gold = api_get(second, world, world.api)["gold"]
+    assert gold["version"] == 1 and gold["facets"][0]["provenance"]["annotators"] == ["alice"]
+
+    # Keyboard: the focus is on "Save my choice"; Tab reaches "Keep all mine".
+    expect(second.locator("#apply-merge")).to_be_focused()
+    _press(second, "Tab")
+    expect(second.locator("#keep-mine")).to_be_focused()
+    _press(second, "Enter")
+    expect(dialog).to_be_hidden()
+    wait_saved(second)
+    gold = api_get(second, world, world.api)["gold"]
+    assert gold["version"] == 2
+    assert gold["facets"][0]["groups"] == [[0, 2], [1]]
+    assert gold["facets"][0]["provenance"] == {"method": "take", "annotators": ["bob"]}
