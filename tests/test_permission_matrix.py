@@ -238,6 +238,12 @@ CASES = {
         "post", "/api/datasets/demo/scoring-jobs/start/", RESEARCH, body={"ks": [3]}, success=202
     ),
     "api:scoring-job-detail": Case("get", "/api/scoring-jobs/{job}/", RESEARCH),
+    # A campaign's agreement: admins and the campaign's adjudicators read it; admins ask for a
+    # run (202: the matrix campaign's submission already queued one, which the POST returns).
+    "api:campaign-agreement": Case("get", "/api/campaigns/{campaign}/agreement/", ADMIN_ONLY),
+    "api:campaign-agreement post": Case(
+        "post", "/api/campaigns/{campaign}/agreement/", ADMIN_ONLY, success=202
+    ),
     # Span agreement runs: admins only (they read every annotator's spans).
     "api:span-agreement-create": Case(
         "post", "/api/span-agreement/", ADMIN_ONLY, body=lambda: _span_agreement_body(), success=202

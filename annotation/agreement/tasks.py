@@ -1,4 +1,4 @@
-"""Celery task: compute one span agreement run (re-fetched by id; recomputing overwrites)."""
+"""Celery tasks: compute one span agreement run, or one FAM campaign agreement run (by id)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from config.celery import long_job
 
+from .fam_tasks import fam_agreement_run_task
 from .models import SpanAgreementRun
 
 log = logging.getLogger(__name__)
 
 LONG_JOB = long_job(soft_time_limit=600)
+
+__all__ = ["fam_agreement_run_task", "span_agreement_run_task"]
 
 
 @shared_task(name="loupe.agreement.span_run", **LONG_JOB)

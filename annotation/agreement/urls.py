@@ -1,10 +1,16 @@
-"""URLs of the span agreement API."""
+"""URLs of the agreement API: span agreement runs and a campaign's agreement."""
 
 from django.urls import path
 
 from .apis import SpanAgreementRunCreateApi, SpanAgreementRunDetailApi
+from .fam_apis import CampaignAgreementApi
 
 urlpatterns = [
+    path(
+        "campaigns/<int:pk>/agreement/",
+        CampaignAgreementApi.as_view(),
+        name="campaign-agreement",
+    ),
     path("span-agreement/", SpanAgreementRunCreateApi.as_view(), name="span-agreement-create"),
     path(
         "span-agreement/<int:run_id>/",

@@ -1,0 +1,379 @@
+"""FAM agreement selectors (reads): a campaign's counted FAMs, their digest, the API's envelope.
+
+Also :func:`dataset_agreement_summary`, the latest figures of every campaign and span run of a
+dataset, which a release exports as ``agreement.json``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+from django.db.models import Count, Max, QuerySet
+
+from annotation.campaigns.models import Campaign, CampaignKind, SuggestionEvent, Task, TaskStatus
+from annotation.campaigns.timing import active_seconds
+from annotation.corpus.models import Dataset
+from annotation.fams.models import Fam, FamRevision
+
+from .fam_compute import DEFAULT_OPTIONS, FamTaskRow, SuggestionRow, fam_inputs_digest
+from .models import FamAgreementRun, RunSource, RunStatus, SpanAgreementRun
+
+
+@dataclass(frozen=True)
+class FamAgreementInput:
+    """What a run computes from, read in one snapshot.
+
+    Attributes:
+        rows: the counted tasks with their FAMs, in the campaign's document order.
+        events: their suggestion events.
+        gold: document id -> gold facets, for documents with a gold FAM.
+        digest: the inputs' digest (:func:`fam_agreement_digest` gives the same one).
+    """
+
+    rows: list[FamTaskRow]
+    events: list[SuggestionRow] = field(default_factory=list)
+    gold: dict[int, list] = field(default_factory=dict)
+    digest: str = ""
+
+
+def _counted_tasks(campaign: Campaign, options: dict) -> QuerySet[Task]:
+    tasks = Task.objects.filter(campaign=campaign, output__isnull=True)
+    if options.get("submitted_only", True):
+        tasks = tasks.filter(status=TaskStatus.SUBMITTED)
+    return tasks
+
+
+def _fam_keys(campaign: Campaign, tasks: list[dict]) -> tuple[QuerySet[Fam], set]:
+    """The campaign's FAMs (its own set, its reference) and the counted (document, annotator)s.
+
+    The campaign's annotation set is its own, so its FAMs are exactly its tasks' drafts; the
+    caller keeps those of the counted tasks.
+    """
+    wanted = {(task["document_id"], task["annotator_id"]) for task in tasks}
+    fams = Fam.objects.filter(
+        annotation_set_id=campaign.annotation_set_id,
+        reference__position=campaign.reference_position,
+        annotator__isnull=False,
+    )
+    return fams, wanted
+
+
+def _gold_fams(campaign: Campaign) -> QuerySet[Fam]:
+    from annotation.adjudication.selectors import campaign_gold_get
+
+    gold = campaign_gold_get(campaign=campaign)
+    if gold is None:
+        return Fam.objects.none()
+    return Fam.objects.filter(
+        annotation_set=gold,
+        annotator__isnull=True,
+        reference__position=campaign.reference_position,
+        document__in=campaign.documents.all(),
+    )
+
+
+def _options(options: dict | None) -> dict:
+    return {**DEFAULT_OPTIONS, **(options or {})}
+
+
+def fam_agreement_digest(*, campaign: Campaign, options: dict | None = None) -> str:
+    """The digest of what a FAM campaign's agreement would be computed from now (cheap).
+
+    Args:
+        campaign: a FAM campaign.
+        options: the run options (default ``DEFAULT_OPTIONS``).
+
+    Returns:
+        The SHA-256 hex digest (see :func:`~.fam_compute.fam_inputs_digest`).
+    """
+    options = _options(options)
+    tasks = list(
+        _counted_tasks(campaign, options).values("id", "document_id", "annotator_id", "status")
+    )
+    submitted = {
+        (t["document_id"], t["annotator_id"]): t["status"] == TaskStatus.SUBMITTED for t in tasks
+    }
+    fams, wanted = _fam_keys(campaign, tasks)
+    keys = [
+        (pk, version, annotator, submitted[(document, annotator)])
+        for pk, version, document, annotator in fams.values_list(
+            "pk", "version", "document_id", "annotator_id"
+        )
+        if (document, annotator) in wanted
+    ]
+    events = SuggestionEvent.objects.filter(task_id__in=[t["id"] for t in tasks]).aggregate(
+        n=Count("id"), last=Max("id")
+    )
+    gold = list(_gold_fams(campaign).values_list("pk", "version"))
+    return fam_inputs_digest(
+        fams=keys, gold=gold, events=(events["n"], events["last"]), options=options
+    )
+
+
+def _read(campaign: Campaign, options: dict) -> FamAgreementInput:
+    tasks = list(
+        _counted_tasks(campaign, options)
+        .values(
+            "id",
+            "document_id",
+            "annotator_id",
+            "status",
+            "annotator__username",
+            "document__external_id",
+            "document__category",
+        )
+        .order_by("document__position", "document_id", "annotator__username")
+    )
+    fams, wanted = _fam_keys(campaign, tasks)
+    by_key = {
+        (row["document_id"], row["annotator_id"]): row
+        for row in fams.values(
+            "id", "version", "document_id", "annotator_id", "facets", "category_override"
+        )
+        if (row["document_id"], row["annotator_id"]) in wanted
+    }
+    saves: dict[int, list] = defaultdict(list)
+    revisions = FamRevision.objects.filter(fam_id__in=[row["id"] for row in by_key.values()])
+    owners = {row["id"]: row["annotator_id"] for row in by_key.values()}
+    for fam_id, author, at in revisions.values_list("fam_id", "author_id", "created_at").iterator(
+        chunk_size=5000
+    ):
+        if author == owners[fam_id]:  # a reassigned draft's earlier saves are not this task's
+            saves[fam_id].append(at)
+    rows = []
+    for task in tasks:
+        fam = by_key.get((task["document_id"], task["annotator_id"]))
+        if fam is None:
+            continue
+        rows.append(
+            FamTaskRow(
+                task=task["id"],
+                fam=fam["id"],
+                version=fam["version"],
+                document=task["document_id"],
+                external_id=task["document__external_id"],
+                category=task["document__category"],
+                annotator_id=task["annotator_id"],
+                annotator=task["annotator__username"],
+                submitted=task["status"] == TaskStatus.SUBMITTED,
+                facets=fam["facets"],
+                category_override=fam["category_override"],
+                seconds=active_seconds(saves.get(fam["id"], [])),
+            )
+        )
+    events = [
+        SuggestionRow(*values)
+        for values in SuggestionEvent.objects.filter(task_id__in=[t["id"] for t in tasks])
+        .order_by("id")
+        .values_list("id", "task_id", "facet", "sentence", "action")
+    ]
+    gold_rows = list(_gold_fams(campaign).values_list("pk", "version", "document_id", "facets"))
+    digest = fam_inputs_digest(
+        fams=[(row.fam, row.version, row.annotator_id, row.submitted) for row in rows],
+        gold=[(pk, version) for pk, version, _, _ in gold_rows],
+        events=(len(events), events[-1].id if events else None),
+        options=options,
+    )
+    return FamAgreementInput(
+        rows=rows,
+        events=events,
+        gold={document: facets for _, _, document, facets in gold_rows},
+        digest=digest,
+    )
+
+
+def fam_agreement_input(*, campaign: Campaign, options: dict | None = None) -> FamAgreementInput:
+    """Read a FAM campaign's counted tasks, their FAMs, times and suggestions, and the gold.
+
+    Outside a transaction the reads share one REPEATABLE READ snapshot, so the digest is
+    exactly that of the rows read even while annotators keep saving.
+
+    Args:
+        campaign: a FAM campaign.
+        options: the run options (default ``DEFAULT_OPTIONS``).
+
+    Returns:
+        A :class:`FamAgreementInput`.
+    """
+    options = _options(options)
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        return _read(campaign, options)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        return _read(campaign, options)
+
+
+def fam_agreement_run_latest(*, campaign: Campaign, status: str | None = None):
+    """The campaign's latest FAM agreement run (of a status, if given).
+
+    Args:
+        campaign: the campaign.
+        status: keep only runs of this status.
+
+    Returns:
+        The run, or None.
+    """
+    runs = FamAgreementRun.objects.filter(campaign=campaign)
+    if status is not None:
+        runs = runs.filter(status=status)
+    return runs.order_by("-created_at", "-id").first()
+
+
+def _run_brief(run) -> dict | None:
+    if run is None:
+        return None
+    return {
+        "id": run.pk,
+        "status": run.status,
+        "trigger": getattr(run, "trigger", None),
+        "created_at": run.created_at.isoformat(),
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+    }
+
+
+def _envelope(kind: str, latest, shown, current: str | None) -> dict:
+    failed = latest is not None and latest.status == RunStatus.FAILED
+    return {
+        "kind": kind,
+        "status": latest.status if latest is not None else "none",
+        "stale": bool(shown is not None and shown.inputs_digest != current),
+        "inputs_digest": shown.inputs_digest if shown is not None else None,
+        "current_digest": current,
+        "computed_at": shown.finished_at.isoformat() if shown is not None else None,
+        "result": shown.result if shown is not None else None,
+        "error": latest.error if failed else "",
+        "run": _run_brief(latest),
+    }
+
+
+def _span_digest(run) -> str | None:
+    """The current digest of a span run's inputs, from the span agreement selectors if any."""
+    from . import selectors
+
+    digest = getattr(selectors, "span_agreement_run_digest", None)
+    return digest(run=run) if digest is not None else None
+
+
+def campaign_agreement_get(*, campaign: Campaign) -> dict:
+    """The campaign's agreement as the API serves it, whatever the campaign's kind.
+
+    The result shown is the latest succeeded run's; ``status`` and ``error`` are the latest
+    run's (a run may be queued or running while the previous result is shown); ``stale``
+    says that the shown result's inputs differ from the campaign's annotations now.
+
+    Args:
+        campaign: a FAM or PolyTope campaign.
+
+    Returns:
+        ``{"kind": "fam"|"spans", "status", "stale", "inputs_digest", "current_digest",
+        "computed_at", "result", "error", "run"}``; ``status`` is "none" before any run.
+    """
+    if campaign.kind == CampaignKind.POLYTOPE:
+        runs = SpanAgreementRun.objects.filter(campaign=campaign, source=RunSource.CAMPAIGN)
+        latest = runs.order_by("-created_at", "-id").first()
+        shown = runs.filter(status=RunStatus.SUCCEEDED).order_by("-created_at", "-id").first()
+        current = _span_digest(shown or latest) if (shown or latest) is not None else None
+        envelope = _envelope("spans", latest, shown, current)
+        if current is None:
+            envelope["stale"] = False
+        return envelope
+    latest = fam_agreement_run_latest(campaign=campaign)
+    shown = fam_agreement_run_latest(campaign=campaign, status=RunStatus.SUCCEEDED)
+    options = shown.options if shown is not None else None
+    current = fam_agreement_digest(campaign=campaign, options=options)
+    return _envelope("fam", latest, shown, current)
+
+
+def _overall(result: dict | None) -> dict:
+    if not result:
+        return {}
+    if "measures" in result:
+        return {name: measure["overall"] for name, measure in result["measures"].items()}
+    return dict(result.get("overall", {}))
+
+
+def dataset_agreement_summary(*, dataset: Dataset) -> dict:
+    """The latest agreement figures of a dataset's campaigns and span runs, JSON-ready.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``{"dataset", "campaigns": [{"id", "slug", "name", "kind", "agreement": {"run",
+        "computed_at", "inputs_digest", "stale", "documents", "overall": {measure: figure}} |
+        None}], "span_runs": [{"id", "scheme", "annotation_sets", "min_iou", "computed_at",
+        "inputs_digest", "overall"}]}``: each campaign's latest succeeded run (FAM, or the
+        campaign's span run), and the latest succeeded run of each distinct choice of span
+        annotation sets (and ``min_iou``). A figure is ``{"value", "n", "excluded", "reason"}``
+        with ``ci_low``, ``ci_high`` and ``ci_level`` when the run computed an interval.
+    """
+    campaigns = []
+    for campaign in Campaign.objects.filter(dataset=dataset).order_by("created_at", "id"):
+        entry = {
+            "id": campaign.pk,
+            "slug": campaign.slug,
+            "name": campaign.name,
+            "kind": campaign.kind,
+            "agreement": None,
+        }
+        if campaign.kind == CampaignKind.FAM:
+            run = fam_agreement_run_latest(campaign=campaign, status=RunStatus.SUCCEEDED)
+            if run is not None:
+                current = fam_agreement_digest(campaign=campaign, options=run.options)
+                entry["agreement"] = {
+                    "run": run.pk,
+                    "computed_at": run.finished_at.isoformat() if run.finished_at else None,
+                    "inputs_digest": run.inputs_digest,
+                    "stale": run.inputs_digest != current,
+                    "documents": (run.result or {}).get("counts", {}).get("documents"),
+                    "overall": _overall(run.result),
+                }
+        else:
+            run = (
+                SpanAgreementRun.objects.filter(
+                    campaign=campaign, source=RunSource.CAMPAIGN, status=RunStatus.SUCCEEDED
+                )
+                .order_by("-created_at", "-id")
+                .first()
+            )
+            if run is not None:
+                current = _span_digest(run)
+                entry["agreement"] = {
+                    "run": run.pk,
+                    "computed_at": run.finished_at.isoformat() if run.finished_at else None,
+                    "inputs_digest": run.inputs_digest,
+                    "stale": current is not None and run.inputs_digest != current,
+                    "documents": (run.result or {}).get("counts", {}).get("items"),
+                    "overall": _overall(run.result),
+                }
+        campaigns.append(entry)
+    span_runs, seen = [], set()
+    runs = (
+        SpanAgreementRun.objects.filter(
+            dataset=dataset, source=RunSource.ANNOTATION_SETS, status=RunStatus.SUCCEEDED
+        )
+        .prefetch_related("annotation_sets")
+        .order_by("-created_at", "-id")
+    )
+    for run in runs:
+        sets = sorted(s.slug for s in run.annotation_sets.all())
+        key = (tuple(sets), run.min_iou)
+        if key in seen:
+            continue
+        seen.add(key)
+        span_runs.append(
+            {
+                "id": run.pk,
+                "scheme": run.scheme,
+                "annotation_sets": sets,
+                "min_iou": run.min_iou,
+                "computed_at": run.finished_at.isoformat() if run.finished_at else None,
+                "inputs_digest": run.inputs_digest,
+                "overall": _overall(run.result),
+            }
+        )
+    return {"dataset": dataset.slug, "campaigns": campaigns, "span_runs": span_runs}

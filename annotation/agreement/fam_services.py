@@ -1,0 +1,210 @@
+"""FAM agreement services (writes): queue a campaign's run, compute it, record its failure.
+
+A campaign's agreement is computed by a Celery worker on demand (the API) and after each
+submission (``on_task_submitted``, connected in ``AgreementConfig.ready()``). A campaign has at
+most one queued run; the waiting run reads the campaign when it starts, so it covers every
+submission made while it waited.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from annotation.campaigns.models import Campaign, CampaignKind
+from config.exceptions import ApplicationError
+from scoring.metrics.agreement import AgreementError
+
+from .fam_compute import DEFAULT_OPTIONS, fam_agreement_compute
+from .fam_selectors import fam_agreement_digest, fam_agreement_input, fam_agreement_run_latest
+from .models import FamAgreementRun, FamRunTrigger, RunStatus
+
+log = logging.getLogger(__name__)
+
+NOTHING_TO_COMPARE = (
+    "No document has submitted FAMs from two annotators yet, so there is nothing to compare."
+)
+
+
+def _check_fam(campaign: Campaign) -> None:
+    if campaign.kind != CampaignKind.FAM:
+        raise ApplicationError(
+            f"Campaign {campaign.slug!r} is a {campaign.get_kind_display()} campaign; FAM "
+            "agreement needs a FAM campaign."
+        )
+
+
+@transaction.atomic
+def fam_agreement_run_queue(
+    *, campaign: Campaign, user=None, trigger: str = FamRunTrigger.REQUEST
+) -> tuple[FamAgreementRun, bool]:
+    """Make sure a run of the campaign waits for a worker; queue a new one only if none does.
+
+    The waiting run is locked until this transaction ends, so a worker cannot start it (and
+    read the campaign) before the caller's writes, a submission say, are committed. A new run's
+    task goes to the workers when the transaction commits.
+
+    Args:
+        campaign: a FAM campaign.
+        user: who asked (None for a submission).
+        trigger: ``request`` or ``submission``.
+
+    Returns:
+        ``(run, created)``: the waiting run, and whether this call created it.
+
+    Raises:
+        ApplicationError: not a FAM campaign.
+    """
+    _check_fam(campaign)
+    for _ in range(3):
+        waiting = (
+            FamAgreementRun.objects.select_for_update()
+            .filter(campaign=campaign, status=RunStatus.QUEUED)
+            .first()
+        )
+        if waiting is not None:
+            return waiting, False
+        run = FamAgreementRun(
+            campaign=campaign, trigger=trigger, created_by=user, options=dict(DEFAULT_OPTIONS)
+        )
+        # The campaign was just read; the one-queued-run rule is the database's to enforce.
+        run.full_clean(exclude=["campaign", "created_by"], validate_constraints=False)
+        try:
+            with transaction.atomic():
+                run.save()
+        except IntegrityError:  # another transaction queued one meanwhile: use it
+            continue
+        from .fam_tasks import fam_agreement_run_task
+
+        fam_agreement_run_task.delay_on_commit(run.pk)
+        return run, True
+    raise ApplicationError("Could not queue the agreement run; try again.")
+
+
+def fam_agreement_request(*, campaign: Campaign, user) -> tuple[FamAgreementRun, bool]:
+    """Ask for the campaign's agreement: the latest result if nothing changed, else a run.
+
+    Args:
+        campaign: a FAM campaign.
+        user: who asks.
+
+    Returns:
+        ``(run, queued)``: the latest succeeded run when its inputs are the campaign's current
+        ones and no newer run exists (``queued`` False); else the waiting run (``queued``
+        True), created if needed.
+
+    Raises:
+        ApplicationError: not a FAM campaign.
+    """
+    _check_fam(campaign)
+    latest = fam_agreement_run_latest(campaign=campaign)
+    if latest is not None and latest.status == RunStatus.SUCCEEDED:
+        current = fam_agreement_digest(campaign=campaign, options=latest.options)
+        if current == latest.inputs_digest:
+            return latest, False
+    run, _ = fam_agreement_run_queue(campaign=campaign, user=user, trigger=FamRunTrigger.REQUEST)
+    return run, True
+
+
+def on_task_submitted(*, task, campaign: Campaign, **_) -> None:
+    """Queue a FAM campaign's agreement after a submission (one waiting run covers a burst).
+
+    Args:
+        task: the submitted task.
+        campaign: its campaign (PolyTope campaigns are left to the span agreement).
+    """
+    if campaign.kind == CampaignKind.FAM:
+        fam_agreement_run_queue(campaign=campaign, trigger=FamRunTrigger.SUBMISSION)
+
+
+@transaction.atomic
+def fam_agreement_run_start(*, run: FamAgreementRun) -> FamAgreementRun | None:
+    """Mark a waiting (or interrupted, redelivered) run as running.
+
+    Args:
+        run: the run.
+
+    Returns:
+        The run, locked and running; None when it already finished (nothing to do).
+    """
+    run = FamAgreementRun.objects.select_for_update().get(pk=run.pk)
+    if run.finished:
+        return None
+    run.status = RunStatus.RUNNING
+    run.started_at = timezone.now()
+    run.finished_at = None
+    run.save(update_fields=["status", "started_at", "finished_at"])
+    return run
+
+
+@transaction.atomic
+def fam_agreement_run_fail(
+    *, run: FamAgreementRun, error: str, digest: str = ""
+) -> FamAgreementRun:
+    """Record that a run failed and why (its result is cleared).
+
+    Args:
+        run: the run.
+        error: the message the API shows.
+        digest: the digest of the inputs it read, if it read them.
+
+    Returns:
+        The failed run.
+    """
+    run = FamAgreementRun.objects.select_for_update().get(pk=run.pk)
+    run.status = RunStatus.FAILED
+    run.error = error
+    run.result = None
+    run.inputs_digest = digest or run.inputs_digest
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "error", "result", "inputs_digest", "finished_at"])
+    return run
+
+
+@transaction.atomic
+def _succeed(run: FamAgreementRun, result: dict, digest: str) -> FamAgreementRun:
+    run = FamAgreementRun.objects.select_for_update().get(pk=run.pk)
+    run.status = RunStatus.SUCCEEDED
+    run.result = result
+    run.inputs_digest = digest
+    run.error = ""
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "result", "inputs_digest", "error", "finished_at"])
+    return run
+
+
+def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
+    """Read the campaign, compute every figure and store the result with the inputs' digest.
+
+    Idempotent: a finished run is left as it is; a run interrupted while running (a killed
+    worker's redelivered task) is computed again from the campaign as it is now. Input that
+    allows no agreement (no document with two annotators) fails the run with the reason.
+
+    Args:
+        run: the run.
+
+    Returns:
+        The run, succeeded with its ``result`` or failed with its ``error``.
+    """
+    started = fam_agreement_run_start(run=run)
+    if started is None:
+        return FamAgreementRun.objects.get(pk=run.pk)
+    run = started
+    data = fam_agreement_input(campaign=run.campaign, options=run.options)
+    documents: dict[int, set] = {}
+    for row in data.rows:
+        documents.setdefault(row.document, set()).add(row.annotator)
+    if not any(len(people) >= 2 for people in documents.values()):
+        return fam_agreement_run_fail(run=run, error=NOTHING_TO_COMPARE, digest=data.digest)
+    try:
+        result = fam_agreement_compute(
+            rows=data.rows, events=data.events, gold=data.gold, options=run.options
+        )
+    except (AgreementError, ValueError) as error:
+        log.warning("FAM agreement run %s failed: %s", run.pk, error)
+        return fam_agreement_run_fail(
+            run=run, error=f"{type(error).__name__}: {error}", digest=data.digest
+        )
+    return _succeed(run, result, data.digest)
