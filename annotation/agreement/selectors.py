@@ -13,6 +13,7 @@ from annotation.spans.models import SpanAnnotation, output_texts
 from annotation.systems.models import SystemOutput
 
 from .compute import AgreementItem
+from .fam_selectors import dataset_agreement_summary  # noqa: F401 (releases read it here)
 from .models import RunSource, SpanAgreementRun
 
 
