@@ -487,6 +487,9 @@ def test_progress_csv_add_annotator_reassign_and_close(context, site, running):
 
     # Reassigning bea's demo-003 to cai is refused (cai has demo-003 now), next to the field.
     page.get_by_role("button", name=f"Reassign task {todo.pk} (bea)").click()
+    expect(page.locator("#reassign-to option[value=cai]")).to_have_text(
+        "cai (already has this item)"
+    )
     page.locator("#reassign-to").select_option("cai")
     page.locator("#reassign-to").press("Enter")
     error = page.locator("#reassign [data-field=annotator] > .field-error")

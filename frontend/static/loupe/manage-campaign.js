@@ -261,7 +261,14 @@ function openReassign(task, button) {
   $("reassign-text").textContent = `Task ${task.id}: ${docId}${task.system ? ` (${task.system})` : ""}, now ${task.annotator}'s (${task.status === "in_progress" ? "in progress" : "not started"}).`;
   const select = $("reassign-to");
   const others = page.annotators.map((u) => u.username).filter((name) => name !== task.annotator);
-  select.replaceChildren(el("option", others.length ? "Choose an annotator…" : "No other annotator", { value: "" }), ...others.map((n) => el("option", n, { value: n })));
+  // Who already has this item (the document; a PolyTope item: the document's output of that
+  // system) is named as such; the server would refuse them.
+  const sameItem = (t) => t.document === task.document && (t.system || null) === (task.system || null);
+  const holders = new Set(page.progress.tasks.filter(sameItem).map((t) => t.annotator));
+  select.replaceChildren(
+    el("option", others.length ? "Choose an annotator…" : "No other annotator", { value: "" }),
+    ...others.map((n) => el("option", holders.has(n) ? `${n} (already has this item)` : n, { value: n })),
+  );
   $("reassign").showModal();
   select.focus();
 }
