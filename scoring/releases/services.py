@@ -207,64 +207,81 @@ def release_build(*, release: Release) -> Release:
     final = release_dir(release)
     if release.status == ReleaseStatus.SUCCEEDED and final.is_dir():
         return release
+    Release.objects.filter(pk=release.pk).update(
+        status=ReleaseStatus.RUNNING, started_at=timezone.now(), error="", stage="planning"
+    )
+    work = None
+    try:
+        work = _staging_folder(release)
+        result = _write(release, work / layout.archive_root(release.dataset.slug, release.version))
+        _publish(work, final)
+    except Exception as error:
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
+        release_fail(release_id=release.pk, error=f"{type(error).__name__}: {error}")
+        raise
+    Release.objects.filter(pk=release.pk).update(
+        status=ReleaseStatus.SUCCEEDED, stage="done", finished_at=timezone.now(), **result
+    )
+    release.refresh_from_db()
+    return release
+
+
+def _staging_folder(release: Release) -> Path:
+    """A new hidden folder beside the dataset's releases; an earlier attempt's goes first."""
     parent = releases_root() / release.dataset.slug
     parent.mkdir(parents=True, exist_ok=True)
     for leftover in parent.glob(f".tmp-{release.version}-*"):
         shutil.rmtree(leftover, ignore_errors=True)
     work = parent / f".tmp-{release.version}-{uuid.uuid4().hex[:8]}"
-    staging = work / layout.archive_root(release.dataset.slug, release.version)
-    staging.mkdir(parents=True)
-    Release.objects.filter(pk=release.pk).update(
-        status=ReleaseStatus.RUNNING, started_at=timezone.now(), error="", stage="planning"
+    work.mkdir()
+    return work
+
+
+def _write(release: Release, staging: Path) -> dict:
+    """Every member, the manifest, the archive and the item index, in ``staging``'s parent.
+
+    Returns:
+        The release row's new values: progress, size, sha256, manifest and diff.
+    """
+    work = staging.parent
+    staging.mkdir()
+    export = m.Export(
+        dataset=release.dataset,
+        include_annotators=release.include_annotators,
+        staging=staging,
+        report=lambda stage, done: None,
     )
-    try:
-        export = m.Export(
-            dataset=release.dataset,
-            include_annotators=release.include_annotators,
-            staging=staging,
-            report=lambda stage, done: None,
-        )
-        total = m.plan(export)
-        export.report = _progress(release.pk, total)
-        Release.objects.filter(pk=release.pk).update(progress_total=total, progress_done=0)
-        for step in STEPS:
-            step(export)
-        sheet = export.writer(layout.DATASHEET, "datasheet")
-        sheet.write_text(datasheet_text(export))
-        export.finish(sheet, jsonl=False)
-        manifest = _manifest(release, export)
-        writer = MemberWriter(staging, layout.MANIFEST)
-        writer.write_text(json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        writer.close()
-        export.report("archive", export.done)
-        names = [layout.MANIFEST, *(entry["path"] for entry in manifest["files"])]
-        archive = work / release.archive_name
-        write_archive(
-            staging=staging,
-            names=names,
-            target=archive,
-            archive=release.archive,
-            root=staging.name,
-        )
-        shutil.copyfile(staging / layout.MANIFEST, work / layout.MANIFEST)
-        export.index.save(work / INDEX)
-        diff = _diff(release, export.index)
-        shutil.rmtree(staging)
-        size, sha256 = file_sha256(archive)
-        _publish(work, final)
-    except Exception as error:
-        shutil.rmtree(work, ignore_errors=True)
-        release_fail(release_id=release.pk, error=f"{type(error).__name__}: {error}")
-        raise
-    Release.objects.filter(pk=release.pk).update(
-        status=ReleaseStatus.SUCCEEDED,
-        stage="done",
-        progress_done=total,
-        size=size,
-        sha256=sha256,
-        manifest=manifest,
-        diff=diff,
-        finished_at=timezone.now(),
+    total = m.plan(export)
+    export.report = _progress(release.pk, total)
+    Release.objects.filter(pk=release.pk).update(progress_total=total, progress_done=0)
+    for step in STEPS:
+        step(export)
+    sheet = export.writer(layout.DATASHEET, "datasheet")
+    sheet.write_text(datasheet_text(export))
+    export.finish(sheet, jsonl=False)
+    manifest = _manifest(release, export)
+    writer = MemberWriter(staging, layout.MANIFEST)
+    writer.write_text(json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    writer.close()
+    export.report("archive", export.done)
+    archive = work / release.archive_name
+    write_archive(
+        staging=staging,
+        names=[layout.MANIFEST, *(entry["path"] for entry in manifest["files"])],
+        target=archive,
+        archive=release.archive,
+        root=staging.name,
     )
-    release.refresh_from_db()
-    return release
+    shutil.copyfile(staging / layout.MANIFEST, work / layout.MANIFEST)
+    export.index.save(work / INDEX)
+    diff = _diff(release, export.index)
+    shutil.rmtree(staging)
+    size, sha256 = file_sha256(archive)
+    return {
+        "progress_done": total,
+        "size": size,
+        "sha256": sha256,
+        "manifest": manifest,
+        "diff": diff,
+    }
