@@ -245,7 +245,8 @@ CASES = {
         "post", "/api/campaigns/{campaign}/agreement/", ADMIN_ONLY, success=202
     ),
     # Span agreement runs: admins only (they read every annotator's spans).
-    "api:span-agreement-create": Case(
+    "api:span-agreement-list": Case("get", "/api/span-agreement/?dataset=demo", ADMIN_ONLY),
+    "api:span-agreement-list post": Case(
         "post", "/api/span-agreement/", ADMIN_ONLY, body=lambda: _span_agreement_body(), success=202
     ),
     "api:span-agreement-detail": Case("get", "/api/span-agreement/{agreement_run}/", ADMIN_ONLY),

@@ -1,4 +1,5 @@
-"""The span agreement API: start a run (202), read it, refusals, and a real worker end to end."""
+"""The span agreement API: start a run (202, or 200 when up to date), list and read runs,
+refusals, and a real worker end to end."""
 
 from __future__ import annotations
 
@@ -80,6 +81,48 @@ def test_a_fam_set_is_refused_by_the_api_with_the_reason(world, admin):
     assert "hold FAMs, not error spans" in response.json()["message"]
 
 
+def test_a_second_request_reuses_the_queued_run_then_the_up_to_date_one(world, admin):
+    campaign = polytope_campaign(world)
+    body = {"campaign": campaign.pk}
+    first = admin.post("/api/span-agreement/", body, format="json")
+    again = admin.post("/api/span-agreement/", body, format="json")
+    assert (first.status_code, again.status_code) == (202, 202)
+    assert again.json()["id"] == first.json()["id"]  # still queued: one run for the burst
+    span_agreement_run_task(first.json()["id"])
+    done = admin.post("/api/span-agreement/", body, format="json")
+    assert done.status_code == 200, done.content
+    run = done.json()
+    assert (run["id"], run["status"], run["stale"]) == (first.json()["id"], "succeeded", False)
+    assert run["inputs_digest"] == run["current_digest"] and len(run["inputs_digest"]) == 64
+    assert run["result"]["per_system"]["agree-s2"]["span_f1_partial"]["value"] == 1
+    forced = admin.post("/api/span-agreement/", {**body, "force": True}, format="json")
+    assert forced.status_code == 202 and forced.json()["id"] != run["id"]
+    assert SpanAgreementRun.objects.count() == 2
+
+
+def test_admin_lists_a_datasets_runs_without_results(world, admin):
+    campaign = polytope_campaign(world)
+    x, y = xsum_sets(world)
+    on_sets = admin.post("/api/span-agreement/", {"annotation_sets": [x.pk, y.pk]}, format="json")
+    on_campaign = admin.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json")
+    span_agreement_run_task(on_campaign.json()["id"])
+    other = build("other")
+    y_other, z_other = xsum_sets(other)
+    admin.post("/api/span-agreement/", {"annotation_sets": [y_other.pk, z_other.pk]}, format="json")
+    response = admin.get("/api/span-agreement/?dataset=agree")
+    assert response.status_code == 200
+    runs = response.json()
+    assert [r["id"] for r in runs] == [on_campaign.json()["id"], on_sets.json()["id"]]
+    assert all("result" not in r for r in runs)
+    assert [(r["status"], r["stale"]) for r in runs] == [("succeeded", False), ("queued", False)]
+    assert runs[1]["inputs_digest"] == "" and len(runs[1]["current_digest"]) == 64
+    only = admin.get(f"/api/span-agreement/?campaign={campaign.pk}").json()
+    assert [r["id"] for r in only] == [on_campaign.json()["id"]]
+    assert len(admin.get("/api/span-agreement/").json()) == 3
+    missing = admin.get("/api/span-agreement/?dataset=nope")
+    assert missing.status_code == 404 and "Unknown dataset 'nope'" in missing.json()["message"]
+
+
 def test_an_unknown_run_is_404(world, admin):
     assert admin.get("/api/span-agreement/999999/").status_code == 404
 
@@ -92,6 +135,7 @@ def test_only_admins_may_start_or_read_runs(world, client_for, role):
         client.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json").status_code
         == 403
     )
+    assert client.get("/api/span-agreement/?dataset=agree").status_code == 403
     assert not SpanAgreementRun.objects.exists()
 
 

@@ -1,4 +1,4 @@
-"""Span agreement APIs (admins): start a run, read a run's status and result."""
+"""Span agreement APIs (admins): list a dataset's runs, start a run, read one's result."""
 
 from __future__ import annotations
 
@@ -8,8 +8,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin
+from annotation.corpus.models import Dataset
+from config.exceptions import ApplicationError
 
-from .selectors import run_as_dict, span_agreement_run_get
+from .models import RunStatus
+from .selectors import (
+    run_as_dict,
+    span_agreement_run_get,
+    span_agreement_run_list,
+    span_agreement_runs_as_dicts,
+)
 from .services import span_agreement_run_create
 
 
@@ -30,13 +38,30 @@ class SpanAgreementRunSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     seconds = serializers.FloatField(allow_null=True)
+    inputs_digest = serializers.CharField(
+        allow_blank=True, help_text="SHA-256 of the annotations the run read (blank: not yet)."
+    )
+    current_digest = serializers.CharField(help_text="SHA-256 of those annotations now.")
+    stale = serializers.BooleanField(
+        help_text="A finished run whose annotations changed since it read them."
+    )
     result = serializers.JSONField(allow_null=True, required=False)
 
 
-class SpanAgreementRunCreateApi(APIView):
-    """Start a span agreement run over a PolyTope campaign or several annotation sets."""
+class SpanAgreementRunListApi(APIView):
+    """Span agreement runs: ``GET`` lists a dataset's (or every) run, newest first, without
+    results; ``POST`` starts a run over a PolyTope campaign or several annotation sets.
+
+    ``POST`` answers 202 with the run queued (new, or one already queued over the same input),
+    or 200 with the newest succeeded run when the annotations did not change since it read
+    them (``force`` recomputes anyway).
+    """
 
     permission_classes = [IsAdmin]
+
+    class FilterSerializer(serializers.Serializer):
+        dataset = serializers.SlugField(required=False, help_text="Only this dataset's runs.")
+        campaign = serializers.IntegerField(required=False, help_text="Only this campaign's.")
 
     class InputSerializer(serializers.Serializer):
         campaign = serializers.IntegerField(required=False, help_text="A PolyTope campaign.")
@@ -53,8 +78,31 @@ class SpanAgreementRunCreateApi(APIView):
         submitted_only = serializers.BooleanField(
             required=False, default=False, help_text="Campaigns: only submitted tasks' items."
         )
+        force = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="Recompute even if the newest run read the same annotations.",
+        )
 
-    @extend_schema(request=InputSerializer, responses={202: SpanAgreementRunSerializer})
+    @extend_schema(parameters=[FilterSerializer], responses=SpanAgreementRunSerializer(many=True))
+    def get(self, request):
+        data = self.FilterSerializer(data=request.query_params)
+        data.is_valid(raise_exception=True)
+        dataset = None
+        slug = data.validated_data.get("dataset")
+        if slug is not None:
+            dataset = Dataset.objects.filter(slug=slug).first()
+            if dataset is None:
+                raise ApplicationError(f"Unknown dataset {slug!r}.", status_code=404)
+        runs = span_agreement_run_list(dataset=dataset).prefetch_related("annotation_sets")
+        if "campaign" in data.validated_data:
+            runs = runs.filter(campaign_id=data.validated_data["campaign"])
+        return Response(span_agreement_runs_as_dicts(list(runs)))
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: SpanAgreementRunSerializer, 202: SpanAgreementRunSerializer},
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -63,10 +111,15 @@ class SpanAgreementRunCreateApi(APIView):
             annotation_sets=data.validated_data.get("annotation_sets"),
             min_iou=data.validated_data["min_iou"],
             submitted_only=data.validated_data["submitted_only"],
+            force=data.validated_data["force"],
             user=request.user,
         )
         run = span_agreement_run_get(run_id=run.pk)
-        return Response(run_as_dict(run), status=status.HTTP_202_ACCEPTED)
+        up_to_date = run.status == RunStatus.SUCCEEDED
+        return Response(
+            run_as_dict(run),
+            status=status.HTTP_200_OK if up_to_date else status.HTTP_202_ACCEPTED,
+        )
 
 
 class SpanAgreementRunDetailApi(APIView):

@@ -1,8 +1,12 @@
-"""Agreement selectors (reads): runs, and the annotations a run compares, as plain items."""
+"""Agreement selectors (reads): runs, the digest of their inputs, and the annotations a run
+compares, as plain items."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -12,7 +16,7 @@ from annotation.fams.models import AnnotationSet
 from annotation.spans.models import SpanAnnotation, output_texts
 from annotation.systems.models import SystemOutput
 
-from .compute import AgreementItem
+from .compute import RESULT_FORMAT, AgreementItem
 from .fam_selectors import dataset_agreement_summary  # noqa: F401 (releases read it here)
 from .models import RunSource, SpanAgreementRun
 
@@ -47,16 +51,26 @@ def span_agreement_run_list(*, dataset=None) -> QuerySet[SpanAgreementRun]:
     return runs.order_by("-created_at", "-id")
 
 
-def run_as_dict(run: SpanAgreementRun, *, with_result: bool = True) -> dict:
-    """A run's JSON form: what it compares, status, timings, error and (optionally) result.
+def run_as_dict(
+    run: SpanAgreementRun, *, with_result: bool = True, current_digest: str | None = None
+) -> dict:
+    """A run's JSON form: what it compares, status, timings, error, staleness and its result.
+
+    A finished run is ``stale`` when the annotations it compares changed since it read them
+    (its ``inputs_digest`` differs from the ``current_digest``); a queued or running run reads
+    them when it runs, so it is never stale.
 
     Args:
         run: the run (its dataset and campaign loaded).
         with_result: include ``result`` (it can be large: one entry per item).
+        current_digest: the digest of the run's inputs now, if the caller has it (a list
+            computes it once per source); None computes it.
 
     Returns:
         The dict.
     """
+    if current_digest is None:
+        current_digest = span_agreement_run_digest(run=run)
     seconds = None
     if run.started_at and run.finished_at:
         seconds = round((run.finished_at - run.started_at).total_seconds(), 3)
@@ -75,10 +89,136 @@ def run_as_dict(run: SpanAgreementRun, *, with_result: bool = True) -> dict:
         "started_at": run.started_at.isoformat() if run.started_at else None,
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
         "seconds": seconds,
+        "inputs_digest": run.inputs_digest,
+        "current_digest": current_digest,
+        "stale": run.finished and run.inputs_digest != current_digest,
     }
     if with_result:
         data["result"] = run.result
     return data
+
+
+def span_agreement_runs_as_dicts(runs: Sequence[SpanAgreementRun]) -> list[dict]:
+    """Runs' JSON forms without their results, each input digest computed once per source.
+
+    Args:
+        runs: the runs (datasets and campaigns loaded).
+
+    Returns:
+        One dict per run (see :func:`run_as_dict`), in the given order.
+    """
+    digests: dict[tuple, str] = {}
+    found = []
+    for run in runs:
+        key = span_agreement_run_key(run=run)
+        if key not in digests:
+            digests[key] = span_agreement_run_digest(run=run)
+        found.append(run_as_dict(run, with_result=False, current_digest=digests[key]))
+    return found
+
+
+def span_agreement_run_key(*, run: SpanAgreementRun) -> tuple:
+    """What a run compares and how, as a hashable key: runs with equal keys read the same input.
+
+    Args:
+        run: the run (saved, for its annotation sets).
+
+    Returns:
+        ``(source, campaign id, annotation set ids, min_iou, submitted_only)``.
+    """
+    sets = tuple(sorted(run.annotation_sets.values_list("pk", flat=True))) if run.pk else ()
+    return (run.source, run.campaign_id, sets, float(run.min_iou), bool(run.submitted_only))
+
+
+def span_agreement_inputs_digest(
+    *,
+    campaign: Campaign | None = None,
+    annotation_sets: Sequence[AnnotationSet] = (),
+    min_iou: float = 0.0,
+    submitted_only: bool = False,
+) -> str:
+    """SHA-256 of what a run over these inputs would compare, and how.
+
+    It covers the options, the result's layout (``RESULT_FORMAT``) and every annotation row
+    that counts (judged rows; for ``submitted_only``, rows of submitted tasks): its id, output,
+    annotator (user or set), version, last update and "no errors" mark. Any save, import,
+    reassignment, deletion or (with ``submitted_only``) submission or reopening changes it.
+
+    Args:
+        campaign: a PolyTope campaign (its users are the annotators), or None.
+        annotation_sets: the sets compared when there is no campaign.
+        min_iou: the run's partial-matching threshold.
+        submitted_only: the run counts only submitted tasks' items.
+
+    Returns:
+        64 hex digits.
+    """
+    digest = hashlib.sha256()
+    header = {
+        "what": "span-agreement",
+        "format": RESULT_FORMAT,
+        "campaign": campaign.pk if campaign is not None else None,
+        "annotation_sets": sorted(s.pk for s in annotation_sets),
+        "min_iou": float(min_iou),
+        "submitted_only": bool(submitted_only),
+    }
+    digest.update(json.dumps(header, sort_keys=True).encode())
+    if campaign is not None:
+        rows = _campaign_rows(campaign, submitted_only)
+        key = "annotator_id"
+    else:
+        rows = _annotated(SpanAnnotation.objects.filter(annotation_set__in=list(annotation_sets)))
+        key = "annotation_set_id"
+    fields = ("id", "output_id", key, "version", "updated_at", "no_errors")
+    for pk, output, who, version, updated, clean in (
+        rows.order_by("id").values_list(*fields).iterator(chunk_size=2000)
+    ):
+        digest.update(
+            f"\n{pk}:{output}:{who}:{version}:{updated.isoformat()}:{int(clean)}".encode()
+        )
+    return digest.hexdigest()
+
+
+def span_agreement_run_digest(*, run: SpanAgreementRun) -> str:
+    """The digest of a run's inputs as they are now (see :func:`span_agreement_inputs_digest`).
+
+    Args:
+        run: the run (saved).
+
+    Returns:
+        64 hex digits; equal to ``run.inputs_digest`` while its inputs are unchanged.
+    """
+    return span_agreement_inputs_digest(
+        campaign=run.campaign if run.source == RunSource.CAMPAIGN else None,
+        annotation_sets=list(run.annotation_sets.all()),
+        min_iou=run.min_iou,
+        submitted_only=run.submitted_only,
+    )
+
+
+def span_agreement_run_latest(
+    *, runs: QuerySet[SpanAgreementRun], key: tuple, status: str | None = None
+) -> SpanAgreementRun | None:
+    """The newest of ``runs`` that compares ``key``'s input (optionally with a status).
+
+    Args:
+        runs: candidate runs (e.g. a dataset's or a campaign's).
+        key: a :func:`span_agreement_run_key`.
+        status: keep only runs with this status.
+
+    Returns:
+        The run, or None.
+    """
+    source, campaign, sets, min_iou, submitted_only = key
+    candidates = runs.filter(source=source, min_iou=min_iou, submitted_only=submitted_only)
+    if campaign is not None:
+        candidates = candidates.filter(campaign_id=campaign)
+    if status is not None:
+        candidates = candidates.filter(status=status)
+    for run in candidates.order_by("-created_at", "-id").prefetch_related("annotation_sets"):
+        if tuple(sorted(s.pk for s in run.annotation_sets.all())) == sets:
+            return run
+    return None
 
 
 def campaign_annotator_count(*, campaign: Campaign, submitted_only: bool = False) -> dict:
@@ -225,6 +365,7 @@ def span_agreement_input(*, run: SpanAgreementRun) -> RunInput:
         AgreementItem(
             output=output.pk,
             document=output.document.external_id,
+            document_id=output.document_id,
             system=output.system.slug,
             summary=output_texts(output)[0],
             annotations=shared[output.pk],

@@ -1,12 +1,15 @@
-"""Agreement services (writes): start a span agreement run, compute it, record its failure."""
+"""Agreement services (writes): start a span agreement run (or reuse one over the same
+input), compute it, record its failure."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 from collections.abc import Sequence
+from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from annotation.campaigns.models import Campaign, CampaignKind
@@ -22,9 +25,16 @@ from .selectors import (
     annotation_sets_overlap_count,
     campaign_annotator_count,
     span_agreement_input,
+    span_agreement_inputs_digest,
+    span_agreement_run_digest,
+    span_agreement_run_latest,
 )
 
 log = logging.getLogger(__name__)
+
+#: A queued run younger than this is reused by a new request over the same input (it reads
+#: the annotations when it runs); an older one is presumed lost and a new run is queued.
+QUEUED_REUSE = timedelta(minutes=15)
 
 
 def _check_min_iou(min_iou: float) -> float:
@@ -103,6 +113,42 @@ def _check_sets(sets: Sequence[AnnotationSet], ids: Sequence[int]) -> None:
         )
 
 
+def _lock(key: tuple) -> None:
+    """Serialise run creation over one input until the transaction ends (a Postgres advisory
+    lock: nothing else is locked)."""
+    number = int.from_bytes(hashlib.sha256(repr(key).encode()).digest()[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+
+
+def _reusable(
+    run: SpanAgreementRun, sets: Sequence[AnnotationSet], force: bool
+) -> SpanAgreementRun | None:
+    """A run over the same input as the unsaved ``run`` (over ``sets``) that makes it
+    pointless, if there is one."""
+    runs = SpanAgreementRun.objects.filter(dataset=run.dataset)
+    key = (
+        run.source,
+        run.campaign_id,
+        tuple(sorted(s.pk for s in sets)),
+        float(run.min_iou),
+        bool(run.submitted_only),
+    )
+    _lock(key)
+    queued = span_agreement_run_latest(runs=runs, key=key, status=RunStatus.QUEUED)
+    if queued is not None and queued.created_at >= timezone.now() - QUEUED_REUSE:
+        return queued
+    if force:
+        return None
+    done = span_agreement_run_latest(runs=runs, key=key, status=RunStatus.SUCCEEDED)
+    if done is not None and done.inputs_digest == span_agreement_inputs_digest(
+        campaign=run.campaign, annotation_sets=sets, min_iou=run.min_iou,
+        submitted_only=run.submitted_only,
+    ):  # fmt: skip
+        return done
+    return None
+
+
 @transaction.atomic
 def span_agreement_run_create(
     *,
@@ -112,8 +158,20 @@ def span_agreement_run_create(
     submitted_only: bool = False,
     user=None,
     queue: bool = True,
+    force: bool = False,
 ) -> SpanAgreementRun:
-    """Check what to compare, create the run and queue it for a worker once this commits.
+    """Check what to compare, and queue a run for a worker once this commits, unless one would
+    add nothing.
+
+    Safe to call repeatedly (after every submission, say). Over the same input and options:
+
+    - a queued run (younger than ``QUEUED_REUSE``) is returned as it is: it reads the
+      annotations when it runs, so it covers every change made until then;
+    - otherwise the newest succeeded run is returned when its ``inputs_digest`` equals the
+      digest of the annotations now (unless ``force``): nothing changed since it read them;
+    - otherwise a new run is created and queued.
+
+    Concurrent calls over one input are serialised, so a burst queues one run.
 
     Args:
         campaign: a PolyTope campaign's id (its users are the annotators), or None.
@@ -122,10 +180,13 @@ def span_agreement_run_create(
         min_iou: lowest intersection-over-union of a partial match, from 0 to 1.
         submitted_only: for a campaign, count only the items of submitted tasks.
         user: who asked for it.
-        queue: send it to the workers on commit (False: the caller runs it).
+        queue: send a new run to the workers on commit (False: the caller runs it).
+        force: recompute even if the newest succeeded run read the same annotations (a
+            queued run is still reused).
 
     Returns:
-        The queued run.
+        The new queued run, the queued run reused, or the succeeded run that is up to date
+        (its status says which: only a reused up-to-date run is ``succeeded``).
 
     Raises:
         ApplicationError: both or neither source given; an unknown campaign or set; a FAM
@@ -165,6 +226,9 @@ def span_agreement_run_create(
             created_by=user,
         )
     run.full_clean()
+    found = _reusable(run, sets, force)
+    if found is not None:
+        return found
     run.save()
     run.annotation_sets.set(sets)
     if queue:
@@ -172,6 +236,27 @@ def span_agreement_run_create(
 
         span_agreement_run_task.delay_on_commit(run.pk)
     return run
+
+
+def span_agreement_on_task_submitted(*, task, campaign: Campaign, **_) -> None:
+    """Queue a PolyTope campaign's span agreement after a submission (receiver of
+    ``annotation.campaigns.signals.task_submitted``).
+
+    Runs inside the submission's transaction: the run row commits with it and its task is
+    queued on commit. A queued run, or a succeeded one over unchanged annotations, is reused
+    (see :func:`span_agreement_run_create`), so a burst of submissions queues one run. A
+    campaign without two annotators on one item yet has nothing to compare: no run.
+
+    Args:
+        task: the submitted task.
+        campaign: its campaign (FAM campaigns are left to the FAM agreement).
+    """
+    if campaign.kind != CampaignKind.POLYTOPE:
+        return
+    try:
+        span_agreement_run_create(campaign=campaign.pk)
+    except ApplicationError as error:
+        log.debug("no span agreement run after task %s: %s", task.pk, error.message)
 
 
 @transaction.atomic
@@ -193,12 +278,15 @@ def span_agreement_run_start(*, run: SpanAgreementRun) -> SpanAgreementRun:
 
 
 @transaction.atomic
-def span_agreement_run_fail(*, run: SpanAgreementRun, error: str) -> SpanAgreementRun:
+def span_agreement_run_fail(
+    *, run: SpanAgreementRun, error: str, inputs_digest: str | None = None
+) -> SpanAgreementRun:
     """Record that a run failed and why (its result is cleared).
 
     Args:
         run: the run.
         error: the message shown by the API.
+        inputs_digest: the digest of the input it failed on, if it was read (else kept).
 
     Returns:
         The failed run.
@@ -207,8 +295,10 @@ def span_agreement_run_fail(*, run: SpanAgreementRun, error: str) -> SpanAgreeme
     run.status = RunStatus.FAILED
     run.error = error
     run.result = None
+    if inputs_digest is not None:
+        run.inputs_digest = inputs_digest
     run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error", "result", "finished_at"])
+    run.save(update_fields=["status", "error", "result", "inputs_digest", "finished_at"])
     return run
 
 
@@ -226,11 +316,15 @@ def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
         The run, succeeded with its ``result`` or failed with its ``error``.
     """
     run = span_agreement_run_start(run=run)
+    # The digest is read before the annotations: a save in between makes the run look stale
+    # (and a later request recompute), never a newer digest on older figures.
+    digest = span_agreement_run_digest(run=run)
     data = span_agreement_input(run=run)
     if not data.items:
         return span_agreement_run_fail(
             run=run,
             error="No output is annotated by two annotators, so there is nothing to compare.",
+            inputs_digest=digest,
         )
     try:
         result = span_agreement_compute(
@@ -241,19 +335,22 @@ def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
         )
     except (AgreementError, ValueError) as error:
         log.warning("span agreement run %s failed: %s", run.pk, error)
-        return span_agreement_run_fail(run=run, error=f"{type(error).__name__}: {error}")
+        return span_agreement_run_fail(
+            run=run, error=f"{type(error).__name__}: {error}", inputs_digest=digest
+        )
     result["annotators"] = data.annotators
     result["counts"]["items_with_one_annotator"] = data.single
     result["counts"]["rows_not_annotated"] = data.not_annotated
-    return _succeed(run, result)
+    return _succeed(run, result, digest)
 
 
 @transaction.atomic
-def _succeed(run: SpanAgreementRun, result: dict) -> SpanAgreementRun:
+def _succeed(run: SpanAgreementRun, result: dict, digest: str) -> SpanAgreementRun:
     run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
     run.status = RunStatus.SUCCEEDED
     run.result = result
     run.error = ""
+    run.inputs_digest = digest
     run.finished_at = timezone.now()
-    run.save(update_fields=["status", "result", "error", "finished_at"])
+    run.save(update_fields=["status", "result", "error", "inputs_digest", "finished_at"])
     return run

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .apis import SpanAgreementRunCreateApi, SpanAgreementRunDetailApi
+from .apis import SpanAgreementRunDetailApi, SpanAgreementRunListApi
 from .fam_apis import CampaignAgreementApi
 
 urlpatterns = [
@@ -11,7 +11,7 @@ urlpatterns = [
         CampaignAgreementApi.as_view(),
         name="campaign-agreement",
     ),
-    path("span-agreement/", SpanAgreementRunCreateApi.as_view(), name="span-agreement-create"),
+    path("span-agreement/", SpanAgreementRunListApi.as_view(), name="span-agreement-list"),
     path(
         "span-agreement/<int:run_id>/",
         SpanAgreementRunDetailApi.as_view(),
