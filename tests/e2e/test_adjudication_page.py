@@ -208,3 +208,104 @@ def test_a_stale_save_in_another_tab_asks_instead_of_overwriting(context, adjudi
     assert gold["version"] == 2
     assert gold["facets"][0]["groups"] == [[0, 2], [1]]
     assert gold["facets"][0]["provenance"] == {"method": "take", "annotators": ["bob"]}
+
+
+SUMMARY_002 = (
+    "Researchers at the University of Varrow found that the silver-backed beetle gathers water "
+    "from fog on its ridged back. In tests, a single beetle collected half of its body weight "
+    "in water in one hour. Engineers hope to copy the pattern for fog nets."
+)
+
+
+def _error(words: str) -> dict:
+    """A PolyTope error over the first ``words`` of demo-abs's demo-002 summary."""
+    start = SUMMARY_002.index(words)
+    return {
+        "side": "summary",
+        "start": start,
+        "end": start + len(words),
+        "words": words,
+        "type": "Inaccuracy Intrinsic",
+        "label": "Number & Time",
+        "reason": "",
+    }
+
+
+@pytest.fixture
+def span_adjudication(demo):
+    """A PolyTope campaign on demo-abs's demo-002 summary: alice marked "half", bob "half"
+    and "one hour"; both submitted."""
+    from annotation.accounts.roles import ANNOTATOR
+    from annotation.accounts.services import user_create
+    from annotation.campaigns.services import (
+        polytope_campaign_create,
+        task_spans_save,
+        task_submit,
+        tasks_assign_manual,
+    )
+
+    for name in ("alice", "bob"):
+        user_create(username=name, password=f"pw-{name}", role=ANNOTATOR)
+    campaign = polytope_campaign_create(
+        dataset=demo.dataset, slug="adj-pt", name="PolyTope adjudication", systems=["demo-abs"],
+        documents=["demo-002"], annotators_per_document=2,
+    )  # fmt: skip
+    tasks = tasks_assign_manual(
+        campaign=campaign, assignments=[("demo-002", "alice"), ("demo-002", "bob")]
+    )
+    marks = {"alice": [_error("half")], "bob": [_error("half"), _error("one hour")]}
+    for task in tasks:
+        errors = marks[task.annotator.username]
+        task_spans_save(
+            task=task, user=task.annotator, errors=errors, no_errors=False, base_version=1
+        )
+        task_submit(task=task)
+    document = tasks[0].document
+    return {
+        "url": f"{demo.url}/manage/campaigns/{campaign.pk}/adjudication/{document.pk}/",
+        "api": f"/api/campaigns/{campaign.pk}/adjudication/{document.pk}/",
+        "base": demo.url,
+    }
+
+
+def api_get_url(page, world) -> dict:
+    """The document's adjudication as the server holds it (with the page's session)."""
+    response = page.request.get(f"{world['base']}{world['api']}")
+    assert response.ok, response.text()
+    return response.json()
+
+
+def test_a_polytope_summary_adjudicated_by_keyboard(context, span_adjudication):
+    world = span_adjudication
+    page = context.new_page()
+    login(page, world["base"], "admin", "loupe-admin")
+    page.goto(world["url"])
+    page.wait_for_selector("#adjudication[aria-busy=false] #items li.adj-item")
+    item = page.locator("#items li.adj-item").first
+    expect(item).to_have_class(DIFFERS)
+    expect(item.locator(".facet-head")).to_contain_text("System DemoAbs")  # an admin sees it
+    # "one hour" is bob's alone: tagged, beside the colour.
+    expect(item.locator(".adj-err.partial")).to_contain_text('"one hour"')
+    expect(item.locator(".adj-err.partial .ptag")).to_have_text(" only 1 of 2")
+
+    _press(page, "1")  # alice's list: "half", which both marked (agreed)
+    expect(item.locator(".adj-gold .adj-err")).to_have_count(1)
+    expect(item.locator(".adj-gold .prov")).to_have_text(" agreed: alice, bob")
+    _press(page, "u")  # the union: both errors
+    expect(item.locator(".adj-gold .adj-err")).to_have_count(2)
+    _press(page, "i")  # the intersection: "half" only
+    expect(item.locator(".adj-gold .adj-err")).to_have_count(1)
+    # By hand: e, then j to bob's "one hour", space puts it in the gold; Esc ends.
+    _press(page, "e", "j", "Space", "Escape")
+    expect(item.locator(".adj-gold .adj-err")).to_have_count(2)
+    # The summary shows the gold errors as the span workspace draws them.
+    expect(page.locator("#summary .etag")).to_have_count(2)
+    wait_saved(page)
+    (gold,) = [entry["gold"] for entry in api_get_url(page, world)["items"]]
+    assert [(e["words"], e["provenance"]) for e in gold["errors"]] == [
+        ("half", {"method": "intersection", "annotators": ["alice", "bob"]}),
+        ("one hour", {"method": "edited", "annotators": ["bob"]}),
+    ]
+    _press(page, "d")
+    expect(page.locator("#adj-status")).to_have_text("Adjudicated")
+    assert api_get_url(page, world)["status"] == "done"
