@@ -1,5 +1,4 @@
-"""The span agreement API: start a run (202, or 200 when up to date), list and read runs,
-refusals, and a real worker end to end."""
+"""The span agreement API: start (202, or 200 if up to date), list, read, refuse; a real worker."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Span agreement per system, bootstrap intervals over items, the lowest items, and the inputs
-digest (stale results, reuse of an up-to-date or queued run), on the hand-worked campaign.
+"""Span agreement per system, intervals over items, lowest items and the inputs digest, by hand.
+
+On the hand-worked campaign: stale results, reuse of an up-to-date or queued run, a run after
+submissions.
 
 The campaign (``tests/span_agreement_helpers.py``; figures of ``test_span_agreement.py``),
 alice (A) against bob (B), per item: spans with offsets, exact and partial matches:

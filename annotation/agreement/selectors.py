@@ -1,5 +1,4 @@
-"""Agreement selectors (reads): runs, the digest of their inputs, and the annotations a run
-compares, as plain items."""
+"""Agreement selectors (reads): runs, their inputs' digest, the annotations a run compares."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Agreement services (writes): start a span agreement run (or reuse one over the same
-input), compute it, record its failure."""
+"""Agreement services (writes): start a span agreement run or reuse one, compute it, fail it."""
 
 from __future__ import annotations
 

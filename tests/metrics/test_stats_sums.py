@@ -1,5 +1,7 @@
-"""Bootstrap of statistics of summed unit terms: the mean and pooled-ratio cases agree with
-bootstrap_ci and bootstrap_ratio_ci, undefined resamples are counted, bad input is refused."""
+"""Bootstrap of statistics of summed unit terms, against bootstrap_ci and bootstrap_ratio_ci.
+
+Undefined resamples are counted, and bad input is refused.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Seeded percentile-bootstrap intervals for statistics of summed per-unit terms (pooled ratios,
-kappa and alpha from per-item counts), several statistics resampled with the same draws.
+"""Seeded percentile-bootstrap intervals for statistics of summed per-unit terms, same draws.
+
+Pooled ratios, and kappa or alpha from per-item counts; several statistics are resampled with
+the same draws.
 
 Many agreement figures pooled over items are a function of sums over the items: span F1 is
 ``sum(2 * matched) / sum(spans)``, Cohen's kappa comes from the summed contingency counts,
