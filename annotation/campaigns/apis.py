@@ -588,7 +588,7 @@ class TaskSubmitApi(APIView):
 
 
 class TaskReopenApi(APIView):
-    """Reopen a submitted task (until the campaign goes to adjudication)."""
+    """Reopen a submitted task (until the campaign is closed or its document adjudicated)."""
 
     permission_classes = [IsAnyRole, IsTaskAnnotator]
 
