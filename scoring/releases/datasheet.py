@@ -30,6 +30,8 @@ SCHEMES = {
     "extrinsic spans in the summary",
 }
 AGREEMENT_LINES = 60
+# Row ids of this Loupe's database in agreement.json: not figures.
+DATABASE_IDS = ("id", "run")
 FAR_SCHEMA = """\
 The `far/` folder holds the FAMs and the extractive systems' picks in the structure of the FAR
 release (Mao et al., 2020; `data/FAMs.pkl` and `data/idx2labels_*.pkl`), as plain JSON that any
@@ -64,6 +66,8 @@ def _flatten(value, path: str = ""):
     """Numeric leaves of a JSON value as ``(path, number)``, in key order."""
     if isinstance(value, dict):
         for key in sorted(value):
+            if key in DATABASE_IDS:
+                continue
             yield from _flatten(value[key], f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for position, item in enumerate(value):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, Q, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
 
 from annotation.campaigns.models import Campaign, TaskStatus
 from annotation.campaigns.models import Task as CampaignTask
@@ -157,30 +157,53 @@ def plan(export: Export) -> int:
 # --- documents, systems, outputs --------------------------------------------------------------
 
 
+def _references(dataset: Dataset) -> Iterator[tuple[int, list[dict]]]:
+    """``(document pk, its references)`` in the dataset's order, streamed beside the documents."""
+    rows = (
+        Reference.objects.filter(document__dataset=dataset)
+        .order_by("document__position", "document_id", "position")
+        .values_list("document_id", "label", "sentences")
+    )
+    current, references = None, []
+    for document_id, label, sentences in rows.iterator(chunk_size=CHUNK):
+        if document_id != current:
+            if current is not None:
+                yield current, references
+            current, references = document_id, []
+        references.append({"label": label, "sentences": sentences})
+    if current is not None:
+        yield current, references
+
+
 def write_documents(export: Export) -> None:
     """``documents.jsonl``: one document per line, in the dataset's order."""
     writer = export.writer(layout.DOCUMENTS, "documents")
-    references = Prefetch("references", queryset=Reference.objects.order_by("position"))
     categories: dict[str, int] = {}
     n_references = 0
     documents = (
         Document.objects.filter(dataset=export.dataset)
         .order_by("position", "id")
-        .prefetch_related(references)
+        .values_list("pk", "external_id", "category", "sentences", "meta")
     )
-    for document in documents.iterator(chunk_size=CHUNK):
-        refs = [{"label": r.label, "sentences": r.sentences} for r in document.references.all()]
+    # Two cursors in the same order: each document's references come next in the second.
+    references = _references(export.dataset)
+    pending = next(references, None)
+    for pk, external_id, category, sentences, meta in documents.iterator(chunk_size=CHUNK):
+        refs = []
+        if pending is not None and pending[0] == pk:
+            refs = pending[1]
+            pending = next(references, None)
         line = writer.write_line(
             {
-                "id": document.external_id,
-                "category": document.category or None,
-                "sentences": document.sentences,
+                "id": external_id,
+                "category": category or None,
+                "sentences": sentences,
                 "references": refs,
-                "meta": document.meta or {},
+                "meta": meta or {},
             }
         )
-        export.index.add("documents", _key(document.external_id), line)
-        categories[document.category] = categories.get(document.category, 0) + 1
+        export.index.add("documents", _key(external_id), line)
+        categories[category] = categories.get(category, 0) + 1
         n_references += len(refs)
         export.tick("documents")
     export.finish(writer)
@@ -522,19 +545,20 @@ def write_far(export: Export) -> None:
 
 
 def agreement_summary(dataset: Dataset) -> dict:
-    """The dataset's agreement figures (``annotation.agreement``'s summary selector), or {}.
+    """The dataset's latest agreement figures (``annotation.agreement``'s summary selector).
 
     Args:
         dataset: the dataset.
 
     Returns:
-        JSON-ready figures; ``{}`` when this Loupe has no such selector.
+        ``{"campaigns": [...], "span_runs": [...]}`` as the selector gives them, without the
+        dataset's slug.
     """
-    try:
-        from annotation.agreement.selectors import dataset_agreement_summary
-    except ImportError:  # TODO(releases): drop once the FAM-agreement selector has landed
-        return {}
-    return dataset_agreement_summary(dataset=dataset)
+    from annotation.agreement.selectors import dataset_agreement_summary
+
+    summary = dataset_agreement_summary(dataset=dataset)
+    # The manifest names the dataset; its slug here would make a re-imported copy differ.
+    return {key: value for key, value in summary.items() if key != "dataset"}
 
 
 def write_agreement(export: Export) -> None:
