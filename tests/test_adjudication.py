@@ -195,6 +195,11 @@ def test_a_provenance_that_does_not_hold_is_refused_and_nothing_is_written(world
         gold_fam_save(campaign=campaign, document=doc, facets=stranger, base_version=0, user=admin)
     with pytest.raises(ApplicationError, match="Expected 3 facets"):
         gold_fam_save(campaign=campaign, document=doc, facets=GOLD[:2], base_version=0, user=admin)
+    not_groups = [*GOLD[:2], {**GOLD[2], "groups": [3]}]
+    with pytest.raises(ApplicationError, match="facet 2: groups must be a list of lists"):
+        gold_fam_save(
+            campaign=campaign, document=doc, facets=not_groups, base_version=0, user=admin
+        )
     bad_group = [{**GOLD[0], "groups": [[99]], "provenance": None}, *GOLD[1:]]
     with pytest.raises(ValidationError, match="out of range"):
         gold_fam_save(campaign=campaign, document=doc, facets=bad_group, base_version=0, user=admin)

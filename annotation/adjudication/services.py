@@ -203,6 +203,19 @@ def _same_facet(a: dict, b: dict) -> bool:
     return key(a) == key(b)
 
 
+def _check_groups_shape(groups: object, index: int) -> None:
+    """Groups are lists of sentence indices (their range is checked by ``Fam.clean``)."""
+    if not isinstance(groups, list) or not all(
+        isinstance(group, list)
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in group)
+        for group in groups
+    ):
+        raise ApplicationError(
+            f"facet {index}: groups must be a list of lists of sentence indices.",
+            extra={"facet": index},
+        )
+
+
 @transaction.atomic
 def gold_fam_save(
     *, campaign: Campaign, document: Document, facets: list, base_version: int, user
@@ -243,6 +256,8 @@ def gold_fam_save(
         raise ApplicationError(
             f"Expected {n_facets} facets (one per reference sentence), got {len(facets)}."
         )
+    for index, facet in enumerate(facets):
+        _check_groups_shape(facet.get("groups", []), index)
     gold, _ = Fam.objects.get_or_create(
         annotation_set=campaign_gold_set(campaign=campaign),
         reference=reference,
