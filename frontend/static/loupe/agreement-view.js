@@ -34,6 +34,11 @@ const POINTS = new Set(["score_abs_difference"]);
 
 export const measureLabel = (key, label) => label || MEASURE_LABELS[key] || key;
 
+// Measures in the order above (a stored result's objects may come back in another order);
+// unknown ones after them, as they came.
+const ORDER = Object.keys(MEASURE_LABELS);
+const ordered = (keys) => [...keys].sort((a, b) => (ORDER.indexOf(a) + 1 || ORDER.length + 1) - (ORDER.indexOf(b) + 1 || ORDER.length + 1));
+
 const isFigure = (value) => value && typeof value === "object" && "value" in value;
 
 // A figure's value as text: three decimals (two for score points); "—" when undefined.
@@ -55,7 +60,7 @@ export function ciText(key, figure) {
 export function normalizeResult(kind, result) {
   if (!result) return null;
   if (result.measures) {
-    const keys = Object.keys(result.measures);
+    const keys = ordered(Object.keys(result.measures));
     const measures = keys.map((key) => {
       const m = result.measures[key] || {};
       return { key, label: measureLabel(key, m.label), description: m.description || "", overall: m.overall || null };
@@ -92,7 +97,7 @@ export function normalizeResult(kind, result) {
   }
   const overall = result.overall || {};
   const skipped = result.skipped || {};
-  const keys = Object.keys(overall);
+  const keys = ordered(Object.keys(overall));
   const measures = keys.map((key) => ({ key, label: measureLabel(key), description: "", overall: overall[key] }));
   const pairs = (result.per_pair || []).map((entry) => {
     const [a, b] = entry.annotators || [entry.a, entry.b];
@@ -121,12 +126,17 @@ export function normalizeResult(kind, result) {
   };
 }
 
-// A cell with a figure's value, its interval underneath, and why it is undefined.
-export function figureCell(key, figure) {
+// A cell with a figure's value, its interval underneath, and why it is undefined (`quiet`:
+// the reason in the cell's title only, for tables where it would repeat).
+export function figureCell(key, figure, { quiet = false } = {}) {
   const td = el("td", null, { class: "num", "data-measure": key });
   if (!figure || figure.value === null || figure.value === undefined) {
+    const why = (figure && figure.reason) || "undefined";
     td.append(el("span", "—", { class: "mean", "aria-hidden": "true" }));
-    td.append(el("small", (figure && figure.reason) || "undefined", { class: "why" }));
+    if (quiet) {
+      td.title = why;
+      td.append(el("span", why, { class: "sr-only" }));
+    } else td.append(el("small", why, { class: "why" }));
     return td;
   }
   td.append(el("span", valueText(key, figure.value), { class: "mean" }));
@@ -141,7 +151,7 @@ export const shownMeasures = (data) => data.measures.filter((m) => !(m.key in da
 
 // The overall table: one row per measure with its value, interval, units and exclusions.
 export function overallRows(data) {
-  return data.measures.map((m) => {
+  return shownMeasures(data).map((m) => {
     const tr = el("tr", null, { "data-measure": m.key });
     const th = el("th", null, { scope: "row" });
     th.append(el("span", m.label));
@@ -149,9 +159,16 @@ export function overallRows(data) {
     const f = m.overall || {};
     const n = f.n === undefined ? "—" : String(f.n);
     const excluded = f.excluded ? `${f.excluded} left out` : "";
-    tr.append(th, figureCell(m.key, f), el("td", n, { class: "num" }), el("td", [excluded, f.reason && f.value !== null ? f.reason : "", m.key in data.skipped ? data.skipped[m.key] : ""].filter(Boolean).join("; "), { class: "why" }));
+    tr.append(th, figureCell(m.key, f), el("td", n, { class: "num" }), el("td", [excluded, f.reason && f.value !== null ? f.reason : ""].filter(Boolean).join("; "), { class: "why" }));
     return tr;
   });
+}
+
+// The measures the run did not compute at all, with why: "" when there are none.
+export function skippedText(data) {
+  const entries = Object.entries(data.skipped || {});
+  if (!entries.length) return "";
+  return `Not computed: ${entries.map(([key, why]) => `${measureLabel(key)} (${why})`).join("; ")}.`;
 }
 
 // A table's body of rows × measures: rows [{head: Node|string, figures, attrs}].
@@ -181,10 +198,12 @@ export function drawPairs(table, data) {
   matrix(table, measures, rows, { headLabel: "Annotators" });
 }
 
-// Per system (span runs).
+// Per system (span runs), by name.
 export function drawSystems(table, data) {
   const measures = shownMeasures(data);
-  const rows = Object.entries(data.perSystem || {}).map(([system, figures]) => ({ head: system, figures, attrs: { "data-system": system } }));
+  const rows = Object.entries(data.perSystem || {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([system, figures]) => ({ head: system, figures, attrs: { "data-system": system } }));
   matrix(table, measures, rows, { headLabel: "System" });
 }
 
@@ -248,7 +267,7 @@ export function documentTable(table, data, { adjudicationUrl, sortKey, more }) {
         tr.append(th);
         if (!spans) tr.append(el("td", CATEGORY_LABELS[doc.category] || doc.category || "—"));
         tr.append(el("td", Array.isArray(doc.annotators) ? doc.annotators.join(", ") : String(doc.annotators)));
-        for (const m of measures) tr.append(figureCell(m.key, doc.figures[m.key]));
+        for (const m of measures) tr.append(figureCell(m.key, doc.figures[m.key], { quiet: true }));
         return tr;
       });
       table.tBodies[0].replaceChildren(...rows);
@@ -323,7 +342,7 @@ export function drawSuggestions(container, suggestions) {
       el("th", GROUPS[key], { scope: "row" }),
       el("td", group.documents ?? "—", { class: "num" }),
       el("td", group.tasks ?? "—", { class: "num" }),
-      ...measures.map((m) => figureCell(m, group[m])),
+      ...measures.map((m) => figureCell(m, group[m], { quiet: true })),
       el("td", seconds(group.seconds_per_task_median), { class: "num" }),
       el("td", seconds(group.seconds_per_task_mean), { class: "num" }),
     );

@@ -18,17 +18,23 @@ const BUSY = new Set(["queued", "running"]);
 let timer = null;
 let drawnDigest = null; // the run whose result is drawn (redrawn only when it changes)
 
+// The run's state in words: [state, text]; state is empty, busy, failed, stale or fresh.
 function describeStatus(envelope) {
   const status = envelope.status || "none";
   const at = envelope.computed_at ? ` (computed ${when(envelope.computed_at)})` : "";
-  if (status === "none" || (!envelope.result && !BUSY.has(status) && status !== "failed")) {
+  const busy = BUSY.has(status);
+  const working = status === "running" ? "A new run is computing…" : "A new run waits for a worker…";
+  if (!envelope.result) {
+    if (busy) return ["busy", status === "running" ? "Computing…" : "Waiting for a worker to compute it…"];
+    if (status === "failed") return ["failed", `The last run failed: ${envelope.error || "no reason given"}.`];
     return ["empty", "Not computed yet."];
   }
-  if (BUSY.has(status)) {
-    return ["busy", envelope.result ? `Recomputing… the figures below are the previous run's${at}.` : "Computing…"];
+  if (envelope.stale) {
+    const next = busy ? ` ${working}` : status === "failed" ? ` The last run failed: ${envelope.error || "no reason given"}.` : " Recompute to include them.";
+    return ["stale", `the annotations changed since these figures${at}.${next}`];
   }
-  if (status === "failed") return ["failed", `The last run failed: ${envelope.error || "no reason given"}.`];
-  if (envelope.stale) return ["stale", `Stale: the annotations changed since this run${at}. Recompute to include them.`];
+  if (busy) return ["busy", `${working} The figures below are the latest${at}.`];
+  if (status === "failed") return ["failed", `The last run failed: ${envelope.error || "no reason given"}. The figures below are the latest${at}.`];
   return ["fresh", `Up to date with the annotations${at}.`];
 }
 
@@ -38,10 +44,10 @@ function drawStatus(envelope) {
   box.dataset.state = state;
   const line = $("status-text");
   line.replaceChildren();
-  if (state === "stale") line.append(el("span", "Stale ", { class: "stale-tag" }));
-  line.append(document.createTextNode(state === "stale" ? text.replace(/^Stale: /, "– ") : text));
+  if (state === "stale") line.append(el("span", "Stale", { class: "stale-tag" }), document.createTextNode(": "));
+  line.append(document.createTextNode(text));
   const button = $("recompute");
-  button.hidden = false;
+  button.hidden = root.dataset.admin !== "1"; // only admins may ask for a run
   button.disabled = BUSY.has(envelope.status);
   button.textContent = envelope.result || envelope.status === "failed" ? "Recompute" : "Compute";
 }
@@ -54,6 +60,8 @@ function drawResult(envelope) {
   if (key === drawnDigest) return;
   drawnDigest = key;
   $("overall").tBodies[0].replaceChildren(...view.overallRows(data));
+  $("skipped").textContent = view.skippedText(data);
+  $("skipped").hidden = !$("skipped").textContent;
   $("systems-section").hidden = !data.perSystem || !Object.keys(data.perSystem).length;
   if (data.perSystem) view.drawSystems($("systems"), data);
   view.drawPairs($("pairs"), data);

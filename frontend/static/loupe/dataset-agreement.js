@@ -16,7 +16,7 @@ let runs = [];
 let dataset = null;
 let timer = null;
 
-const setNames = (ids) => ids.map((id) => ((dataset && dataset.annotation_sets) || []).find((s) => s.id === id)?.name || `set ${id}`);
+const setNames = (ids) => ids.map((id) => ((dataset && dataset.annotation_sets) || []).find((s) => s.id === id)?.slug || `set ${id}`);
 
 function runLabel(run) {
   const source = run.source === "campaign" ? `campaign ${run.campaign}` : setNames(run.annotation_sets || []).join(", ");
@@ -71,6 +71,8 @@ function draw(data, run) {
   $("result").hidden = !data;
   if (!data) return;
   $("overall").tBodies[0].replaceChildren(...view.overallRows(data));
+  $("skipped").textContent = view.skippedText(data);
+  $("skipped").hidden = !$("skipped").textContent;
   $("systems-section").hidden = !data.perSystem || !Object.keys(data.perSystem).length;
   if (data.perSystem) view.drawSystems($("systems"), data);
   view.drawPairs($("pairs"), data);
