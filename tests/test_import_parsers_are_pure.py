@@ -13,6 +13,7 @@ PURE = (
     "annotation.corpus.importers.far_split",
     "annotation.corpus.importers.parsers.far",
     "annotation.corpus.importers.parsers.polytope",
+    "annotation.corpus.importers.parsers.loupe_release",
 )
 
 
