@@ -479,3 +479,37 @@ def test_the_gzip_item_index_has_no_time_stamp(scored):
     lines = gzip.decompress(raw).decode().splitlines()
     assert len(lines) == 6 + 18 + 6
     assert lines[0].startswith('documents\t["demo-001"]\t')
+
+
+# --- a real worker ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_api_queues_a_build_that_a_real_worker_runs(worker_factory, settings, client_for):
+    import time
+    import uuid
+
+    from annotation.corpus.demo import demo_load
+    from config.celery import app
+
+    queue = f"loupe-release-{uuid.uuid4().hex[:8]}"
+    previous, app.conf.task_default_queue = app.conf.task_default_queue, queue
+    try:
+        demo_load()
+        worker_factory(queue, env={"LOUPE_RELEASES_DIR": str(settings.LOUPE_RELEASES_DIR)})
+        admin = client_for("admin")
+        queued = admin.post("/api/datasets/demo/releases/", {"notes": "by a worker"}, format="json")
+        assert queued.status_code == 202 and queued.json()["status"] == "queued"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            row = admin.get("/api/datasets/demo/releases/1/").json()
+            if row["status"] in ("succeeded", "failed"):
+                break
+            time.sleep(0.25)
+    finally:
+        app.conf.task_default_queue = previous
+    assert row["status"] == "succeeded", row["error"]
+    assert row["manifest"]["notes"] == "by a worker" and row["progress"]["stage"] == "done"
+    got = admin.get(row["download_url"])
+    body = b"".join(got.streaming_content)
+    assert hashlib.sha256(body).hexdigest() == row["sha256"] == got["X-Content-SHA256"]
