@@ -35,6 +35,7 @@ function describe() {
   const waiting = S.data.waiting || [];
   if (waiting.length) parts.push(`not started: ${waiting.join(", ")}`);
   if (typeof S.data.agreement === "number") parts.push(`agreement ${S.data.agreement.toFixed(2)}`);
+  if (S.data.you_annotated) parts.push("you annotated it: marking it adjudicated is recorded as self-adjudicated");
   $("campaign-line").textContent = parts.join(" · ");
   $("prev-btn").disabled = at <= 0;
   $("next-btn").disabled = at < 0 || at >= S.list.length - 1;
@@ -161,6 +162,7 @@ async function main() {
   page.onSaveState();
   root.setAttribute("aria-busy", "false");
   if (S.readOnly) flash(S.why, 5000);
+  else if (S.data.you_annotated) flash("You annotated this document: you may adjudicate it, and marking it adjudicated is recorded as self-adjudicated.", 6000);
 }
 
 main();
