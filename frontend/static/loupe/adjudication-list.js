@@ -19,6 +19,11 @@ const COLUMNS = [
   ["gold_version", "Gold version"],
 ];
 const view = { sort: "agreement", descending: false, status: "" };
+const AGREEMENT_TITLES = {
+  jaccard_union: "Mean Jaccard index of the submitted annotators' support sentences, over facets and pairs",
+  span_f1_exact: "Exact-match span F1 of the submitted annotators, pooled over summaries and pairs",
+};
+let measure = "";
 let documents = [];
 
 function value(doc, key) {
@@ -47,7 +52,7 @@ function row(doc) {
     el("td", CATEGORY_LABELS[doc.category] || doc.category || "—"),
     el("td", doc.annotators ?? "—", { class: "num" }),
     el("td", doc.submitted ?? "—", { class: "num" }),
-    el("td", agreement, { class: "num", title: "Mean Jaccard index of the annotators' support sentences, over facet pairs" }),
+    el("td", agreement, { class: "num", title: AGREEMENT_TITLES[measure] || measure || "" }),
     status,
     el("td", doc.gold_version ? `v${doc.gold_version}` : "—", { class: "num" }),
   );
@@ -93,6 +98,7 @@ async function main() {
     return;
   }
   documents = data.documents || [];
+  measure = data.agreement_measure || "";
   const campaign = data.campaign || {};
   $("title").textContent = `Adjudication · ${campaign.name || `campaign ${campaignId}`}`;
   document.title = `Adjudication · ${campaign.name || campaignId} · Loupe`;
