@@ -128,7 +128,8 @@ class FamTaskRow:
         annotator_id: the annotator's user id.
         annotator: the annotator's username.
         submitted: whether the task is submitted.
-        facets: the FAM's facets (``{"groups", "label", ...}`` dicts).
+        groups: the FAM's support groups, per facet (lists of sentence indices).
+        labels: the FAM's facet labels (supported, no_support, noise).
         category_override: the annotator's category ("" = derived from the labels).
         seconds: time spent on the task (None when never saved).
     """
@@ -142,7 +143,8 @@ class FamTaskRow:
     annotator_id: int
     annotator: str
     submitted: bool
-    facets: Sequence[dict]
+    groups: Sequence[Sequence[Sequence[int]]]
+    labels: Sequence[str]
     category_override: str = ""
     seconds: float | None = None
 
@@ -187,12 +189,19 @@ def fam_inputs_digest(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _groups(facets: Sequence[dict]) -> list[list[list[int]]]:
-    return [[list(group) for group in facet.get("groups", [])] for facet in facets]
+def facet_parts(facets: Sequence[dict]) -> tuple[list, list[str]]:
+    """A FAM's facets as ``(groups per facet, labels)``.
 
+    Args:
+        facets: ``{"groups", "label", ...}`` dicts.
 
-def _labels(facets: Sequence[dict]) -> list[str]:
-    return [facet.get("label", "supported") for facet in facets]
+    Returns:
+        The groups (lists of sentence indices) and the labels (``supported`` when unset).
+    """
+    return (
+        [[list(group) for group in facet.get("groups", [])] for facet in facets],
+        [facet.get("label", "supported") for facet in facets],
+    )
 
 
 def _figure(score, interval=None) -> dict:
@@ -208,10 +217,10 @@ def _figure(score, interval=None) -> dict:
     return figure
 
 
-def _support(facets: Sequence[dict], facet: int) -> set[int]:
-    if facet >= len(facets):
+def _support(groups: Sequence[Sequence[Sequence[int]]], facet: int) -> set[int]:
+    if facet >= len(groups):
         return set()
-    return {sentence for group in facets[facet].get("groups", []) for sentence in group}
+    return {sentence for group in groups[facet] for sentence in group}
 
 
 def _share(part: int, whole: int, reason: str) -> dict:
@@ -254,6 +263,7 @@ def suggestions_split(
     """
     compared = set(result.documents)
     rows = [row for row in rows if row.document in compared]
+    gold_groups = {document: facet_parts(facets)[0] for document, facets in gold.items()}
     task_ids = {row.task for row in rows}
     seen: dict[int, set] = defaultdict(set)
     accepted: dict[int, set] = defaultdict(set)
@@ -282,10 +292,10 @@ def suggestions_split(
     kept = in_gold = with_gold = 0
     for row in rows:
         for facet, sentence in accepted.get(row.task, ()):
-            kept += sentence in _support(row.facets, facet)
+            kept += sentence in _support(row.groups, facet)
             if row.document in gold:
                 with_gold += 1
-                in_gold += sentence in _support(gold[row.document], facet)
+                in_gold += sentence in _support(gold_groups[row.document], facet)
     split["suggestions_shown"] = shown
     split["suggestions_accepted"] = n_accepted
     split["accept_rate"] = _share(n_accepted, shown, "no suggestion was shown")
@@ -331,14 +341,10 @@ def fam_agreement_compute(
         info.setdefault(row.document, row)
     compared = {doc: people for doc, people in by_document.items() if len(people) >= 2}
     documents = {
-        doc: {name: _groups(row.facets) for name, row in people.items()}
-        for doc, people in compared.items()
+        doc: {name: row.groups for name, row in people.items()} for doc, people in compared.items()
     }
     categories = {
-        doc: {
-            name: fam_category(_labels(row.facets), row.category_override)
-            for name, row in people.items()
-        }
+        doc: {name: fam_category(row.labels, row.category_override) for name, row in people.items()}
         for doc, people in compared.items()
     }
     result = fam_campaign_agreement(

@@ -6,18 +6,36 @@ dataset, which a release exports as ``agreement.json``.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import (
+    Count,
+    F,
+    Func,
+    IntegerField,
+    JSONField,
+    Max,
+    QuerySet,
+    TextField,
+    Value,
+)
+from django.db.models.functions import Cast
 
 from annotation.campaigns.models import Campaign, CampaignKind, SuggestionEvent, Task, TaskStatus
 from annotation.campaigns.timing import active_seconds
 from annotation.corpus.models import Dataset
 from annotation.fams.models import Fam, FamRevision
 
-from .fam_compute import DEFAULT_OPTIONS, FamTaskRow, SuggestionRow, fam_inputs_digest
+from .fam_compute import (
+    DEFAULT_OPTIONS,
+    FamTaskRow,
+    SuggestionRow,
+    facet_parts,
+    fam_inputs_digest,
+)
 from .models import FamAgreementRun, RunSource, RunStatus, SpanAgreementRun
 
 
@@ -43,6 +61,65 @@ def _counted_tasks(campaign: Campaign, options: dict) -> QuerySet[Task]:
     if options.get("submitted_only", True):
         tasks = tasks.filter(status=TaskStatus.SUBMITTED)
     return tasks
+
+
+def _path(path: str) -> Cast:
+    """A jsonpath query over a FAM's facets, as JSON text (PostgreSQL's jsonb_path_query_array)."""
+    return Cast(
+        Func(F("facets"), Value(path), function="jsonb_path_query_array", output_field=JSONField()),
+        TextField(),
+    )
+
+
+def _fam_parts(fams: QuerySet[Fam], wanted: set) -> dict[tuple[int, int], dict]:
+    """The counted FAMs' ids, versions, groups and labels, keyed by (document, annotator).
+
+    On PostgreSQL only the groups and the labels are read, as JSON text decoded in one call
+    (a third of the facets' bytes, and one decode instead of one per row); a FAM whose facets
+    lack a key is read whole.
+    """
+    fields = ("id", "version", "document_id", "annotator_id", "category_override")
+    if connection.vendor != "postgresql":
+        rows = [
+            r
+            for r in fams.values(*fields, "facets")
+            if (r["document_id"], r["annotator_id"]) in wanted
+        ]
+        for row in rows:
+            row["groups"], row["labels"] = facet_parts(row.pop("facets"))
+        return {(r["document_id"], r["annotator_id"]): r for r in rows}
+    found = [
+        row
+        for row in fams.annotate(
+            groups=_path("$[*].groups"),
+            labels=_path("$[*].label"),
+            facet_count=Func(
+                F("facets"), function="jsonb_array_length", output_field=IntegerField()
+            ),
+        ).values_list(*fields, "groups", "labels", "facet_count")
+        if (row[2], row[3]) in wanted
+    ]
+    groups = json.loads("[" + ",".join(row[5] for row in found) + "]")
+    labels = json.loads("[" + ",".join(row[6] for row in found) + "]")
+    parts = {}
+    for row, row_groups, row_labels in zip(found, groups, labels, strict=True):
+        pk, version, document, annotator, override, _, _, count = row
+        if len(row_groups) != count or len(row_labels) != count:
+            row_groups, row_labels = facet_parts(Fam.objects.get(pk=pk).facets)
+        parts[(document, annotator)] = {
+            "id": pk,
+            "version": version,
+            "annotator_id": annotator,
+            "category_override": override,
+            "groups": row_groups,
+            "labels": row_labels,
+        }
+    return parts
+
+
+def _counted_events(campaign: Campaign, options: dict) -> QuerySet[SuggestionEvent]:
+    """The suggestion events of the counted tasks (a join, not a list of task ids)."""
+    return SuggestionEvent.objects.filter(task__in=_counted_tasks(campaign, options))
 
 
 def _fam_keys(campaign: Campaign, tasks: list[dict]) -> tuple[QuerySet[Fam], set]:
@@ -103,9 +180,7 @@ def fam_agreement_digest(*, campaign: Campaign, options: dict | None = None) -> 
         )
         if (document, annotator) in wanted
     ]
-    events = SuggestionEvent.objects.filter(task_id__in=[t["id"] for t in tasks]).aggregate(
-        n=Count("id"), last=Max("id")
-    )
+    events = _counted_events(campaign, options).aggregate(n=Count("id"), last=Max("id"))
     gold = list(_gold_fams(campaign).values_list("pk", "version"))
     return fam_inputs_digest(
         fams=keys, gold=gold, events=(events["n"], events["last"]), options=options
@@ -127,20 +202,20 @@ def _read(campaign: Campaign, options: dict) -> FamAgreementInput:
         .order_by("document__position", "document_id", "annotator__username")
     )
     fams, wanted = _fam_keys(campaign, tasks)
-    by_key = {
-        (row["document_id"], row["annotator_id"]): row
-        for row in fams.values(
-            "id", "version", "document_id", "annotator_id", "facets", "category_override"
-        )
-        if (row["document_id"], row["annotator_id"]) in wanted
-    }
+    by_key = _fam_parts(fams, wanted)
     saves: dict[int, list] = defaultdict(list)
-    revisions = FamRevision.objects.filter(fam_id__in=[row["id"] for row in by_key.values()])
     owners = {row["id"]: row["annotator_id"] for row in by_key.values()}
+    revisions = FamRevision.objects.filter(
+        fam__annotation_set_id=campaign.annotation_set_id,
+        fam__reference__position=campaign.reference_position,
+        fam__annotator__isnull=False,
+    )
     for fam_id, author, at in revisions.values_list("fam_id", "author_id", "created_at").iterator(
-        chunk_size=5000
+        chunk_size=10000
     ):
-        if author == owners[fam_id]:  # a reassigned draft's earlier saves are not this task's
+        # Only the counted FAMs' saves by their own annotator: a reassigned draft's earlier
+        # saves were the previous annotator's time.
+        if owners.get(fam_id, -1) == author:
             saves[fam_id].append(at)
     rows = []
     for task in tasks:
@@ -158,14 +233,15 @@ def _read(campaign: Campaign, options: dict) -> FamAgreementInput:
                 annotator_id=task["annotator_id"],
                 annotator=task["annotator__username"],
                 submitted=task["status"] == TaskStatus.SUBMITTED,
-                facets=fam["facets"],
+                groups=fam["groups"],
+                labels=fam["labels"],
                 category_override=fam["category_override"],
                 seconds=active_seconds(saves.get(fam["id"], [])),
             )
         )
     events = [
         SuggestionRow(*values)
-        for values in SuggestionEvent.objects.filter(task_id__in=[t["id"] for t in tasks])
+        for values in _counted_events(campaign, options)
         .order_by("id")
         .values_list("id", "task_id", "facet", "sentence", "action")
     ]

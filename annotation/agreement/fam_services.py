@@ -8,7 +8,10 @@ submission made while it waited.
 
 from __future__ import annotations
 
+import gc
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -175,6 +178,24 @@ def _succeed(run: FamAgreementRun, result: dict, digest: str) -> FamAgreementRun
     return run
 
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a run's reading and computing.
+
+    A large campaign's run builds millions of small lists, tuples and sets that are not
+    cycles; each collection walks them all again, which made the run several times slower
+    (JSON decoding alone 4x). Reference counting still frees everything; the collector
+    resumes afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
     """Read the campaign, compute every figure and store the result with the inputs' digest.
 
@@ -192,16 +213,18 @@ def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
     if started is None:
         return FamAgreementRun.objects.get(pk=run.pk)
     run = started
-    data = fam_agreement_input(campaign=run.campaign, options=run.options)
+    with _cyclic_gc_paused():
+        data = fam_agreement_input(campaign=run.campaign, options=run.options)
     documents: dict[int, set] = {}
     for row in data.rows:
         documents.setdefault(row.document, set()).add(row.annotator)
     if not any(len(people) >= 2 for people in documents.values()):
         return fam_agreement_run_fail(run=run, error=NOTHING_TO_COMPARE, digest=data.digest)
     try:
-        result = fam_agreement_compute(
-            rows=data.rows, events=data.events, gold=data.gold, options=run.options
-        )
+        with _cyclic_gc_paused():
+            result = fam_agreement_compute(
+                rows=data.rows, events=data.events, gold=data.gold, options=run.options
+            )
     except (AgreementError, ValueError) as error:
         log.warning("FAM agreement run %s failed: %s", run.pk, error)
         return fam_agreement_run_fail(

@@ -347,3 +347,37 @@ def test_an_unknown_category_or_label_is_refused():
         fam_category(["supported"], "medium")
     with pytest.raises(InvalidAnnotationError, match="facet 1"):
         fam_category(["supported", "maybe"])
+
+
+@pytest.mark.parametrize(
+    ("fam", "error"),
+    [
+        ([[{0}], [[]]], "empty support group"),
+        ([[{0}], [[True]]], "not a non-negative integer"),
+        ([[{0}], [[-1]]], "not a non-negative integer"),
+        ([[{0}], [{1: "x"}]], "must be a set of sentence indices"),
+        ([[{0}]], "facets"),
+    ],
+)
+def test_malformed_fams_get_the_single_measures_errors(fam, error):
+    from scoring.metrics.agreement import AgreementError
+
+    documents = {"d1": {"A": [[{0}], [{1}]], "B": fam}}
+    with pytest.raises(AgreementError, match=error):
+        fam_campaign_agreement(documents)
+    with pytest.raises(AgreementError, match=error):
+        fam_jaccard(documents)
+
+
+def test_plain_lists_and_validated_fams_give_the_same_figures():
+    from scoring.metrics.fam import validate_fam
+
+    plain = {"d1": {"A": [[[0, 1]], [[3]], []], "B": [[[0], [1]], [[3, 4]], []]}}
+    validated = {
+        "d1": {
+            name: validate_fam(fam, n_sentences=6, n_facets=3) for name, fam in plain["d1"].items()
+        }
+    }
+    first, second = fam_campaign_agreement(plain), fam_campaign_agreement(validated)
+    assert first.overall == second.overall
+    assert first.per_document == second.per_document

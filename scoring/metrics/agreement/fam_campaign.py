@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -88,7 +89,7 @@ class _Values:
     def __init__(self) -> None:
         self.ids: dict[frozenset, int] = {}
         self.sets: list[frozenset] = []
-        self._distance: dict[tuple[int, int], float] = {}
+        self.cache: dict[tuple[int, int], float] = {}  # (i, j), i < j -> MASI distance
 
     def id(self, value: frozenset) -> int:
         found = self.ids.get(value)
@@ -101,9 +102,9 @@ class _Values:
         if i == j:
             return 0.0
         key = (i, j) if i < j else (j, i)
-        found = self._distance.get(key)
+        found = self.cache.get(key)
         if found is None:
-            found = self._distance[key] = _masi(self.sets[i], self.sets[j])
+            found = self.cache[key] = _masi(self.sets[i], self.sets[j])
         return found
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -236,6 +237,59 @@ class FamCampaignAgreement:
         return out
 
 
+_PLAIN_GROUP = (list, tuple, set, frozenset)
+
+
+def _plain_fam(raw) -> tuple[tuple[frozenset, ...], ...] | None:
+    """A FAM given as lists of lists of plain non-negative ints, normalised; else None."""
+    if not isinstance(raw, list | tuple):
+        return None
+    facets = []
+    for groups in raw:
+        if not isinstance(groups, list | tuple):
+            return None
+        unique: dict[frozenset, None] = {}
+        for group in groups:
+            if not isinstance(group, _PLAIN_GROUP):
+                return None
+            members = frozenset(group)
+            if not members or not all(type(x) is int for x in members) or min(members) < 0:
+                return None
+            unique[members] = None
+        facets.append(tuple(unique))
+    return tuple(facets)
+
+
+def _plain_corpus(documents, n_facets) -> Corpus[FamAnnotation] | None:
+    """The corpus :func:`.fam_input.load_fams` would give, read faster from plain lists.
+
+    Only input made of lists (or tuples, sets) of plain non-negative ints, every document with
+    two annotators or more whose FAMs have the same facet count, is read here; anything else
+    (a :class:`~scoring.metrics.fam.FacetAwareMapping`, an error to report) returns None, and
+    the caller uses ``load_fams``, which names the problem.
+    """
+    if not isinstance(documents, Mapping) or not documents:
+        return None
+    annotators: dict[Hashable, None] = {}
+    data: dict[Hashable, Mapping[Hashable, FamAnnotation]] = {}
+    for document, by_annotator in documents.items():
+        if not isinstance(by_annotator, Mapping) or len(by_annotator) < 2:
+            return None
+        row = {}
+        for annotator, raw in by_annotator.items():
+            facets = _plain_fam(raw)
+            if facets is None:
+                return None
+            row[annotator] = FamAnnotation(facets)
+        counts = {len(fam.groups) for fam in row.values()}
+        if len(counts) != 1 or (n_facets is not None and counts != {n_facets.get(document)}):
+            return None
+        for annotator in row:
+            annotators.setdefault(annotator)
+        data[document] = MappingProxyType(row)
+    return Corpus(tuple(data), tuple(annotators), MappingProxyType(data))
+
+
 def _check_categories(corpus: Corpus[FamAnnotation], categories) -> dict:
     checked: dict[Hashable, dict[Hashable, str]] = {}
     for doc in corpus.documents:
@@ -276,7 +330,7 @@ class _Engine:
         # group-set ids of its values.
         self.pair_sums: dict[Pair, list] = {}
         self.pair_alpha: dict[Pair, list] = {}
-        self.value_counts = {"union": Counter(), "groups": Counter()}
+        self.group_ids: list[int] = []  # every value given, as group-set ids
         self.union_of: list[int] = []  # group-set id -> support id
         self.groups_of: list[tuple] = []  # group-set id -> the groups, as the FAM lists them
         self.units: dict[tuple[int, int], tuple] = {}
@@ -363,10 +417,15 @@ class _Engine:
                 else Score.undefined(_NO_UNIT, excluded=document_excluded)
             )
         n_values = len(people) * n_facets
-        group_counts = Counter(value for person in people for value in ids[person])
-        union_counts = Counter()
+        all_ids = [value for person in people for value in ids[person]]
+        self.group_ids.extend(all_ids)
+        group_counts: dict[int, int] = {}
+        for value in all_ids:
+            group_counts[value] = group_counts.get(value, 0) + 1
+        union_counts: dict[int, int] = {}
         for value, count in group_counts.items():
-            union_counts[self.union_of[value]] += count
+            support = self.union_of[value]
+            union_counts[support] = union_counts.get(support, 0) + count
         for k, (kind, name, counts) in enumerate(
             (
                 ("union", "alpha_masi_union", union_counts),
@@ -375,8 +434,7 @@ class _Engine:
         ):
             values = self.values[kind]
             self.alpha_parts[name][row] = (observed[k], n_values)
-            expected = 2.0 * _pairs_sum(counts, values.distance)
-            self.value_counts[kind].update(counts)
+            expected = 2.0 * _pairs_sum(counts, values) if len(counts) > 1 else 0.0
             distinct = [values.sets[i] for i in counts]
             self.per_document[name][doc] = _alpha(observed[k], n_values, expected, distinct)
 
@@ -400,9 +458,10 @@ class _Engine:
             expected = _expected_numerator(counts.astype(np.float64), similarity)
             distinct = [values.sets[i] for i in np.flatnonzero(counts)]
             per_pair[pair] = _alpha(observed, n, expected, distinct)
-        all_counts = np.zeros(size)
-        for value, count in self.value_counts[kind].items():
-            all_counts[value] = count
+        ids = np.asarray(self.group_ids, dtype=np.int64)
+        all_counts = np.bincount(to_kind[ids] if ids.size else ids, minlength=size).astype(
+            np.float64
+        )
         parts = self.alpha_parts[name]
         observed, n = math.fsum(parts[:, 0]), int(parts[:, 1].sum())
         expected = _expected_numerator(all_counts, similarity)
@@ -410,14 +469,19 @@ class _Engine:
         return per_pair, _alpha(observed, n, expected, distinct), expected, n
 
 
-def _pairs_sum(counts: Counter, distance) -> float:
+def _pairs_sum(counts: Mapping[int, int], values: _Values) -> float:
     """``sum over unordered pairs of distinct values of n_c n_k d(c, k)`` (a few values)."""
     keys = list(counts)
+    cache, sets = values.cache, values.sets
     total = 0.0
     for x, first in enumerate(keys):
         weight = counts[first]
         for second in keys[x + 1 :]:
-            total += weight * counts[second] * distance(first, second)
+            key = (first, second) if first < second else (second, first)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _masi(sets[first], sets[second])
+            total += weight * counts[second] * found
     return total
 
 
@@ -538,7 +602,7 @@ def fam_campaign_agreement(
     """
     if both_empty not in ("skip", "agree"):
         raise InvalidOptionError(f"both_empty must be one of ['skip', 'agree'], got {both_empty!r}")
-    corpus = load_fams(documents, n_facets=n_facets)
+    corpus = _plain_corpus(documents, n_facets) or load_fams(documents, n_facets=n_facets)
     checked = _check_categories(corpus, categories) if categories is not None else {}
     engine = _Engine(corpus, both_empty)
     engine.run()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from .bootstrap import DEFAULT_LEVEL, DEFAULT_SEED, check_resampling, resample_indices
 from .errors import StatsError
@@ -178,6 +179,17 @@ def cluster_bootstrap(
             for name in statistics
         }
     values = {name: np.empty(resamples) for name in statistics}
+    # Dense columns are stacked into one matrix, so each block takes one matrix product.
+    dense = {
+        name: np.asarray(item.columns, dtype=np.float64)
+        for name, item in statistics.items()
+        if not sparse.issparse(item.columns)
+    }
+    stacked = np.hstack(list(dense.values())) if dense else np.zeros((n_clusters, 0))
+    offsets, start = {}, 0
+    for name, columns in dense.items():
+        offsets[name] = (start, start + columns.shape[1])
+        start += columns.shape[1]
     rng = np.random.default_rng(seed)
     done = 0
     for block in resample_indices(n_clusters, resamples, rng):
@@ -185,8 +197,13 @@ def cluster_bootstrap(
         flat = (np.arange(rows)[:, None] * n_clusters + block).ravel()
         counts = np.bincount(flat, minlength=rows * n_clusters).reshape(rows, n_clusters)
         counts = counts.astype(np.float64)
+        all_sums = counts @ stacked
         for name, item in statistics.items():
-            sums = np.asarray(counts @ item.columns, dtype=np.float64)
+            if name in offsets:
+                low, high = offsets[name]
+                sums = all_sums[:, low:high]
+            else:
+                sums = np.asarray(counts @ item.columns, dtype=np.float64)
             values[name][done : done + rows] = item.statistic(sums)
         done += rows
     return {name: _interval(values[name], **common) for name in statistics}
