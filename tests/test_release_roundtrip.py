@@ -1,7 +1,7 @@
 """Export -> import -> export gives the same files, and the FAR release survives the trip.
 
-The demo (with a released PolyTope set, so spans and workbooks travel too) and the FAR release
-are exported, imported back under a new slug through ``import_dataset --format loupe-release``,
+The demo (with a released PolyTope set, so spans and workbooks travel too), the FAR release,
+the PolyTope release with BART's official workbook and the XSum release are exported, imported back under a new slug through ``import_dataset --format loupe-release``,
 scored again (scores are recomputed on import, never copied) and exported again: every member
 is byte-identical except the manifest's slug, version date and the like. The FAR release's
 per-document FAR, SAR, SAP and SAF1 then equal the original's exactly for all six systems (so
@@ -162,3 +162,37 @@ def test_the_far_release_round_trip_keeps_far_and_sar_exactly(tmp_path):
     assert len(json.loads(found["far/FAMs.json"])["low_abs"]) == 89
     for system, figures in _far_by_hand(found).items():
         assert tuple(round(value, 3) for value in figures) == PUBLISHED[system], system
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("release", ["polytope", "xsum"])
+def test_the_span_releases_round_trip_byte_identical(release, tmp_path):
+    """The PolyTope release with BART's official workbook (a released span set: polytope.jsonl,
+    the workbook, PolyTope scores) and the XSum release (documents without text, three workers'
+    hallucination spans, faithfulness scores) come back byte for byte."""
+    from tests.conftest import POLYTOPE_OUTPUTS, SHARED_DATA
+
+    if release == "polytope":
+        source, fmt = POLYTOPE_OUTPUTS, "polytope-release"
+        workbook = POLYTOPE_OUTPUTS.parent / "outputs_with_human_annotation"
+        workbook /= "Human_Annotation_Summarization_BART.xlsm"
+    else:
+        source, fmt, workbook = SHARED_DATA / "xsum-hallucinations", "xsum-hallucinations", None
+    if not source.is_dir():
+        pytest.skip(f"{source} is absent (shared data)")
+    call_command("import_dataset", str(source), "--format", fmt, "--slug", release)
+    if workbook is not None:
+        call_command(
+            "import_polytope_workbook", str(workbook), "--dataset", release, "--system", "bart"
+        )
+    original = Dataset.objects.get(slug=release)
+    scoring_pending_run_inline(dataset=original)
+    first, second, _copy = _round_trip(original, f"{release}-again", tmp_path)
+    _assert_same_files(first, second, slug=f"{release}-again")
+    found = members(second)
+    if workbook is not None:
+        assert "workbooks/polytope-release/bart.xlsx" in found
+        assert found["polytope.jsonl"].count(b"\n") == 68  # BART's 68 segments
+    else:
+        assert found["polytope.jsonl"].count(b"\n") == second.manifest["counts"]["span_annotations"]
+        assert second.manifest["counts"]["documents"] == 500
