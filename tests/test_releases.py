@@ -513,3 +513,17 @@ def test_the_api_queues_a_build_that_a_real_worker_runs(worker_factory, settings
     got = admin.get(row["download_url"])
     body = b"".join(got.streaming_content)
     assert hashlib.sha256(body).hexdigest() == row["sha256"] == got["X-Content-SHA256"]
+
+
+def test_the_web_import_takes_a_release_archive(scored, client_for):
+    release = build(scored, archive="tar.gz")
+    admin = client_for("admin")
+    with release_archive_path(release).open("rb") as upload:
+        answer = admin.post(
+            "/api/datasets/import/",
+            {"file": upload, "slug": "uploaded", "format": "loupe-release"},
+            format="multipart",
+        )
+    assert answer.status_code == 201, answer.content[:500]
+    assert (answer.json()["documents"], answer.json()["dataset"]) == (6, "uploaded")
+    assert Dataset.objects.get(slug="uploaded").name == "Demo news"
