@@ -1,9 +1,10 @@
 """Export -> import -> export gives the same files, and the FAR release survives the trip.
 
 The demo (with a released PolyTope set, so spans and workbooks travel too), the FAR release,
-the PolyTope release with BART's official workbook and the XSum release are exported, imported back under a new slug through ``import_dataset --format loupe-release``,
-scored again (scores are recomputed on import, never copied) and exported again: every member
-is byte-identical except the manifest's slug, version date and the like. The FAR release's
+the PolyTope release with BART's official workbook and the XSum release are exported, imported
+back under a new slug through ``import_dataset --format loupe-release``, scored again (scores
+are recomputed on import, never copied) and exported again: every member is byte-identical
+except the manifest's slug, version, date and the like. The FAR release's
 per-document FAR, SAR, SAP and SAF1 then equal the original's exactly for all six systems (so
 do their means added in the dataset's order); the leaderboard shows the published figures for
 both, and so does a hand computation from the FAR-compatible JSON files alone.
