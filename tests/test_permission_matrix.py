@@ -244,12 +244,12 @@ CASES = {
     "api:campaign-agreement post": Case(
         "post", "/api/campaigns/{campaign}/agreement/", ADMIN_ONLY, success=202
     ),
-    # Span agreement runs: admins only (they read every annotator's spans).
-    "api:span-agreement-list": Case("get", "/api/span-agreement/?dataset=demo", ADMIN_ONLY),
+    # Span agreement runs: admins start them; researchers read the runs over annotation sets.
+    "api:span-agreement-list": Case("get", "/api/span-agreement/?dataset=demo", RESEARCH),
     "api:span-agreement-list post": Case(
         "post", "/api/span-agreement/", ADMIN_ONLY, body=lambda: _span_agreement_body(), success=202
     ),
-    "api:span-agreement-detail": Case("get", "/api/span-agreement/{agreement_run}/", ADMIN_ONLY),
+    "api:span-agreement-detail": Case("get", "/api/span-agreement/{agreement_run}/", RESEARCH),
     # Official PolyTope workbooks in (admins) and span sets out (researchers: released and gold).
     "api:polytope-workbook-import": Case(
         "post",

@@ -127,15 +127,34 @@ def test_an_unknown_run_is_404(world, admin):
 
 
 @pytest.mark.parametrize("role", ["annotator", "researcher"])
-def test_only_admins_may_start_or_read_runs(world, client_for, role):
+def test_only_admins_may_start_runs(world, client_for, role):
     campaign = polytope_campaign(world)
     client = client_for(role)
     assert (
         client.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json").status_code
         == 403
     )
-    assert client.get("/api/span-agreement/?dataset=agree").status_code == 403
     assert not SpanAgreementRun.objects.exists()
+
+
+def test_researchers_read_runs_over_sets_but_not_a_campaigns(world, admin, client_for):
+    """A release's annotators are published; a campaign's run names its annotators."""
+    x, y = xsum_sets(world)
+    sets_run = admin.post(
+        "/api/span-agreement/", {"annotation_sets": [x.pk, y.pk]}, format="json"
+    ).json()
+    campaign_run = admin.post(
+        "/api/span-agreement/", {"campaign": polytope_campaign(world).pk}, format="json"
+    ).json()
+    researcher, annotator = client_for("researcher"), client_for("annotator")
+    listed = researcher.get("/api/span-agreement/?dataset=agree").json()
+    assert [run["id"] for run in listed] == [sets_run["id"]]
+    assert researcher.get(f"/api/span-agreement/{sets_run['id']}/").status_code == 200
+    refused = researcher.get(f"/api/span-agreement/{campaign_run['id']}/")
+    assert refused.status_code == 403
+    assert "only admins" in refused.json()["message"]
+    assert annotator.get("/api/span-agreement/?dataset=agree").status_code == 403
+    assert annotator.get(f"/api/span-agreement/{sets_run['id']}/").status_code == 403
 
 
 @pytest.mark.django_db(transaction=True)

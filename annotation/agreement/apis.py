@@ -1,4 +1,4 @@
-"""Span agreement APIs (admins): list a dataset's runs, start a run, read one's result."""
+"""Span agreement APIs: list a dataset's runs, start a run (admins), read one's result."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation.accounts.roles import IsAdmin
+from annotation.accounts.roles import ADMIN, IsAdmin, IsResearcherOrAdmin, has_role
 from annotation.corpus.models import Dataset
 from config.exceptions import ApplicationError
 
-from .models import RunStatus
+from .models import RunSource, RunStatus
 from .selectors import (
     run_as_dict,
     span_agreement_run_get,
@@ -55,9 +55,15 @@ class SpanAgreementRunListApi(APIView):
     ``POST`` answers 202 with the run queued (new, or one already queued over the same input),
     or 200 with the newest succeeded run when the annotations did not change since it read
     them (``force`` recomputes anyway).
+
+    Researchers read the runs over annotation sets (a release's published annotators); a
+    campaign's runs, which name its annotators, are for admins.
     """
 
-    permission_classes = [IsAdmin]
+    def get_permissions(self):
+        if self.request.method == "GET":
+            return [IsResearcherOrAdmin()]
+        return [IsAdmin()]
 
     class FilterSerializer(serializers.Serializer):
         dataset = serializers.SlugField(required=False, help_text="Only this dataset's runs.")
@@ -97,6 +103,8 @@ class SpanAgreementRunListApi(APIView):
         runs = span_agreement_run_list(dataset=dataset).prefetch_related("annotation_sets")
         if "campaign" in data.validated_data:
             runs = runs.filter(campaign_id=data.validated_data["campaign"])
+        if not has_role(request.user, ADMIN):
+            runs = runs.filter(source=RunSource.ANNOTATION_SETS)
         return Response(span_agreement_runs_as_dicts(list(runs)))
 
     @extend_schema(
@@ -123,10 +131,19 @@ class SpanAgreementRunListApi(APIView):
 
 
 class SpanAgreementRunDetailApi(APIView):
-    """One span agreement run: status, timings, the error if it failed, the result if done."""
+    """One span agreement run: status, timings, the error if it failed, the result if done.
 
-    permission_classes = [IsAdmin]
+    Researchers may read runs over annotation sets; a campaign's runs are for admins.
+    """
+
+    permission_classes = [IsResearcherOrAdmin]
 
     @extend_schema(responses=SpanAgreementRunSerializer)
     def get(self, request, run_id: int):
-        return Response(run_as_dict(span_agreement_run_get(run_id=run_id)))
+        run = span_agreement_run_get(run_id=run_id)
+        if run.source == RunSource.CAMPAIGN and not has_role(request.user, ADMIN):
+            raise ApplicationError(
+                "A campaign's agreement names its annotators: only admins may read it.",
+                status_code=403,
+            )
+        return Response(run_as_dict(run))
