@@ -564,7 +564,7 @@ def test_a_refused_save_says_why_and_keeps_the_change(context, span_world, live_
     Campaign.objects.filter(pk=task.campaign_id).update(status=CampaignStatus.CLOSED)
     press(page, "Enter", "4", "5")
     expect(page.locator("#save-state")).to_have_text("Not saved")
-    expect(page.locator("#flash")).to_contain_text("Not saved: The campaign is in closed")
+    expect(page.locator("#flash")).to_contain_text("Not saved: The campaign is closed")
     [copy] = pending_copies(page, task)  # kept in this browser, not lost
     assert [e["words"] for e in copy["errors"]] == ["Brindlemere"]
     assert task_body(page, live_server.url, task)["spans"]["errors"] == []

@@ -213,13 +213,18 @@ def test_submit_marks_the_task_done_and_logs_ignored_suggestions(context, make_w
     expect(page.locator("#banner")).to_be_hidden()
     assert api_get(page, world, f"/api/tasks/{task.pk}/")["status"] == "in_progress"
 
-    # Once the campaign is in adjudication, a submitted task can no longer be reopened.
+    # In adjudication a submitted task may still be reopened (until its document is
+    # adjudicated); once the campaign is done, it can no longer be.
     from annotation.campaigns.models import Campaign
 
     page.wait_for_selector("#workspace[aria-busy=false] #sentences li")
     page.click("#submit-btn")
     expect(page.locator("#banner")).to_contain_text("Submitted")
     Campaign.objects.filter(pk=world.campaign.pk).update(status="adjudication")
+    page.goto(f"{world.url}/tasks/")
+    row = page.locator(f"#tasks tr[data-task='{task.pk}']")
+    expect(row.locator("button:has-text('Reopen')")).to_have_count(1)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="closed")
     page.goto(f"{world.url}/tasks/")
     row = page.locator(f"#tasks tr[data-task='{task.pk}']")
     expect(row.locator("a.button")).to_have_text("View")
@@ -281,6 +286,6 @@ def test_a_refused_fam_save_says_why_and_keeps_the_change(context, make_world):
     Campaign.objects.filter(pk=task.campaign_id).update(status=CampaignStatus.CLOSED)
     page.keyboard.press("Space")
     expect(page.locator("#save-state")).to_have_text("Not saved")
-    expect(page.locator("#flash")).to_contain_text("Not saved: The campaign is in closed")
+    expect(page.locator("#flash")).to_contain_text("Not saved: The campaign is closed")
     [copy] = pending_copies(page, task)  # kept in this browser, not lost
     assert copy["facets"][0]["groups"] == [[0]]

@@ -83,7 +83,7 @@ function render() {
 function applyStatus() {
   const task = W.task;
   const submitted = task.status === "submitted";
-  const open = !task.campaign.status || task.campaign.status === "open";
+  const open = task.campaign.status !== "closed";
   W.readOnly = !task.editable || submitted || !open;
   root.classList.toggle("readonly", W.readOnly);
   const submit = $("submit-btn");
@@ -248,7 +248,7 @@ async function main() {
     dropKey(copy.key); // the server has it already
     return false;
   });
-  const open = !task.campaign.status || task.campaign.status === "open";
+  const open = task.campaign.status !== "closed";
   const editable = task.editable && task.status !== "submitted" && open;
   describeTask(task);
   if (!W.texts.source) {

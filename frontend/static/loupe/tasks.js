@@ -15,8 +15,9 @@ function actions(task) {
   });
   open.setAttribute("aria-label", `${open.textContent} ${task.document.external_id}`);
   box.append(open);
-  // Reopening makes sense only while the campaign is open (before adjudication).
-  const campaignOpen = !task.campaign.status || task.campaign.status === "open";
+  // Reopening makes sense until the campaign is done; the server refuses a task whose
+  // document is already adjudicated, and the page shows its reason.
+  const campaignOpen = task.campaign.status !== "closed";
   if (task.status === "submitted" && campaignOpen) {
     const reopen = el("button", "Reopen", {
       type: "button",

@@ -107,7 +107,7 @@ async function main() {
     dropKey(copy.key); // the server has it already
     return false;
   });
-  const editable = task.editable && task.status !== "submitted" && (!task.campaign.status || task.campaign.status === "open");
+  const editable = task.editable && task.status !== "submitted" && task.campaign.status !== "closed";
   if (copies.length && editable) {
     const first = claim(copies.shift());
     ctx.replayQueue = copies;
