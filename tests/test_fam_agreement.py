@@ -406,3 +406,31 @@ def test_the_dataset_summary_gives_each_campaigns_latest_figures(world):
     assert agreement["overall"]["jaccard_union"]["ci_low"] is not None
     assert summary["dataset"] == "fagr" and summary["span_runs"] == []
     assert agreement["inputs_digest"] == fam_agreement_digest(campaign=campaign)
+
+
+def test_a_polytope_campaign_shows_its_latest_span_run_in_the_same_envelope(db, client_for):
+    from annotation.agreement.tasks import span_agreement_run_task
+    from tests.span_agreement_helpers import build, polytope_campaign
+
+    campaign = polytope_campaign(build())
+    admin = client_for("admin")
+    empty = admin.get(URL.format(campaign.pk)).json()
+    assert (empty["kind"], empty["status"], empty["result"], empty["stale"]) == (
+        "spans",
+        "none",
+        None,
+        False,
+    )
+    response = admin.post(URL.format(campaign.pk))
+    assert response.status_code == 202, response.content
+    body = response.json()
+    assert body["kind"] == "spans" and body["status"] == "queued"
+    assert span_agreement_run_task(body["run"]["id"]) == "succeeded"
+    done = admin.get(URL.format(campaign.pk)).json()
+    assert (done["status"], done["stale"], done["error"]) == ("succeeded", False, "")
+    assert done["inputs_digest"] == done["current_digest"]
+    # The span helpers' hand-worked campaign: partial span F1 3/4 over alice and bob.
+    assert done["result"]["overall"]["span_f1_partial"]["value"] == pytest.approx(3 / 4)
+    # Nothing changed: asking again answers 200 with the same run.
+    again = admin.post(URL.format(campaign.pk))
+    assert again.status_code == 200 and again.json()["run"]["id"] == body["run"]["id"]
