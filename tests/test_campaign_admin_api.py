@@ -584,6 +584,7 @@ def test_the_users_list_filters_by_role_and_sorts_by_username(admin, users):
         "ann-c",
         "ann-d",
         "annotator",
+        "annotator-b",
         "t-annotator",
     ]
     assert all(u["roles"] == ["Annotator"] for u in annotators)

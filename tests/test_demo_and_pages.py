@@ -20,6 +20,7 @@ def test_demo_command_loads_dataset_systems_and_prints_credentials(capsys):
     out = capsys.readouterr().out
     for line in (
         "annotator   loupe-annotator",
+        "annotator-b loupe-annotator-b",
         "researcher  loupe-researcher",
         "admin       loupe-admin",
     ):

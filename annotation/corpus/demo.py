@@ -35,6 +35,8 @@ DEMO_POLYTOPE = "polytope_campaign.json"
 DEMO_DIR = settings.BASE_DIR / "fixtures" / "demo"
 DEMO_USERS = (
     ("annotator", "loupe-annotator", ANNOTATOR),
+    # A second annotator, so that a campaign with an overlap of two can be tried at once.
+    ("annotator-b", "loupe-annotator-b", ANNOTATOR),
     ("researcher", "loupe-researcher", RESEARCHER),
     ("admin", "loupe-admin", ADMIN),
 )
