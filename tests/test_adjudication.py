@@ -1,11 +1,13 @@
 """Adjudication services and selectors: the gold set, gold FAMs and spans with provenance,
-versioning and 409, the rescoring a gold save queues, done/reopen and the reopen guard, the
-adjudicators, and the list's hand-worked counts and agreement."""
+versioning and 409, done/reopen and the reopen guard, the gold counting for scoring only while
+its document is done (the rescoring done and reopen queue on commit; FAR and PolyTope follow,
+worked by hand), the adjudicators, and the list's hand-worked counts and agreement."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import transaction
 
 from annotation.accounts.services import user_create
 from annotation.adjudication.models import CampaignGold, DocumentAdjudication
@@ -35,9 +37,12 @@ from annotation.campaigns.services import (
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet, Fam, FamRevision
 from annotation.spans.models import SpanAnnotation
+from annotation.spans.services import SpanRecord, span_annotations_replace
 from config.exceptions import ApplicationError, ConflictError
-from scoring.scores.models import JobStatus, ScoringJob
+from scoring.scores.models import DocumentScore, ErrorBreakdown, JobStatus, ScoringJob
+from scoring.scores.selectors import scoring_fam_map
 from scoring.scores.services import scoring_pending_run_inline
+from scoring.scores.services.jobs import _send as _send_scoring_job
 from tests.test_polytope_campaigns import SUMMARY_002, span
 
 pytestmark = pytest.mark.django_db
@@ -227,35 +232,78 @@ def test_a_stale_base_version_gets_the_servers_gold_and_an_empty_save_leaves_non
     assert again.version == 1
 
 
-def test_a_gold_save_queues_one_rescoring_and_far_then_uses_the_gold_fam(world):
-    from scoring.scores.models import DocumentScore
+def _queued_on_commit(callbacks) -> list[int]:
+    """The scoring jobs whose Celery task is sent once the transaction commits."""
+    return [c.args[0] for c in callbacks if getattr(c, "func", None) is _send_scoring_job]
 
-    campaign, doc, admin, dataset = (
+
+def test_far_counts_the_campaign_gold_only_while_its_document_is_adjudicated(
+    world, django_capture_on_commit_callbacks
+):
+    campaign, doc, doc2, admin, dataset = (
         world["campaign"],
         world["doc"],
+        world["doc2"],
         world["admin"],
         world["dataset"],
     )
     scoring_pending_run_inline(dataset=dataset, ks=[3])
 
-    def far():
+    def far(document):
         return DocumentScore.objects.get(
-            version__system__slug="lead-3", document=doc, metric="far@3"
+            version__system__slug="lead-3", document=document, metric="far@3"
         ).value
 
-    # The demo's gold FAM of demo-001 is [0] | [3, 4] | [5] or [6]: lead-3 extracts 0, 1, 2,
-    # which covers only facet 0: 1/3.
-    assert far() == pytest.approx(1 / 3)
-    gold_fam_save(campaign=campaign, document=doc, facets=GOLD, base_version=0, user=admin)
-    queued = ScoringJob.objects.get(trigger="fams", status=JobStatus.QUEUED)
+    def scored_set(document):
+        return scoring_fam_map(dataset=dataset)[document.pk].annotation_set.slug
+
+    # The demo's own gold FAMs (an imported set, tied to no campaign): demo-001 is
+    # [0] | [3, 4] | [5] or [6], demo-002 [0] | [3, 4] | [8]; lead-3 extracts 0, 1, 2, which
+    # covers only facet 0 of each: 1/3.
+    assert (far(doc), far(doc2)) == (pytest.approx(1 / 3), pytest.approx(1 / 3))
+    # Gold saved for both documents, neither adjudicated: nothing is queued, FAR stays put.
     facets = [*GOLD[:2], {**GOLD[2], "groups": [[1, 2]]}]
-    gold_fam_save(campaign=campaign, document=doc, facets=facets, base_version=1, user=admin)
-    assert ScoringJob.objects.filter(trigger="fams").count() == 1  # one job for the burst
+    edited = [
+        {"groups": [[i]], "label": "supported", "provenance": prov("edited")} for i in (0, 1, 2)
+    ]
+    with django_capture_on_commit_callbacks(execute=False) as saves:
+        gold_fam_save(campaign=campaign, document=doc, facets=GOLD, base_version=0, user=admin)
+        gold_fam_save(campaign=campaign, document=doc, facets=facets, base_version=1, user=admin)
+        gold_fam_save(campaign=campaign, document=doc2, facets=edited, base_version=0, user=admin)
+    assert _queued_on_commit(saves) == [] and not ScoringJob.objects.filter(trigger="fams").exists()
     scoring_pending_run_inline(dataset=dataset, ks=[3])
-    queued.refresh_from_db()
-    assert queued.status == JobStatus.SUCCEEDED
-    # The adjudicated gold is [0] or [1] | [3, 4] | [1, 2]: facets 0 and 2 covered, 2/3.
-    assert far() == pytest.approx(2 / 3)
+    assert (scored_set(doc), scored_set(doc2)) == ("gold", "gold")
+    assert (far(doc), far(doc2)) == (pytest.approx(1 / 3), pytest.approx(1 / 3))
+    # demo-001 marked done: one rescoring, sent to the workers on commit.
+    with django_capture_on_commit_callbacks(execute=False) as marked:
+        document_adjudication_mark(campaign=campaign, document=doc, user=admin)
+    job = ScoringJob.objects.get(trigger="fams", status=JobStatus.QUEUED)
+    assert _queued_on_commit(marked) == [job.pk]
+    assert (scored_set(doc), scored_set(doc2)) == ("adj-gold", "gold")
+    scoring_pending_run_inline(dataset=dataset, ks=[3])
+    job.refresh_from_db()
+    assert job.status == JobStatus.SUCCEEDED
+    # demo-001's adjudicated gold is [0] or [1] | [3, 4] | [1, 2]: facets 0 and 2 covered, 2/3.
+    # demo-002's gold, [0] | [1] | [2], would give 3/3, but it is not adjudicated: still 1/3.
+    assert (far(doc), far(doc2)) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
+    # Reopening demo-001's adjudication takes its gold out again: one more rescoring.
+    with django_capture_on_commit_callbacks(execute=False) as reopened:
+        document_adjudication_reopen(campaign=campaign, document=doc, user=admin)
+    again = ScoringJob.objects.get(trigger="fams", status=JobStatus.QUEUED)
+    assert again.pk != job.pk and _queued_on_commit(reopened) == [again.pk]
+    scoring_pending_run_inline(dataset=dataset, ks=[3])
+    assert scored_set(doc) == "gold" and far(doc) == pytest.approx(1 / 3)
+
+
+def test_a_done_that_rolls_back_leaves_no_rescoring_behind(world):
+    campaign, doc, admin = world["campaign"], world["doc"], world["admin"]
+    gold_fam_save(campaign=campaign, document=doc, facets=GOLD, base_version=0, user=admin)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        document_adjudication_mark(campaign=campaign, document=doc, user=admin)
+        assert ScoringJob.objects.filter(trigger="fams").count() == 1  # inside the transaction
+        raise RuntimeError("the caller's transaction fails")
+    assert not ScoringJob.objects.filter(trigger="fams").exists()
+    assert not DocumentAdjudication.objects.filter(status="done").exists()
 
 
 def test_done_needs_a_complete_gold_and_blocks_reopening_the_documents_tasks(world):
@@ -400,7 +448,7 @@ def spans_world(demo, users):
     }
 
 
-def test_span_gold_with_provenance_409_per_item_and_a_spans_rescoring(spans_world):
+def test_span_gold_with_provenance_409_per_item_and_a_spans_rescoring_once_done(spans_world):
     w = spans_world
     view = adjudication_spans_document(campaign=w["campaign"], document=w["doc"], user=w["admin"])
     (item,) = view["items"]
@@ -427,7 +475,7 @@ def test_span_gold_with_provenance_409_per_item_and_a_spans_rescoring(spans_worl
         prov("union", "annotator"),
     ]
     assert row.errors[0]["severity"] == "Critical"  # derived by the scheme, kept with provenance
-    assert ScoringJob.objects.get().trigger == "spans"
+    assert not ScoringJob.objects.exists()  # not adjudicated yet: the gold does not count
     # annotator2 did not mark "silver-backed": a provenance naming them is refused.
     lying = {
         **body,
@@ -454,13 +502,14 @@ def test_span_gold_with_provenance_409_per_item_and_a_spans_rescoring(spans_worl
             items=[{**body, "output": 10**6}],
             user=w["admin"],
         )
-    # Complete: the item has gold errors, so the document can be marked done.
+    # Complete: the item has gold errors, so the document can be marked done, which rescores.
     assert (
         document_adjudication_mark(
             campaign=w["campaign"], document=w["doc"], user=w["admin"]
         ).status
         == "done"
     )
+    assert ScoringJob.objects.get().trigger == "spans"
     listed = adjudication_list(campaign=w["campaign"], user=w["admin"])["documents"]
     assert listed == [
         {
@@ -473,3 +522,59 @@ def test_span_gold_with_provenance_409_per_item_and_a_spans_rescoring(spans_worl
     task = Task.objects.filter(campaign=w["campaign"]).first()
     with pytest.raises(ApplicationError, match="is adjudicated"):
         task_reopen(task=task)
+
+
+def test_polytope_scores_the_campaign_gold_only_while_its_document_is_adjudicated(
+    spans_world, django_capture_on_commit_callbacks
+):
+    w = spans_world
+    campaign, doc, output, admin = w["campaign"], w["doc"], w["output"], w["admin"]
+    released = AnnotationSet.objects.create(
+        dataset=w["dataset"], slug="pt-release", name="Released", kind="released",
+        scheme="polytope", read_only=True,
+    )  # fmt: skip
+    span_annotations_replace(
+        annotation_set=released, records=[SpanRecord(output.pk, (), True)], output_ids=[output.pk]
+    )
+    scoring_pending_run_inline(dataset=w["dataset"], ks=[3])
+
+    def polytope():
+        rows = DocumentScore.objects.filter(
+            version=output.version, document=doc, metric__startswith="polytope"
+        )
+        breakdown = ErrorBreakdown.objects.get(version=output.version, document=doc)
+        return dict(rows.values_list("metric", "value")), breakdown.annotation_set.slug
+
+    # The release marks demo-abs's summary of demo-002 "no errors": 100.
+    values, source = polytope()
+    assert (values["polytope"], values["polytope_critical"], source) == (100.0, 0.0, "pt-release")
+    # The gold (the Critical "half" both annotators marked) saved, not adjudicated: no job.
+    agreed = {**w["half"], "provenance": prov("agreed", "annotator", "annotator2")}
+    item = {"output": output.pk, "base_version": 0, "errors": [agreed], "no_errors": False}
+    with django_capture_on_commit_callbacks(execute=False) as saved:
+        gold_spans_save(campaign=campaign, document=doc, items=[item], user=admin)
+    assert _queued_on_commit(saved) == []
+    assert not ScoringJob.objects.filter(trigger="spans", status=JobStatus.QUEUED).exists()
+    scoring_pending_run_inline(dataset=w["dataset"], ks=[3])
+    assert polytope()[0]["polytope"] == 100.0
+    # Done: one spans rescoring, queued on commit; the gold is scored.
+    with django_capture_on_commit_callbacks(execute=False) as marked:
+        document_adjudication_mark(campaign=campaign, document=doc, user=admin)
+    job = ScoringJob.objects.get(trigger="spans", status=JobStatus.QUEUED)
+    assert _queued_on_commit(marked) == [job.pk]
+    scoring_pending_run_inline(dataset=w["dataset"], ks=[3])
+    values, source = polytope()
+    # The summary has 19 + 16 + 9 = 44 words (silver-backed is one); one Critical error
+    # (penalty 5): 100 * (1 - 5 / 44) = 975 / 11.
+    assert source == "adj-pt-gold"
+    assert values["polytope"] == pytest.approx(975 / 11)
+    assert (values["polytope_penalty"], values["polytope_words"]) == (5.0, 44.0)
+    assert (values["polytope_critical"], values["polytope_major"]) == (1.0, 0.0)
+    # Reopened: the release's "no errors" counts again, after one more rescoring.
+    with django_capture_on_commit_callbacks(execute=False) as reopened:
+        document_adjudication_reopen(campaign=campaign, document=doc, user=admin)
+    again = ScoringJob.objects.get(trigger="spans", status=JobStatus.QUEUED)
+    assert _queued_on_commit(reopened) == [again.pk]
+    scoring_pending_run_inline(dataset=w["dataset"], ks=[3])
+    values, source = polytope()
+    assert (values["polytope"], values["polytope_critical"], source) == (100.0, 0.0, "pt-release")

@@ -1,7 +1,8 @@
 """The adjudication API: who may adjudicate (admins, a campaign's adjudicators who are not
 admins), take/union/intersection/edited provenance built from the served diff, 409 on a stale
-gold, the rescoring a gold save queues and the leaderboard's FAR following the gold, done and
-the annotators' reopen refused, PolyTope items, and clear refusals."""
+gold, the leaderboard's FAR following the gold once the document is done (the rescoring done
+and reopen queue), done and the annotators' reopen refused, PolyTope items, and clear
+refusals."""
 
 from __future__ import annotations
 
@@ -168,23 +169,33 @@ def test_gold_from_the_served_diff_with_provenance_then_409_on_a_stale_copy(worl
     assert missing.status_code == 400 and "base_version and facets" in missing.json()["message"]
 
 
-def test_a_gold_save_rescores_and_the_leaderboard_document_uses_the_gold_fam(world, client_for):
+def test_the_leaderboard_document_uses_the_gold_fam_once_adjudicated_until_reopened(
+    world, client_for
+):
     scoring_pending_run_inline(dataset=world["dataset"], ks=[3])
     view = "/api/datasets/demo/systems/lead-3/documents/demo-001/"
-    researcher = client_for("researcher")
-    before = researcher.get(view, {"k": 3}).json()
+    researcher, admin = client_for("researcher"), client_for("admin")
+
+    def shown():
+        body = researcher.get(view, {"k": 3}).json()
+        return body["fam"]["annotation_set"], body["scores"]["far"], body["scores_stale"]
+
     # The demo's gold FAM: facets [0] | [3, 4] | [5] or [6]; lead-3 extracts 0, 1, 2: 1/3.
-    assert before["scores"]["far"] == pytest.approx(1 / 3)
+    assert shown() == ("gold", pytest.approx(1 / 3), False)
     facets = [
         gold([[0], [1]], "supported", "union", *BOTH),
         gold([[1, 2]], "supported", "edited"),
         gold([], "noise"),
     ]
-    saved = client_for("admin").put(
-        world["url"], {"base_version": 0, "facets": facets}, format="json"
-    )
+    saved = admin.put(world["url"], {"base_version": 0, "facets": facets}, format="json")
     assert saved.status_code == 200
+    # Saved but not adjudicated: no rescoring, and the document still shows the demo's FAM.
+    assert not ScoringJob.objects.filter(trigger="fams").exists()
+    assert shown() == ("gold", pytest.approx(1 / 3), False)
+    assert admin.post(world["url"] + "done/").json()["status"] == "done"
     assert ScoringJob.objects.filter(trigger="fams", status=JobStatus.QUEUED).count() == 1
+    # The gold FAM is shown at once; its FAR is stale until the job has run.
+    assert shown() == ("api-adj-gold", pytest.approx(1 / 3), True)
     scoring_pending_run_inline(dataset=world["dataset"], ks=[3])
     after = researcher.get(view, {"k": 3}).json()
     # Gold: [0] or [1] | [1, 2] | noise: both supported facets are covered by 0, 1, 2: 2/2.
@@ -194,7 +205,12 @@ def test_a_gold_save_rescores_and_the_leaderboard_document_uses_the_gold_fam(wor
         [[1, 2]],
         [],
     ]
-    assert after["scores"]["far"] == pytest.approx(1.0)
+    assert shown() == ("api-adj-gold", pytest.approx(1.0), False)
+    # Reopened: the demo's FAM counts again once the rescoring reopening queued has run.
+    assert admin.post(world["url"] + "reopen/").json()["status"] == "pending"
+    assert ScoringJob.objects.filter(trigger="fams", status=JobStatus.QUEUED).count() == 1
+    scoring_pending_run_inline(dataset=world["dataset"], ks=[3])
+    assert shown() == ("gold", pytest.approx(1 / 3), False)
 
 
 def test_done_refuses_an_undecided_gold_and_then_annotators_cannot_reopen(world, client_for):
@@ -263,7 +279,8 @@ def test_polytope_items_are_adjudicated_per_output(demo, users, client_for):
     (gold,) = saved.json()["items"]
     assert gold["output"] == item["output"] and gold["version"] == 1
     assert gold["errors"][0]["provenance"]["method"] == "agreed"
-    assert ScoringJob.objects.filter(trigger="spans", status=JobStatus.QUEUED).exists()
+    # Not adjudicated yet: the gold does not count for scoring, so nothing is rescored.
+    assert not ScoringJob.objects.filter(trigger="spans").exists()
     stale = admin.put(url, put | {"items": [{**put["items"][0], "errors": []}]}, format="json")
     assert stale.status_code == 409 and stale.json()["extra"]["output"] == item["output"]
     assert stale.json()["extra"]["server"]["version"] == 1
@@ -278,3 +295,4 @@ def test_polytope_items_are_adjudicated_per_output(demo, users, client_for):
     blind = client_for("researcher").get(url).json()
     assert blind["items"][0]["system"] is None and blind["items"][0]["system_name"] is None
     assert admin.post(url + "done/").json()["status"] == "done"
+    assert ScoringJob.objects.filter(trigger="spans", status=JobStatus.QUEUED).count() == 1

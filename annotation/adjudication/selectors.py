@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 
 from annotation.accounts.roles import ADMIN, has_role
@@ -79,6 +80,31 @@ def document_adjudicated(*, campaign_id: int, document_id: int) -> bool:
     return DocumentAdjudication.objects.filter(
         campaign_id=campaign_id, document_id=document_id, status=AdjudicationStatus.DONE
     ).exists()
+
+
+def gold_counted_q(*, document_field: str = "document_id") -> Q:
+    """The condition under which a gold (or any other) set's row counts for scoring.
+
+    A campaign's gold set (registered in :class:`CampaignGold`) is built document by document
+    while adjudicators work: its rows count only for the documents whose adjudication is done.
+    Rows of every other set (a release's, an imported or admin-made gold set) always count.
+    Reopening a document's adjudication takes its gold out again.
+
+    Args:
+        document_field: the path from the filtered model to its document's id
+            (``document_id`` for a FAM, ``output__document_id`` for a span annotation). The
+            model must have an ``annotation_set`` foreign key.
+
+    Returns:
+        A ``Q`` to filter FAMs or span annotations with.
+    """
+    campaign_gold = CampaignGold.objects.filter(annotation_set_id=OuterRef("annotation_set_id"))
+    done = DocumentAdjudication.objects.filter(
+        campaign__gold__annotation_set_id=OuterRef("annotation_set_id"),
+        document_id=OuterRef(document_field),
+        status=AdjudicationStatus.DONE,
+    )
+    return Q(~Exists(campaign_gold)) | Q(Exists(done))
 
 
 def adjudicated_task_reopen_guard(task: Task) -> str | None:

@@ -1,9 +1,13 @@
 """Adjudication services (writes): adjudicators, the gold set, gold FAMs and spans, done/reopen.
 
 Gold saves go through the versioned saves of the FAMs and spans apps (``fam_save``,
-``span_annotation_save``): a stale ``base_version`` gets 409 with the server's state, every
-change is a revision, and a gold save announces the change that queues a rescoring. A gold row
-that does not exist yet is version 0; its first save makes version 1.
+``span_annotation_save``): a stale ``base_version`` gets 409 with the server's state and every
+change is a revision. A gold row that does not exist yet is version 0; its first save makes
+version 1. A campaign's gold counts for scoring only for the documents marked done
+(``annotation.adjudication.selectors.gold_counted_q``), so gold saves (always of a pending
+document) announce nothing; marking a document done and reopening it announce the change
+(``scored_fams_changed`` or ``scored_spans_changed``, inside the transaction), which queues one
+rescoring on commit.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from annotation.campaigns.models import Campaign, CampaignKind, CampaignStatus, 
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
 from annotation.fams.services import empty_facets, fam_save
+from annotation.fams.signals import scored_fams_changed
 from annotation.spans.models import SpanAnnotation
 from annotation.spans.services import span_annotation_save
+from annotation.spans.signals import scored_spans_changed
 from config.exceptions import ApplicationError, ConflictError
 from scoring.metrics.adjudication import (
     AdjudicationError,
@@ -227,7 +233,8 @@ def gold_fam_save(
     facet_provenance_check`): ``take``, ``union``, ``intersection`` and ``agreed`` must give
     exactly the facet's groups and label; a decided facet without provenance is ``edited``.
     The save itself is :func:`annotation.fams.services.fam_save` (409 on a stale version, a
-    revision, and the rescoring a gold FAM save queues).
+    revision); it queues no rescoring, since the gold counts for scoring only once the
+    document is marked done (:func:`document_adjudication_mark`).
 
     Args:
         campaign: a FAM campaign, open or in adjudication.
@@ -283,7 +290,7 @@ def gold_fam_save(
         except AdjudicationError as error:
             raise ApplicationError(str(error), extra={"facet": index}) from error
         checked.append({**facet, "provenance": provenance})
-    saved = fam_save(fam=gold, facets=checked, base_version=base_version, user=user)
+    saved = fam_save(fam=gold, facets=checked, base_version=base_version, user=user, announce=False)
     if saved.version == 0:
         # Nothing was adjudicated: no empty gold FAM is left behind to be scored against.
         saved.delete()
@@ -322,8 +329,8 @@ def gold_spans_save(
     ``provenance`` is checked against the annotators' current errors when the error is new or
     its provenance changed (:func:`scoring.metrics.adjudication.error_provenance_check`); an
     error without one is ``edited``. Each item is saved with
-    :func:`annotation.spans.services.span_annotation_save` (revisions, the rescoring a gold
-    span save queues).
+    :func:`annotation.spans.services.span_annotation_save` (revisions); no rescoring is
+    queued, since the gold counts for scoring only once the document is marked done.
 
     Args:
         campaign: a PolyTope campaign, open or in adjudication.
@@ -380,6 +387,7 @@ def gold_spans_save(
                 no_errors=item["no_errors"],
                 base_version=item["base_version"],
                 user=user,
+                announce=False,
             )
         except ConflictError as conflict:
             raise ConflictError(
@@ -438,13 +446,34 @@ def _check_complete(campaign: Campaign, document: Document) -> None:
         )
 
 
+def _announce_scored(campaign: Campaign, user) -> None:
+    """The document's gold starts or stops counting for scoring: say so, inside the transaction,
+    so that scoring queues one rescoring on commit (one waiting job covers a burst)."""
+    link = (
+        CampaignGold.objects.filter(campaign=campaign)
+        .select_related("annotation_set__dataset")
+        .first()
+    )
+    if link is None:  # no gold was ever saved: nothing counts, nothing changes
+        return
+    gold = link.annotation_set
+    if campaign.kind == CampaignKind.POLYTOPE:
+        scored_spans_changed.send(
+            sender=DocumentAdjudication, dataset=gold.dataset, annotation_set=gold, user=user
+        )
+    else:
+        scored_fams_changed.send(sender=DocumentAdjudication, dataset=gold.dataset, user=user)
+
+
 @transaction.atomic
 def document_adjudication_mark(
     *, campaign: Campaign, document: Document, user
 ) -> DocumentAdjudication:
     """Mark a document adjudicated (done): its gold is complete and its tasks stay submitted.
 
-    The document's tasks are locked first, so a reopen running at the same time either
+    From now on the document's gold counts for scoring: ``scored_fams_changed`` (FAM
+    campaign) or ``scored_spans_changed`` (PolyTope) is sent, and a rescoring is queued on
+    commit. The document's tasks are locked first, so a reopen running at the same time either
     finishes before (and the document is then marked with a task in progress) or sees the
     document done and is refused. Marking a done document again changes nothing.
 
@@ -475,6 +504,7 @@ def document_adjudication_mark(
     ).exists()
     state.full_clean(exclude=["campaign", "document", "by"], validate_constraints=False)
     state.save()
+    _announce_scored(campaign, user)
     return state
 
 
@@ -484,7 +514,9 @@ def document_adjudication_reopen(
 ) -> DocumentAdjudication:
     """Undo "done": the document's gold may change again and its tasks may be reopened.
 
-    Reopening a pending document changes nothing.
+    The document's gold no longer counts for scoring (its released FAM or spans, if any, do
+    again): the change is announced as by :func:`document_adjudication_mark`. Reopening a
+    pending document changes nothing.
 
     Args:
         campaign: the campaign (open or in adjudication).
@@ -508,4 +540,5 @@ def document_adjudication_reopen(
     state.self_adjudicated = False
     state.full_clean(exclude=["campaign", "document", "by"], validate_constraints=False)
     state.save()
+    _announce_scored(campaign, user)
     return state

@@ -88,7 +88,13 @@ def fam_changes(
 
 @transaction.atomic
 def fam_save(
-    *, fam: Fam, facets: list[dict], base_version: int, user, category_override: str | None = None
+    *,
+    fam: Fam,
+    facets: list[dict],
+    base_version: int,
+    user,
+    category_override: str | None = None,
+    announce: bool = True,
 ) -> Fam:
     """Save a new state of a FAM unless it was changed since ``base_version``.
 
@@ -103,6 +109,8 @@ def fam_save(
         user: who saves.
         category_override: the annotator's document category (``""`` = derived; ``None`` =
             unchanged).
+        announce: send ``scored_fams_changed`` when a gold FAM changed (False: the caller
+            announces it when the change counts for scoring, as adjudication does on "done").
 
     Returns:
         The saved FAM (unchanged, same version, when nothing differs).
@@ -168,7 +176,7 @@ def fam_save(
     )
     revision.full_clean(exclude=["fam", "author"], validate_constraints=False)
     revision.save()
-    if fam.annotation_set.kind == AnnotationSetKind.GOLD and fam.annotator_id is None:
+    if announce and fam.annotation_set.kind == AnnotationSetKind.GOLD and fam.annotator_id is None:
         # FAR is scored against gold FAMs: scoring queues a rescoring (one job covers a burst).
         scored_fams_changed.send(sender=Fam, dataset=fam.document.dataset, user=user)
     return fam

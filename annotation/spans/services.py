@@ -73,6 +73,7 @@ def span_annotation_save(
     no_errors: bool,
     base_version: int,
     user,
+    announce: bool = True,
 ) -> SpanAnnotation:
     """Save a new state of one output's errors unless it changed since ``base_version``.
 
@@ -86,6 +87,9 @@ def span_annotation_save(
         no_errors: the "no errors" mark.
         base_version: the version the client's edit started from.
         user: who saves.
+        announce: send ``scored_spans_changed`` when a released or gold set's own row changed
+            (False: the caller announces it when the change counts for scoring, as
+            adjudication does on "done").
 
     Returns:
         The saved row (unchanged, same version, when nothing differs).
@@ -135,7 +139,7 @@ def span_annotation_save(
         changes=changes,
         author=user,
     )
-    if row.annotator_id is None:
+    if announce and row.annotator_id is None:
         _announce(row.annotation_set, user)
     return row
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
 
+from annotation.adjudication.selectors import gold_counted_q
 from annotation.campaigns.models import Campaign, TaskStatus
 from annotation.campaigns.models import Task as CampaignTask
 from annotation.corpus.importers.parsers.loupe_release import layout
@@ -461,13 +462,15 @@ def _sample_indices(dataset: Dataset) -> list[tuple[int, int, str, str]]:
 
 def _scored_fams(dataset: Dataset) -> Iterator[tuple[int, list]]:
     """``(document pk, facets)`` of each document's scored FAM, in the dataset's order: gold
-    before released, then the first reference, then the latest saved (as scoring chooses)."""
+    before released (a campaign's gold only for its adjudicated documents), then the first
+    reference, then the latest saved (as scoring chooses)."""
     rank = Case(
         *(When(annotation_set__kind=kind, then=Value(i)) for i, kind in enumerate(FAR_FAM_KINDS)),
         output_field=IntegerField(),
     )
     rows = (
         Fam.objects.filter(
+            gold_counted_q(),
             annotation_set__dataset=dataset,
             annotation_set__scheme=FAM_SCHEME,
             annotation_set__kind__in=FAR_FAM_KINDS,

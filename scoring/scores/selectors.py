@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Max, QuerySet
 
+from annotation.adjudication.selectors import gold_counted_q
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSetKind, Fam
 from annotation.spans.models import SpanAnnotation
@@ -12,7 +13,8 @@ from scoring.metrics.far import DEFAULT_K
 
 from .models import JobStatus, ScoringJob
 
-# The FAMs FAR is computed against, best first: adjudicated gold, then a release's own.
+# The FAMs FAR is computed against, best first: adjudicated gold, then a release's own. A
+# campaign's gold counts only for the documents marked adjudicated (done): see gold_counted_q.
 FAM_SOURCES = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
 
 
@@ -41,8 +43,10 @@ def output_version_current_list(*, dataset: Dataset) -> list[OutputVersion]:
 def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
     """The FAM each document's FAR is computed against: gold if there is one, else released.
 
-    Only FAMs without an annotator (adjudicated or released) count; among several of the same
-    kind, the one of the first reference, then the most recently updated, is used.
+    Only FAMs without an annotator (adjudicated or released) count, and a campaign's gold FAM
+    only once its document is adjudicated (done; an imported or admin-made gold set always
+    counts); among several of the same kind, the one of the first reference, then the most
+    recently updated, is used.
 
     Args:
         dataset: the dataset.
@@ -52,6 +56,7 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
         document id -> :class:`Fam`, with its annotation set and reference loaded.
     """
     fams = Fam.objects.filter(
+        gold_counted_q(),
         annotation_set__dataset=dataset,
         annotation_set__kind__in=FAM_SOURCES,
         annotator__isnull=True,
@@ -67,7 +72,8 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
     return chosen
 
 
-# The span annotations PolyTope is scored against, best first: adjudicated gold, then released.
+# The span annotations PolyTope is scored against, best first: adjudicated gold, then released
+# (a campaign's gold only for its documents marked adjudicated, as for FAMs).
 SPAN_SOURCES = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
 POLYTOPE_SCHEME = "polytope"
 
@@ -76,8 +82,9 @@ def scoring_span_map(*, output_ids, scheme: str = POLYTOPE_SCHEME) -> dict[int, 
     """The span annotation each output is scored against: gold if there is one, else released.
 
     Only annotated rows count (errors, or the "no errors" mark) of sets without an annotator
-    (adjudicated or released), as for FAMs; among several of the same kind, the most recently
-    updated wins. An output without such a row is not annotated: it gets no score.
+    (adjudicated or released), and a campaign's gold rows only once their document is
+    adjudicated (done), as for FAMs; among several of the same kind, the most recently updated
+    wins. An output without such a row is not annotated: it gets no score.
 
     Args:
         output_ids: the outputs.
@@ -87,6 +94,7 @@ def scoring_span_map(*, output_ids, scheme: str = POLYTOPE_SCHEME) -> dict[int, 
         output id -> :class:`SpanAnnotation`, with its annotation set loaded.
     """
     rows = SpanAnnotation.objects.filter(
+        gold_counted_q(document_field="output__document_id"),
         output_id__in=list(output_ids),
         annotation_set__scheme=scheme,
         annotation_set__kind__in=SPAN_SOURCES,
@@ -130,7 +138,8 @@ def scoring_judged_spans(*, output_ids, scheme: str) -> dict[int, list[list[dict
 
 
 def scoring_span_versions(*, dataset: Dataset, scheme: str = POLYTOPE_SCHEME) -> set[int]:
-    """The output versions of ``dataset`` with outputs that a gold or released set annotates.
+    """The output versions of ``dataset`` with outputs that a gold or released set annotates
+    (a campaign's gold only for its adjudicated documents).
 
     Args:
         dataset: the dataset.
@@ -141,6 +150,7 @@ def scoring_span_versions(*, dataset: Dataset, scheme: str = POLYTOPE_SCHEME) ->
     """
     return set(
         SpanAnnotation.objects.filter(
+            gold_counted_q(document_field="output__document_id"),
             annotation_set__dataset=dataset,
             annotation_set__scheme=scheme,
             annotation_set__kind__in=SPAN_SOURCES,
@@ -158,9 +168,11 @@ def scoring_fams_exist(*, dataset: Dataset) -> bool:
         dataset: the dataset.
 
     Returns:
-        True when a gold or released FAM without an annotator exists.
+        True when a gold or released FAM without an annotator exists (a campaign's gold FAM
+        only if its document is adjudicated).
     """
     return Fam.objects.filter(
+        gold_counted_q(),
         annotation_set__dataset=dataset,
         annotation_set__kind__in=FAM_SOURCES,
         annotator__isnull=True,
