@@ -5,6 +5,8 @@ worked by hand), the adjudicators, and the list's hand-worked counts and agreeme
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -43,6 +45,7 @@ from scoring.scores.models import DocumentScore, ErrorBreakdown, JobStatus, Scor
 from scoring.scores.selectors import scoring_fam_map
 from scoring.scores.services import scoring_pending_run_inline
 from scoring.scores.services.jobs import _send as _send_scoring_job
+from tests.release_helpers import build, members
 from tests.test_polytope_campaigns import SUMMARY_002, span
 
 pytestmark = pytest.mark.django_db
@@ -293,6 +296,21 @@ def test_far_counts_the_campaign_gold_only_while_its_document_is_adjudicated(
     assert again.pk != job.pk and _queued_on_commit(reopened) == [again.pk]
     scoring_pending_run_inline(dataset=dataset, ks=[3])
     assert scored_set(doc) == "gold" and far(doc) == pytest.approx(1 / 3)
+
+
+def test_the_releases_far_files_hold_the_campaign_gold_of_done_documents_only(world):
+    campaign, doc, doc2, admin = world["campaign"], world["doc"], world["doc2"], world["admin"]
+    edited = [
+        {"groups": [[i]], "label": "supported", "provenance": prov("edited")} for i in (0, 1, 2)
+    ]
+    gold_fam_save(campaign=campaign, document=doc, facets=GOLD, base_version=0, user=admin)
+    gold_fam_save(campaign=campaign, document=doc2, facets=edited, base_version=0, user=admin)
+    document_adjudication_mark(campaign=campaign, document=doc, user=admin)
+    low = json.loads(members(build(world["dataset"]))["far/FAMs.json"])["low_abs"]
+    # demo-001 (idx 0) is adjudicated: its campaign gold, groups as saved. demo-002 (idx 1) is
+    # not: the demo's own FAM [0] | [3, 4] | [8], as scoring reads it.
+    assert low["0"] == {"0": [[1], [0]], "1": [[3, 4]], "2": [[2]]}
+    assert low["1"] == {"0": [[0]], "1": [[3, 4]], "2": [[8]]}
 
 
 def test_a_done_that_rolls_back_leaves_no_rescoring_behind(world):
