@@ -4,7 +4,8 @@ worker doing every job (suggestions, agreement runs, scoring, the release build)
 log in as admin; create a FAM campaign with overlap 2 on the demo for two annotators (the new
 campaign page); annotate as each (the workspace, by keyboard); watch the progress; see the
 agreement (its Jaccard equals the value worked by hand below); adjudicate the document to gold;
-see the leaderboard rescore (lead-3's FAR on it, worked by hand); export a release and import
+see the leaderboard rescore once it is marked adjudicated, not before (lead-3's FAR on it,
+worked by hand); export a release and import
 it again through the datasets page (format loupe-release).
 """
 
@@ -112,6 +113,7 @@ def test_the_admin_walkthrough(browser, context, site, tmp_path):
     from annotation.campaigns.models import Campaign, Task
     from annotation.corpus.models import Dataset
     from annotation.fams.models import Fam
+    from scoring.scores.models import ScoringJob
 
     url = site.url
     page = context.new_page()
@@ -163,16 +165,20 @@ def test_the_admin_walkthrough(browser, context, site, tmp_path):
     for key in ["1", "j", "1", "j", "1"]:
         page.keyboard.press(key)
     wait_saved(page)
+    # The gold is saved but not adjudicated yet: it does not count for scoring, so no rescoring.
+    assert Fam.objects.filter(annotation_set__slug="walkthrough-gold").exists()
+    assert not ScoringJob.objects.filter(trigger="fams").exists()
     page.keyboard.press("d")
     expect(page.locator("#adj-status")).to_have_text("Adjudicated")
+    assert ScoringJob.objects.filter(trigger="fams").count() == 1  # queued by "done"
     gold = Fam.objects.get(
         annotation_set__slug="walkthrough-gold", document__external_id="demo-001"
     )
     assert [facet["groups"] for facet in gold.facets] == [[[0]], [[1]], [[2]]]
     assert [facet["provenance"]["method"] for facet in gold.facets] == ["agreed", "take", "take"]
 
-    # 6. The gold save rescored the dataset on the worker: lead-3's FAR follows the new gold.
-    _far_is(page, url, FAR_AFTER, "the leaderboard was not rescored after the gold save")
+    # 6. Marking it done rescored the dataset on the worker: lead-3's FAR follows the new gold.
+    _far_is(page, url, FAR_AFTER, "the leaderboard was not rescored after the document was done")
 
     # 7. A release, built by the worker, downloaded, then imported again as a new dataset.
     page.goto(f"{url}/manage/datasets/demo/releases/")
