@@ -12,6 +12,7 @@ from ..errors import MetricsError
 from ..stats import LEVEL_SUMMARY, LEVEL_SYSTEM, METHODS, Correlation, correlate, summary_level
 from ..stats.correlation import MIN_POINTS
 from ..stats.errors import NonFiniteValueError, canonical_key
+from ..stats.order import Order, in_order, key_order
 
 KIND_SCORE = "score"  # higher is better
 KIND_RANK = "rank"  # 1 is best: negated before correlating
@@ -200,6 +201,7 @@ def correlate_with_human(
     *,
     kind: str = KIND_SCORE,
     name: str = "human",
+    order: Order = None,
 ) -> tuple[MetricCorrelation, ...]:
     """Pearson, Spearman and Kendall between each automatic metric and one human study.
 
@@ -219,7 +221,8 @@ def correlate_with_human(
     With ``kind="rank"`` (1 is best) the human values are negated before correlating, so the
     reported coefficients keep the usual sign: positive means the metric agrees with the humans.
     Fewer than 3 systems, no common document or a constant side never raise: every
-    coefficient is then ``None`` with the reason.
+    coefficient is then ``None`` with the reason. The documents are taken in ``order`` (the
+    dataset's), or in canonical key order without one.
 
     Args:
         metric_scores: metric key -> system -> document -> automatic score.
@@ -227,6 +230,8 @@ def correlate_with_human(
             ``None`` for every system (``{system: {None: value}}``).
         kind: ``"score"`` (higher is better, the default) or ``"rank"`` (lower is better).
         name: the study's name, recorded in each result.
+        order: the documents' order (see :func:`scoring.metrics.stats.in_order`); None:
+            canonical key order.
 
     Returns:
         For each metric in the order given, its system-level result and then, for a
@@ -237,7 +242,9 @@ def correlate_with_human(
         JudgmentInputError: an unknown ``kind``; a value that is not a number; a system without
             any human value; a study mixing per-system and per-document values; or a metric's
             scores that are not nested mappings.
+        UnorderedKeyError: ``order`` does not list some document both sides score.
     """
+    order = key_order(order)
     if kind not in KINDS:
         raise JudgmentInputError(f"kind must be one of {KINDS}, got {kind!r}")
     values, per_document = _checked_human(human, kind)
@@ -253,7 +260,7 @@ def correlate_with_human(
         }
         systems = sorted((s for s, docs in usable.items() if docs), key=canonical_key)
         common = set.intersection(*(usable[s] for s in systems)) if systems else set()
-        documents = sorted(common, key=canonical_key)
+        documents = in_order(common, order, what=f"correlations of {metric}")
         shape = dict(judgment=name, metric=metric, n_systems=len(systems))
         shape["n_documents"] = len(documents)
         reason = None
@@ -281,6 +288,8 @@ def correlate_with_human(
         else:
             m = {s: {d: scores[s][d] for d in documents} for s in systems}
             h = {s: {d: values[s][d] for d in documents} for s in systems}
-            summary_results = {method: summary_level(m, h, method) for method in METHODS}
+            summary_results = {
+                method: summary_level(m, h, method, order=order) for method in METHODS
+            }
         results.append(MetricCorrelation(level=LEVEL_SUMMARY, **shape, **summary_results))
     return tuple(results)

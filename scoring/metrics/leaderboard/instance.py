@@ -15,6 +15,7 @@ from statistics import fmean
 from ..stats import Correlation
 from ..stats.correlation import MIN_POINTS
 from ..stats.errors import canonical_key
+from ..stats.order import Order, in_order, key_order
 from .correlations import coefficients_dict, level_coefficients, undefined_coefficients
 
 LEVEL_SYSTEM = "system"
@@ -73,11 +74,14 @@ def correlate_human_scores(
     human_systems: Mapping[Hashable, float],
     *,
     name: str,
+    order: Order = None,
 ) -> tuple[HumanScoreCorrelation, ...]:
     """Pearson, Spearman and Kendall of each metric against a per-output human score.
 
     Only outputs with both a metric score and a human score count. Fewer than 3 points, or a
-    constant side, never raise: the coefficient is then None with the reason.
+    constant side, never raise: the coefficient is then None with the reason. A system's
+    outputs are taken in ``order`` (the dataset's documents), or in canonical key order
+    without one.
 
     Args:
         metric_scores: metric -> system -> document -> value.
@@ -85,6 +89,8 @@ def correlate_human_scores(
         human_systems: system -> the system's human score (e.g. PolyTope pooled over words);
             a system missing here has no system-level point.
         name: the human score's name, recorded in each result.
+        order: the documents' order (see :func:`scoring.metrics.stats.in_order`); None:
+            canonical key order.
 
     Returns:
         For each metric in the order given, its system-level and then its instance-level
@@ -92,13 +98,17 @@ def correlate_human_scores(
 
     Raises:
         NonFiniteValueError: a value is NaN or infinite.
+        UnorderedKeyError: ``order`` does not list some document both sides score.
     """
+    order = key_order(order)
     results = []
     for metric, by_system in metric_scores.items():
         x_system, y_system, x_pairs, y_pairs, pair_systems = [], [], [], [], set()
         for system in sorted(human_documents, key=canonical_key):
             scores = by_system.get(system, {})
-            documents = sorted(human_documents[system].keys() & scores.keys(), key=canonical_key)
+            documents = in_order(
+                human_documents[system].keys() & scores.keys(), order, what=f"{name} x {metric}"
+            )
             if not documents:
                 continue
             x_pairs += [scores[d] for d in documents]

@@ -33,6 +33,7 @@ from ..stats import (
     paired_ratio_permutation_test,
 )
 from ..stats.errors import canonical_key
+from ..stats.order import Order, in_order, key_order
 from .table import Comparison
 
 POLYTOPE = "polytope"
@@ -203,29 +204,34 @@ def polytope_cell(
     level: float = 0.95,
     resamples: int = 1000,
     seed: int = DEFAULT_SEED,
+    order: Order = None,
 ) -> PolytopeCell | None:
     """A system's pooled PolyTope score with its ratio bootstrap interval.
 
     The interval resamples the annotated outputs (a segment keeps its penalty and its words
     together) and recomputes ``penalty / words``; the score's interval is
-    ``[100 * (1 - high), 100 * (1 - low)]``. The outputs are taken in canonical key order, so
-    the interval does not depend on the mapping's order.
+    ``[100 * (1 - high), 100 * (1 - low)]``. The outputs are taken in ``order`` (the
+    dataset's, so the figures never depend on database ids) or, without one, in canonical key
+    order; either way the interval does not depend on the mapping's order.
 
     Args:
         segments: document -> the output's segment figures (annotated outputs only).
         level: confidence level.
         resamples: bootstrap resamples.
         seed: the generator's seed.
+        order: the documents' order (see :func:`scoring.metrics.stats.in_order`); None:
+            canonical key order.
 
     Returns:
         The :class:`PolytopeCell`, or None when no output is annotated.
 
     Raises:
         StatsError: a bad ``level`` or ``resamples``.
+        UnorderedKeyError: ``order`` does not list some document.
     """
     if not segments:
         return None
-    ordered = [segments[d] for d in sorted(segments, key=canonical_key)]
+    ordered = [segments[d] for d in in_order(segments, order, what="PolyTope cell")]
     words = sum(s.words for s in ordered)
     penalty = sum(s.penalty for s in ordered)
     low = high = None
@@ -261,6 +267,7 @@ def rank_by_polytope(
     resamples: int = 1000,
     seed: int = DEFAULT_SEED,
     names: Mapping[Hashable, str] | None = None,
+    order: Order = None,
 ) -> tuple[list[Hashable], dict[Hashable, Comparison | None]]:
     """Order systems by their pooled PolyTope score and test each against the next one.
 
@@ -277,11 +284,17 @@ def rank_by_polytope(
         resamples: permutation samples (when the test is not exact).
         seed: the generator's seed.
         names: display names for the reasons.
+        order: the documents' order for the paired tests (see
+            :func:`scoring.metrics.stats.in_order`); None: canonical key order.
 
     Returns:
         ``(ordered systems, system -> Comparison with the next one or None)``.
+
+    Raises:
+        UnorderedKeyError: ``order`` does not list some document.
     """
     names = names or {}
+    order = key_order(order)
     scored = sorted(
         (s for s in systems if cells.get(s) is not None),
         key=lambda s: (-cells[s].score, canonical_key(s)),
@@ -300,7 +313,7 @@ def rank_by_polytope(
             )  # fmt: skip
             continue
         a, b = segments[system], segments[below]
-        shared = sorted(a.keys() & b.keys(), key=canonical_key)
+        shared = in_order(a.keys() & b.keys(), order, what="PolyTope paired test")
         if len(shared) < 2:
             comparisons[system] = Comparison(
                 below, POLYTOPE, TEST_RATIO_PERMUTATION, None, False, len(shared), None,
@@ -312,6 +325,7 @@ def rank_by_polytope(
             {d: (b[d].penalty, b[d].words) for d in shared},
             resamples=resamples,
             seed=seed,
+            order=order,
         )
         comparisons[system] = Comparison(
             below, POLYTOPE, result.test, result.p_value, result.p_value < alpha, result.n,

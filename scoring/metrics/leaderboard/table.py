@@ -16,6 +16,7 @@ from ..stats import (
     paired_permutation_test,
 )
 from ..stats.errors import canonical_key
+from ..stats.order import KeyOrder, Order, UnorderedKeyError, in_order, key_order
 
 Scores = Mapping[Hashable, Mapping[str, Mapping[Hashable, float]]]  # system -> metric -> doc
 
@@ -89,13 +90,17 @@ class Leaderboard:
     alpha: float
 
 
-def _cells(scores, systems, metrics, documents, level, resamples, seed):
-    """Every (system, metric) cell; columns over the same documents share one bootstrap."""
+def _cells(scores, systems, metrics, documents, level, resamples, seed, order: KeyOrder | None):
+    """Every (system, metric) cell; columns over the same documents share one bootstrap.
+
+    A column's documents are taken in ``order`` (canonical key order without one): that order
+    decides how the mean is added up and which rows the bootstrap draws.
+    """
     groups: dict[tuple, list[tuple]] = defaultdict(list)
     for system in systems:
         for metric in metrics:
             values = {d: v for d, v in scores.get(system, {}).get(metric, {}).items()}
-            docs = tuple(sorted((d for d in values if d in documents), key=canonical_key))
+            docs = in_order((d for d in values if d in documents), order, what="leaderboard")
             if docs:
                 groups[docs].append((system, metric, values))
     cells: dict[tuple, Cell] = {}
@@ -111,7 +116,7 @@ def _cells(scores, systems, metrics, documents, level, resamples, seed):
     return cells
 
 
-def _compare(upper, lower, metric, scores, documents, alpha, resamples, seed) -> Comparison:
+def _compare(upper, lower, metric, scores, documents, alpha, resamples, seed, order) -> Comparison:
     a = {d: v for d, v in scores.get(upper, {}).get(metric, {}).items() if d in documents}
     b = {d: v for d, v in scores.get(lower, {}).get(metric, {}).items() if d in documents}
     shared = a.keys() & b.keys()
@@ -121,7 +126,11 @@ def _compare(upper, lower, metric, scores, documents, alpha, resamples, seed) ->
             reason=f"{len(shared)} shared documents; a paired test needs at least 2",
         )  # fmt: skip
     result = paired_permutation_test(
-        {d: a[d] for d in shared}, {d: b[d] for d in shared}, resamples=resamples, seed=seed
+        {d: a[d] for d in shared},
+        {d: b[d] for d in shared},
+        resamples=resamples,
+        seed=seed,
+        order=order,
     )
     return Comparison(
         lower, metric, result.test, result.p_value, result.p_value < alpha, result.n,
@@ -175,6 +184,7 @@ def build_leaderboard(
     resamples: int = 1000,
     seed: int = DEFAULT_SEED,
     names: Mapping[Hashable, str] | None = None,
+    order: Order = None,
 ) -> Leaderboard:
     """Build a leaderboard from per-document scores.
 
@@ -185,6 +195,12 @@ def build_leaderboard(
     against the row below with a two-sided paired permutation test on the documents both have
     a score for. When systems cover different documents the leaderboard says so in ``notes``;
     with ``common_only`` every cell is restricted to the documents all systems have outputs for.
+
+    Means, intervals and tests take the documents in ``order`` when one is given (a dataset's
+    documents by position, then external id), so two copies of a dataset whose documents have
+    other keys (database ids) give the same leaderboard, exactly. Without one they are taken
+    in canonical key order (type name, then text), which does not depend on the order of the
+    mappings either.
 
     Args:
         scores: system -> metric -> document -> value.
@@ -198,12 +214,16 @@ def build_leaderboard(
         resamples: bootstrap resamples and permutation-test samples.
         seed: seed of both.
         names: display names for the notes (system keys by default).
+        order: every document of ``documents`` in the order to sum, resample and pair them
+            (a :class:`~scoring.metrics.stats.KeyOrder`, a sequence, or a mapping whose keys
+            are in order); None: canonical key order.
 
     Returns:
         The :class:`Leaderboard`.
 
     Raises:
         MetricsError: ``sort`` is not one of ``metrics``, or ``alpha`` is outside (0, 1).
+        UnorderedKeyError: ``order`` is given and leaves out some of ``documents``.
     """
     if sort not in metrics:
         raise MetricsError(f"cannot sort by {sort!r}; metrics: {list(metrics)}")
@@ -211,6 +231,9 @@ def build_leaderboard(
         raise MetricsError(f"alpha must be in (0, 1), got {alpha!r}")
     names = names or {}
     documents = set(documents)
+    order = key_order(order)
+    if order is not None and (unordered := [d for d in documents if d not in order]):
+        raise UnorderedKeyError("leaderboard documents", missing=unordered)
     systems = sorted(covered, key=canonical_key)
     in_scope = {s: set(covered[s]) & documents for s in systems}
     common = set.intersection(*in_scope.values()) if systems else set()
@@ -226,22 +249,22 @@ def build_leaderboard(
             "Use 'common documents only' to compare on those; the paired tests always use "
             "the documents both systems share."
         )
-    cells = _cells(scores, systems, metrics, used, level, resamples, seed)
+    cells = _cells(scores, systems, metrics, used, level, resamples, seed, order)
     incomplete = _scoring_notes(scores, systems, metrics, in_scope, used, names)
     notes += incomplete
     comparable = comparable and not incomplete
 
-    def order(system):
+    def rank(system):
         cell = cells.get((system, sort))
         return (cell is None, -(cell.mean if cell else 0.0), canonical_key(system))
 
-    ranked = sorted(systems, key=order)
+    ranked = sorted(systems, key=rank)
     rows = []
     for position, system in enumerate(ranked):
         below = ranked[position + 1] if position + 1 < len(ranked) else None
         comparison = None
         if below is not None and (system, sort) in cells and (below, sort) in cells:
-            comparison = _compare(system, below, sort, scores, used, alpha, resamples, seed)
+            comparison = _compare(system, below, sort, scores, used, alpha, resamples, seed, order)
         elif below is not None and (system, sort) in cells:
             comparison = Comparison(
                 below, sort, TEST_PERMUTATION, None, False, 0, None,

@@ -3,6 +3,8 @@
 Means of per-document scores use :func:`bootstrap_ci` and the paired tests of :mod:`.paired`;
 scores pooled over units as a ratio of sums (the PolyTope system score: penalty over words)
 use :func:`bootstrap_ratio_ci` (:mod:`.ratio`) and the paired tests of :mod:`.paired_ratio`.
+Each takes documents in a caller's ``order`` (a :class:`KeyOrder`, e.g. a dataset's), or in
+canonical key order without one (:mod:`.order`).
 """
 
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, ConfidenceInterval, bootstrap_ci
@@ -26,6 +28,7 @@ from .errors import (
     StatsError,
     TooFewPointsError,
 )
+from .order import KeyOrder, UnorderedKeyError, in_order, key_order
 from .paired import (
     TEST_BOOTSTRAP,
     TEST_PERMUTATION,
@@ -56,6 +59,7 @@ __all__ = [
     "TEST_RATIO_PERMUTATION",
     "ConfidenceInterval",
     "Correlation",
+    "KeyOrder",
     "MismatchError",
     "MismatchedDocumentsError",
     "MismatchedSystemsError",
@@ -66,10 +70,13 @@ __all__ = [
     "RatioInterval",
     "StatsError",
     "TooFewPointsError",
+    "UnorderedKeyError",
     "bootstrap_ci",
     "bootstrap_ci_columns",
     "bootstrap_ratio_ci",
     "correlate",
+    "in_order",
+    "key_order",
     "paired_bootstrap_test",
     "paired_permutation_test",
     "paired_ratio_bootstrap_test",

@@ -17,6 +17,7 @@ from .errors import (
     TooFewPointsError,
     canonical_key,
 )
+from .order import Order, in_order
 
 METHODS = ("pearson", "spearman", "kendall")
 LEVEL_PAIRS = "pairs"
@@ -130,8 +131,11 @@ def correlate(x: Sequence[float], y: Sequence[float], method: str = "pearson") -
     return Correlation(method, LEVEL_PAIRS, value, p_value, int(xs.size), reason)
 
 
-def _matrices(metric: Scores, human: Scores, what: str) -> tuple[np.ndarray, np.ndarray, tuple]:
-    """Check coverage and return ``(metric, human)`` as (systems x documents) arrays."""
+def _matrices(
+    metric: Scores, human: Scores, what: str, order: Order = None
+) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """Check coverage and return ``(metric, human)`` as (systems x documents) arrays, the
+    documents in ``order`` (canonical key order without one)."""
     if metric.keys() != human.keys():
         raise MismatchedSystemsError(
             what,
@@ -144,7 +148,7 @@ def _matrices(metric: Scores, human: Scores, what: str) -> tuple[np.ndarray, np.
     if len(systems) < MIN_POINTS:
         raise TooFewPointsError(f"{what} (systems)", n=len(systems), needed=MIN_POINTS)
     first = systems[0]
-    documents = tuple(sorted(metric[first], key=canonical_key))
+    documents = in_order(metric[first], order, what=what)
     if not documents:
         raise TooFewPointsError(f"{what} (documents of {first!r})", n=0, needed=1)
     rows = {}
@@ -165,7 +169,9 @@ def _matrices(metric: Scores, human: Scores, what: str) -> tuple[np.ndarray, np.
     return rows["metric"], rows["human"], documents
 
 
-def system_level(metric: Scores, human: Scores, method: str = "pearson") -> Correlation:
+def system_level(
+    metric: Scores, human: Scores, method: str = "pearson", *, order: Order = None
+) -> Correlation:
     """System-level correlation: one point per system, its mean score over the documents.
 
     Every system must have metric and human scores on exactly the same documents; a system
@@ -175,6 +181,8 @@ def system_level(metric: Scores, human: Scores, method: str = "pearson") -> Corr
         metric: system -> document -> metric score.
         human: system -> document -> human score (same systems and documents).
         method: ``"pearson"`` (default), ``"spearman"`` or ``"kendall"``.
+        order: the documents' order for the means (see :func:`.order.in_order`); None:
+            canonical key order.
 
     Returns:
         A :class:`Correlation` at level ``"system"`` with ``n`` = number of systems.
@@ -182,17 +190,20 @@ def system_level(metric: Scores, human: Scores, method: str = "pearson") -> Corr
     Raises:
         MismatchedSystemsError: the two sources cover different systems.
         MismatchedDocumentsError: some system covers different documents.
+        UnorderedKeyError: ``order`` does not list some document.
         TooFewPointsError: fewer than 3 systems, or no document.
         NonFiniteValueError: a score is NaN or infinite.
         StatsError: an unknown method.
     """
     _check_method(method)
-    m, h, _ = _matrices(metric, human, f"system-level {method} correlation")
+    m, h, _ = _matrices(metric, human, f"system-level {method} correlation", order)
     value, p_value, reason = _coefficient(m.mean(axis=1), h.mean(axis=1), method)
     return Correlation(method, LEVEL_SYSTEM, value, p_value, int(m.shape[0]), reason)
 
 
-def summary_level(metric: Scores, human: Scores, method: str = "pearson") -> Correlation:
+def summary_level(
+    metric: Scores, human: Scores, method: str = "pearson", *, order: Order = None
+) -> Correlation:
     """Summary-level correlation: correlate across systems per document, then average.
 
     The exact variant: for each document ``d``, ``r_d = corr([metric[s][d] for s],
@@ -207,6 +218,8 @@ def summary_level(metric: Scores, human: Scores, method: str = "pearson") -> Cor
         metric: system -> document -> metric score.
         human: system -> document -> human score (same systems and documents).
         method: ``"pearson"`` (default), ``"spearman"`` or ``"kendall"``.
+        order: the documents' order for the average and ``undefined`` (see
+            :func:`.order.in_order`); None: canonical key order.
 
     Returns:
         A :class:`Correlation` at level ``"summary"``; ``n`` is the number of documents
@@ -215,12 +228,13 @@ def summary_level(metric: Scores, human: Scores, method: str = "pearson") -> Cor
     Raises:
         MismatchedSystemsError: the two sources cover different systems.
         MismatchedDocumentsError: some system covers different documents.
+        UnorderedKeyError: ``order`` does not list some document.
         TooFewPointsError: fewer than 3 systems, or no document.
         NonFiniteValueError: a score is NaN or infinite.
         StatsError: an unknown method.
     """
     _check_method(method)
-    m, h, documents = _matrices(metric, human, f"summary-level {method} correlation")
+    m, h, documents = _matrices(metric, human, f"summary-level {method} correlation", order)
     values, undefined = [], []
     for column, document in enumerate(documents):
         value, _, _ = _coefficient(m[:, column], h[:, column], method)

@@ -18,7 +18,8 @@ from .bootstrap import (
     check_resampling,
     percentile_interval,
 )
-from .errors import MismatchedDocumentsError, NonFiniteValueError, StatsError, canonical_key
+from .errors import MismatchedDocumentsError, NonFiniteValueError, StatsError
+from .order import Order, in_order
 
 TEST_PERMUTATION = "paired permutation (sign flip)"
 TEST_BOOTSTRAP = "paired bootstrap (shifted)"
@@ -59,19 +60,27 @@ class PairedTestResult:
     ci: ConfidenceInterval | None = None
 
 
-def paired_keys(a: Mapping[Hashable, object], b: Mapping[Hashable, object], *, what: str):
-    """The keys both systems cover, in canonical order; they must be the same keys.
+def paired_keys(
+    a: Mapping[Hashable, object],
+    b: Mapping[Hashable, object],
+    *,
+    what: str,
+    order: Order = None,
+):
+    """The keys both systems cover, in ``order``; they must be the same keys.
 
     Args:
         a: key -> value of system A.
         b: key -> value of system B.
         what: the test's name, for the error.
+        order: the keys' order (see :func:`.order.in_order`); None: canonical key order.
 
     Returns:
-        The keys as a tuple in canonical order.
+        The keys as a tuple in that order.
 
     Raises:
         MismatchedDocumentsError: the two mappings cover different keys.
+        UnorderedKeyError: ``order`` does not list some key.
     """
     if a.keys() != b.keys():
         raise MismatchedDocumentsError(
@@ -81,30 +90,33 @@ def paired_keys(a: Mapping[Hashable, object], b: Mapping[Hashable, object], *, w
             left="system A",
             right="system B",
         )
-    return tuple(sorted(a, key=canonical_key))
+    return in_order(a, order, what=what)
 
 
 def paired_differences(
-    a: Mapping[Hashable, float], b: Mapping[Hashable, float]
+    a: Mapping[Hashable, float], b: Mapping[Hashable, float], *, order: Order = None
 ) -> tuple[tuple[Hashable, ...], np.ndarray]:
     """Pair two systems' per-document scores and return ``score_a - score_b`` per document.
 
-    Documents are put in a canonical order (type name, then ``str`` of the key), so the result
-    does not depend on the order of the mappings.
+    Documents are put in ``order`` (e.g. the dataset's), or without one in a canonical order
+    (type name, then ``str`` of the key), so the result never depends on the order of the
+    mappings.
 
     Args:
         a: document key -> score of system A.
         b: document key -> score of system B.
+        order: the documents' order (see :func:`.order.in_order`); None: canonical.
 
     Returns:
-        The documents in canonical order and the array of differences in that order.
+        The documents in that order and the array of differences in that order.
 
     Raises:
         MismatchedDocumentsError: the two mappings cover different documents.
+        UnorderedKeyError: ``order`` does not list some document.
         NonFiniteValueError: a score is NaN or infinite (the error names the document).
         TooFewPointsError: fewer than 2 documents.
     """
-    documents = paired_keys(a, b, what="paired test")
+    documents = paired_keys(a, b, what="paired test", order=order)
     for side, scores in (("system A", a), ("system B", b)):
         for doc in documents:
             value = scores[doc]
@@ -220,6 +232,7 @@ def paired_permutation_test(
     alternative: str = "two-sided",
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    order: Order = None,
 ) -> PairedTestResult:
     """Paired permutation test of the mean difference between two systems (sign flips).
 
@@ -236,19 +249,22 @@ def paired_permutation_test(
         alternative: ``"two-sided"`` (default), ``"greater"`` (A better) or ``"less"``.
         resamples: random sign patterns when the test is not exact (default 10,000).
         seed: seed of the random generator (default 0).
+        order: the documents' order for the sign patterns (see :func:`.order.in_order`);
+            None: canonical key order.
 
     Returns:
         A :class:`PairedTestResult`.
 
     Raises:
         MismatchedDocumentsError: the systems cover different documents.
+        UnorderedKeyError: ``order`` does not list some document.
         NonFiniteValueError: a score is NaN or infinite.
         TooFewPointsError: fewer than 2 documents.
         StatsError: a bad ``alternative`` or ``resamples``.
     """
     _check_alternative(alternative)
     check_resampling(resamples)
-    _, diffs = paired_differences(a, b)
+    _, diffs = paired_differences(a, b, order=order)
     n = diffs.size
     observed = float(diffs.mean())
     null, exact = permutation_null(
@@ -279,6 +295,7 @@ def paired_bootstrap_test(
     level: float = DEFAULT_LEVEL,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    order: Order = None,
 ) -> PairedTestResult:
     """Paired bootstrap test of the mean difference, with its percentile interval.
 
@@ -296,19 +313,22 @@ def paired_bootstrap_test(
         level: confidence level of the interval (default 0.95).
         resamples: number of bootstrap resamples (default 10,000).
         seed: seed of the random generator (default 0).
+        order: the documents' order for the resamples (see :func:`.order.in_order`); None:
+            canonical key order.
 
     Returns:
         A :class:`PairedTestResult` whose ``ci`` is the interval of the mean difference.
 
     Raises:
         MismatchedDocumentsError: the systems cover different documents.
+        UnorderedKeyError: ``order`` does not list some document.
         NonFiniteValueError: a score is NaN or infinite.
         TooFewPointsError: fewer than 2 documents.
         StatsError: a bad ``alternative``, ``level`` or ``resamples``.
     """
     _check_alternative(alternative)
     check_resampling(resamples, level)
-    _, diffs = paired_differences(a, b)
+    _, diffs = paired_differences(a, b, order=order)
     means = bootstrap_means(diffs, resamples, np.random.default_rng(seed))
     ci = percentile_interval(diffs, means, level=level, resamples=resamples, seed=seed)
     observed = ci.mean

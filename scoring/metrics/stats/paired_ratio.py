@@ -23,6 +23,7 @@ from .errors import (
     StatsError,
     TooFewPointsError,
 )
+from .order import Order
 from .paired import _check_alternative, paired_keys, paired_result, permutation_null
 from .ratio import _constant_ratio, _pooled, _positive, _quantiles
 
@@ -106,26 +107,30 @@ def _side(
 
 
 def _paired_terms(
-    a: Mapping[Hashable, Sequence[float]], b: Mapping[Hashable, Sequence[float]]
+    a: Mapping[Hashable, Sequence[float]],
+    b: Mapping[Hashable, Sequence[float]],
+    order: Order = None,
 ) -> _PairedTerms:
-    """Pair two systems' ratio terms unit by unit, in a canonical order of the units.
+    """Pair two systems' ratio terms unit by unit, in ``order`` or a canonical order.
 
     Args:
         a: unit key -> ``(numerator, denominator)`` of system A.
         b: unit key -> ``(numerator, denominator)`` of system B (the same units).
+        order: the units' order (see :func:`.order.in_order`); None: canonical key order.
 
     Returns:
-        The units in canonical order (type name, then ``str`` of the key) and both systems'
-        numerators and denominators in that order.
+        The units in that order (canonical: type name, then ``str`` of the key) and both
+        systems' numerators and denominators in that order.
 
     Raises:
         MismatchedDocumentsError: the two mappings cover different units.
+        UnorderedKeyError: ``order`` does not list some unit.
         StatsError: a value that is not a ``(numerator, denominator)`` pair.
         NonFiniteValueError: a term is NaN, infinite or not a number (names the unit).
         NonPositiveDenominatorError: a denominator is zero or negative (names the unit).
         TooFewPointsError: fewer than 2 units.
     """
-    units = paired_keys(a, b, what="paired ratio test")
+    units = paired_keys(a, b, what="paired ratio test", order=order)
     if len(units) < 2:
         raise TooFewPointsError("paired ratio test", n=len(units), needed=2)
     num_a, den_a = _side(a, units, "system A")
@@ -140,6 +145,7 @@ def paired_ratio_permutation_test(
     alternative: str = "two-sided",
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    order: Order = None,
 ) -> PairedRatioTestResult:
     """Paired permutation test of the difference between two systems' pooled ratios.
 
@@ -164,12 +170,14 @@ def paired_ratio_permutation_test(
         alternative: ``"two-sided"`` (default), ``"greater"`` (A's ratio larger) or ``"less"``.
         resamples: random swap patterns when the test is not exact (default 10,000).
         seed: seed of the random generator (default 0).
+        order: the units' order (see :func:`.order.in_order`); None: canonical key order.
 
     Returns:
         A :class:`PairedRatioTestResult` (``low``, ``high`` and ``level`` are ``None``).
 
     Raises:
         MismatchedDocumentsError: the systems cover different units.
+        UnorderedKeyError: ``order`` does not list some unit.
         NonFiniteValueError: a term is NaN, infinite or not a number.
         NonPositiveDenominatorError: a denominator is zero or negative.
         TooFewPointsError: fewer than 2 units.
@@ -177,7 +185,7 @@ def paired_ratio_permutation_test(
     """
     _check_alternative(alternative)
     check_resampling(resamples)
-    terms = _paired_terms(a, b)
+    terms = _paired_terms(a, b, order)
     n = len(terms.units)
     ratio_a = _pooled(terms.num_a, terms.den_a)
     ratio_b = _pooled(terms.num_b, terms.den_b)
@@ -223,6 +231,7 @@ def paired_ratio_bootstrap_test(
     level: float = DEFAULT_LEVEL,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    order: Order = None,
 ) -> PairedRatioTestResult:
     """Paired bootstrap test of the difference between two pooled ratios, with its interval.
 
@@ -242,12 +251,14 @@ def paired_ratio_bootstrap_test(
         level: confidence level of the interval (default 0.95).
         resamples: number of bootstrap resamples (default 10,000).
         seed: seed of the random generator (default 0).
+        order: the units' order (see :func:`.order.in_order`); None: canonical key order.
 
     Returns:
         A :class:`PairedRatioTestResult` whose ``low`` and ``high`` bound ``ratio_a - ratio_b``.
 
     Raises:
         MismatchedDocumentsError: the systems cover different units.
+        UnorderedKeyError: ``order`` does not list some unit.
         NonFiniteValueError: a term is NaN, infinite or not a number.
         NonPositiveDenominatorError: a denominator is zero or negative.
         TooFewPointsError: fewer than 2 units.
@@ -256,7 +267,7 @@ def paired_ratio_bootstrap_test(
     """
     _check_alternative(alternative)
     check_resampling(resamples, level)
-    terms = _paired_terms(a, b)
+    terms = _paired_terms(a, b, order)
     ratio_a = _pooled(terms.num_a, terms.den_a)
     ratio_b = _pooled(terms.num_b, terms.den_b)
     observed = ratio_a - ratio_b
