@@ -197,8 +197,11 @@ def test_the_xsum_release_shows_its_three_workers_per_system_with_intervals(cont
     page = context.new_page()
     login(page, demo.url, "researcher")
     page.goto(f"{demo.url}/manage/datasets/xsum-faith/agreement/")
-    # Span agreement runs are for admins: a researcher is told so.
-    expect(page.locator("#status-text")).to_have_text("Only admins may see span agreement runs.")
+    # Researchers read the runs over annotation sets (the release's published workers), but
+    # only admins start one: no compute form for them.
+    expect(page.locator("#status")).to_have_attribute("data-state", "fresh")
+    expect(page.locator("#run-select")).to_have_value(str(run.pk))
+    expect(page.locator("#compute-form")).to_be_hidden()
     admin = context.browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = admin.new_page()
@@ -235,3 +238,31 @@ def _within_interval(cell) -> None:
     value = float(cell.locator(".mean").inner_text())
     low, high = (float(x) for x in re.findall(r"\d\.\d{3}", cell.locator(".ci").inner_text()))
     assert 0 <= low <= value <= high <= 1, (low, value, high)
+
+
+def test_the_compute_form_offers_span_sets_only(context, demo):
+    """The demo holds a FAM set (its gold); with two span sets beside it, only the span sets are
+    offered for a span agreement run (the server refuses FAM sets)."""
+    from annotation.fams.models import AnnotationSet, AnnotationSetKind
+
+    for worker in ("worker-a", "worker-b"):
+        span_set = AnnotationSet(
+            dataset=demo.dataset,
+            slug=worker,
+            name=f"PolyTope {worker}",
+            kind=AnnotationSetKind.RELEASED,
+            scheme="polytope",
+        )
+        span_set.full_clean()
+        span_set.save()
+    sets = AnnotationSet.objects.filter(dataset=demo.dataset)
+    spans = sorted(str(pk) for pk in sets.exclude(scheme="fam").values_list("pk", flat=True))
+    fams = sorted(str(pk) for pk in sets.filter(scheme="fam").values_list("pk", flat=True))
+    assert spans and fams, "the demo should have both kinds of set"
+    page = context.new_page()
+    login(page, demo.url, "admin", "loupe-admin")
+    page.goto(f"{demo.url}/manage/datasets/demo/agreement/")
+    expect(page.locator("#compute-form")).to_be_visible()
+    boxes = page.locator("#sets input[type=checkbox]")
+    expect(boxes).to_have_count(len(spans))
+    assert sorted(boxes.nth(i).get_attribute("value") for i in range(len(spans))) == spans

@@ -94,7 +94,8 @@ function draw(data, run) {
 }
 
 function drawCompute() {
-  const sets = (dataset.annotation_sets || []).filter((s) => s.scheme);
+  // Span sets only: a FAM set's scheme is "fam" (the server refuses FAM sets in a span run).
+  const sets = (dataset.annotation_sets || []).filter((s) => s.scheme && s.scheme !== "fam");
   const form = $("compute-form");
   form.hidden = false;
   const box = $("sets");
@@ -162,7 +163,7 @@ async function main() {
     if (root.dataset.admin === "1") drawCompute();
   } catch (error) {
     runs = [];
-    status("failed", error.status === 403 ? "Only admins may see span agreement runs." : `Could not list the runs: ${error.message}`);
+    status("failed", error.status === 403 ? `You may not see this dataset's span agreement runs: ${error.message}` : `Could not list the runs: ${error.message}`);
     root.setAttribute("aria-busy", "false");
     return;
   }
