@@ -5,9 +5,12 @@ the PolyTope release with BART's official workbook and the XSum release are expo
 back under a new slug through ``import_dataset --format loupe-release``, scored again (scores
 are recomputed on import, never copied) and exported again: every member is byte-identical
 except the manifest's slug, version, date and the like. The FAR release's
-per-document FAR, SAR, SAP and SAF1 then equal the original's exactly for all six systems (so
-do their means added in the dataset's order); the leaderboard shows the published figures for
-both, and so does a hand computation from the FAR-compatible JSON files alone.
+per-document FAR, SAR, SAP and SAF1 then equal the original's exactly for all six systems, and
+so does the copy's whole leaderboard (means, intervals, p-values, notes, correlations: the
+leaderboard takes documents in the dataset's order, never by database id); it shows the
+published figures for both, and so does a hand computation from the FAR-compatible JSON files
+alone. The span releases' leaderboards (PolyTope cells and tests, faithfulness and its
+correlations) are the same exactly too.
 """
 
 from __future__ import annotations
@@ -81,6 +84,23 @@ def test_the_demo_round_trip_gives_byte_identical_files(dataset, tmp_path):
     assert copy.scoring_jobs.filter(status="succeeded").exists()
 
 
+def _assert_same_leaderboard(original, copy, **params) -> dict:
+    """The copy's leaderboard payload equals the original's exactly, but for the dataset's
+    slug and name; returns the original's."""
+    payloads = [leaderboard_read(dataset=d, **params).payload for d in (original, copy)]
+    for payload, dataset in zip(payloads, (original, copy), strict=True):
+        assert (payload.pop("dataset"), payload.pop("dataset_name")) == (
+            dataset.slug,
+            dataset.name,
+        )
+    # The documents have other database ids in the copy, yet nothing differs, to the last bit.
+    assert set(original.documents.values_list("id", flat=True)).isdisjoint(
+        copy.documents.values_list("id", flat=True)
+    )
+    assert payloads[0]["systems"] and payloads[0] == payloads[1], params
+    return payloads[0]
+
+
 def _far_scores(dataset) -> dict[tuple[str, str, str], float]:
     """(system, document id, metric) -> value of every FAR-family score at k = 3."""
     rows = DocumentScore.objects.filter(
@@ -98,7 +118,7 @@ def _mean_in_dataset_order(dataset, system: str, metric: str) -> float:
             metric=f"{metric}@3",
             document__category="low",
         )
-        .order_by("document__position")
+        .order_by("document__position", "document__external_id")
         .values_list("value", flat=True)
     )
     return sum(values) / len(values)
@@ -137,27 +157,23 @@ def test_the_far_release_round_trip_keeps_far_and_sar_exactly(tmp_path):
     # original's exactly.
     per_document = [_far_scores(d) for d in (original, copy)]
     assert len(per_document[0]) == 6 * 89 * 4 and per_document[0] == per_document[1]
-    boards = [
-        {
-            row["system"]: row
-            for row in leaderboard_read(dataset=d, category="low", k=3).payload["systems"]
-        }
-        for d in (original, copy)
-    ]
-    assert set(boards[0]) == set(boards[1]) == set(PUBLISHED)
+    # The whole leaderboard of the copy is the original's, exactly: every mean, interval,
+    # p-value, note and correlation, for the paper's view and for every document.
+    for params in ({"category": "low", "k": 3}, {"k": 3}, {"category": "low", "sort": "sar"}):
+        _assert_same_leaderboard(original, copy, **params)
+    board = _assert_same_leaderboard(original, copy, category="low", k=3)
+    rows = {row["system"]: row for row in board["systems"]}
+    assert set(rows) == set(PUBLISHED)
     for system, (sap, sar, far) in PUBLISHED.items():
-        before, after = boards[0][system], boards[1][system]
+        row = rows[system]
         for metric in ("far", "sar", "sap", "saf1"):
-            assert after[metric]["n"] == before[metric]["n"] == 89, (system, metric)
-            # The same 89 values; the leaderboard adds them in the order of the documents'
-            # database ids as text, which differ between the two datasets, so the last bit
-            # of a mean may differ (see the report to the lead).
-            assert after[metric]["mean"] == pytest.approx(before[metric]["mean"], rel=1e-15)
-            assert _mean_in_dataset_order(copy, system, metric) == _mean_in_dataset_order(
-                original, system, metric
-            )
-        assert (round(after["sap"]["mean"], 3), round(after["sar"]["mean"], 3)) == (sap, sar)
-        assert round(after["far"]["mean"], 3) == far, system
+            assert row[metric]["n"] == 89, (system, metric)
+            # The mean of the 89 stored values (numpy adds them pairwise, hence approx).
+            expected = _mean_in_dataset_order(copy, system, metric)
+            assert row[metric]["mean"] == pytest.approx(expected, rel=1e-15)
+            assert row[metric]["ci_low"] < row[metric]["mean"] < row[metric]["ci_high"]
+        assert (round(row["sap"]["mean"], 3), round(row["sar"]["mean"], 3)) == (sap, sar)
+        assert round(row["far"]["mean"], 3) == far, system
     # The FAR-compatible files alone give the paper's table.
     found = members(second)
     assert len(json.loads(found["far/FAMs.json"])["low_abs"]) == 89
@@ -188,9 +204,17 @@ def test_the_span_releases_round_trip_byte_identical(release, tmp_path):
         )
     original = Dataset.objects.get(slug=release)
     scoring_pending_run_inline(dataset=original)
-    first, second, _copy = _round_trip(original, f"{release}-again", tmp_path)
+    first, second, copy = _round_trip(original, f"{release}-again", tmp_path)
     _assert_same_files(first, second, slug=f"{release}-again")
     found = members(second)
+    board = _assert_same_leaderboard(original, copy)
+    if workbook is not None:
+        # The pooled PolyTope cell, its ratio interval and its correlations: the same exactly.
+        bart = next(row for row in board["systems"] if row["system"] == "bart")
+        assert bart["polytope"]["n"] == 68 and bart["polytope"]["ci_low"] is not None
+        assert _assert_same_leaderboard(original, copy, sort="polytope") is not None
+    else:
+        assert board["faithfulness"]["available"] and board["faithfulness"]["correlations"]
     if workbook is not None:
         assert "workbooks/polytope-release/bart.xlsx" in found
         assert found["polytope.jsonl"].count(b"\n") == 68  # BART's 68 segments

@@ -27,7 +27,12 @@ from scoring.metrics.leaderboard import (
     far_key,
     rank_by_polytope,
 )
-from scoring.metrics.stats import DEFAULT_SEED, TEST_PERMUTATION, TEST_RATIO_PERMUTATION
+from scoring.metrics.stats import (
+    DEFAULT_SEED,
+    TEST_PERMUTATION,
+    TEST_RATIO_PERMUTATION,
+    KeyOrder,
+)
 from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
 from scoring.scores.selectors import output_version_current_list
 
@@ -61,6 +66,10 @@ FAITHFULNESS_DEFINITION = (
 METRICS = (*FAR_MEASURES, *ROUGE_KEYS, FAITHFULNESS)
 ALPHA = 0.05
 LEVEL = 0.95
+# How the figures are computed, part of every snapshot's stamp: changing it makes the stored
+# snapshots stale, so none computed the old way is served. 2: documents in the dataset's order
+# (position, then external id) instead of their database ids' text order.
+COMPUTATION = b"computation=2|"
 
 
 class LeaderboardParamsError(ApplicationError):
@@ -88,6 +97,10 @@ def check_params(category: str | None, k: int) -> None:
 def leaderboard_documents(*, dataset: Dataset, category: str | None) -> dict[int, str]:
     """The dataset's documents in a facet category.
 
+    The order is the dataset's own (position, then external id), never the database ids, so
+    two copies of a dataset list their documents alike; the leaderboard adds, resamples and
+    pairs documents in this order.
+
     Args:
         dataset: the dataset.
         category: ``noise``, ``low``, ``high``, ``low+high`` or None for all.
@@ -98,7 +111,7 @@ def leaderboard_documents(*, dataset: Dataset, category: str | None) -> dict[int
     documents = Document.objects.filter(dataset=dataset)
     if category:
         documents = documents.filter(category__in=CATEGORIES[category])
-    return dict(documents.order_by("position", "id").values_list("id", "external_id"))
+    return dict(documents.order_by("position", "external_id").values_list("id", "external_id"))
 
 
 def leaderboard_scores(
@@ -130,8 +143,8 @@ def leaderboard_scores(
 
 
 def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
-    """A digest of everything a leaderboard is computed from: versions, the last finished job,
-    the judgments and every document's category."""
+    """A digest of everything a leaderboard is computed from: how (:data:`COMPUTATION`), the
+    versions, the last finished job, the judgments and every document's category."""
     last_job = (
         ScoringJob.objects.filter(
             dataset=dataset, status__in=[JobStatus.SUCCEEDED, JobStatus.FAILED]
@@ -140,7 +153,7 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
         .values_list("id", "finished_at")
         .first()
     )
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(COMPUTATION)
     digest.update(",".join(str(v.pk) for v in versions).encode())
     digest.update(f"|{last_job[0]}@{last_job[1].isoformat()}|".encode() if last_job else b"|-|")
     digest.update(human_judgment_stamp(dataset=dataset).encode())
@@ -153,6 +166,8 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
 
 def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
     documents = leaderboard_documents(dataset=dataset, category=category)
+    # Every figure takes the documents in the dataset's order, never in database-id order.
+    order = KeyOrder(documents)
     by_version = leaderboard_scores(versions=versions, k=k, category=category)
     covered: dict[int, set[int]] = defaultdict(set)
     for version_id, document_id in SystemOutput.objects.filter(
@@ -174,6 +189,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         level=LEVEL,
         resamples=resamples,
         seed=DEFAULT_SEED,
+        order=order,
     )
     has_polytope = any(cell is not None for cell in cells.values())
     sort = sort or ("far" if "far" in metrics else "rouge1_f")
@@ -198,21 +214,22 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         resamples=resamples,
         seed=DEFAULT_SEED,
         names=names,
+        order=order,
     )
     rows = {row.system: row for row in board.rows}
-    order = [row.system for row in board.rows]
+    ranked = [row.system for row in board.rows]
     comparisons = {row.system: row.comparison for row in board.rows}
     significance = {"test": TEST_PERMUTATION, "alternative": "two-sided", "alpha": ALPHA,
                     "metric": sort, "resamples": resamples}  # fmt: skip
     if by_polytope:
-        order, comparisons = rank_by_polytope(
-            cells, segments, order, alpha=ALPHA, resamples=resamples, seed=DEFAULT_SEED,
-            names=names,
+        ranked, comparisons = rank_by_polytope(
+            cells, segments, ranked, alpha=ALPHA, resamples=resamples, seed=DEFAULT_SEED,
+            names=names, order=order,
         )  # fmt: skip
         significance["test"] = TEST_RATIO_PERMUTATION
     info = {v.system.slug: v for v in versions}
     systems = []
-    for slug in order:
+    for slug in ranked:
         row, version = rows[slug], info[slug]
         entry = {
             "system": slug,
@@ -247,12 +264,12 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
                 available=has_polytope, level=LEVEL, resamples=resamples, seed=DEFAULT_SEED
             ),
             "correlations": polytope_correlations(
-                scores=scores, metrics=automatic, cells=cells, segments=segments
+                scores=scores, metrics=automatic, cells=cells, segments=segments, order=order
             ),
         },
-        "faithfulness": _faithfulness(scores, automatic),
+        "faithfulness": _faithfulness(scores, automatic, order),
         "correlations": _correlations(
-            dataset, scores, documents, automatic,
+            dataset, scores, order, automatic,
             {HUMAN_POLYTOPE: polytope_human_study(segments),
              HUMAN_FAITHFULNESS: _human_values(scores, FAITHFULNESS)},
         ),
@@ -264,7 +281,7 @@ def _human_values(scores, metric) -> dict[str, dict[int, float]]:
     return {slug: dict(s[metric]) for slug, s in scores.items() if s.get(metric)}
 
 
-def _faithfulness(scores, automatic) -> dict:
+def _faithfulness(scores, automatic, order: KeyOrder) -> dict:
     """The faithfulness column's block: what it is and its correlations with every metric."""
     human = _human_values(scores, FAITHFULNESS)
     return {
@@ -276,6 +293,7 @@ def _faithfulness(scores, automatic) -> dict:
             human_documents=human,
             human_systems={slug: fmean(values.values()) for slug, values in human.items()},
             name=FAITHFULNESS,
+            order=order,
         ),
     }
 
@@ -286,7 +304,7 @@ def _judgment_notes(dataset, versions) -> list[str]:
         HumanJudgment.objects.filter(dataset=dataset)
         .values_list("name", "system_id")
         .annotate(last=Max("created_at"))
-        .order_by("name", "system_id")
+        .order_by("name", "system__slug")
     )
     current = {v.system_id: v for v in versions}
     notes = []
@@ -301,11 +319,12 @@ def _judgment_notes(dataset, versions) -> list[str]:
     return notes
 
 
-def _correlations(dataset, scores, documents, metrics, span_studies) -> list[dict]:
+def _correlations(dataset, scores, documents: KeyOrder, metrics, span_studies) -> list[dict]:
     """Every human study against every automatic metric, on the documents in the filter.
 
     The studies are the uploaded judgments and the human scores that come from annotations:
     PolyTope's segment scores and the XSum faithfulness (per-document, higher is better).
+    ``documents`` are those in the filter, in the dataset's order.
     """
     metric_scores = {
         metric: {system: s[metric] for system, s in scores.items() if s.get(metric)}
@@ -322,7 +341,9 @@ def _correlations(dataset, scores, documents, metrics, span_studies) -> list[dic
         }
         if not human:
             continue
-        for correlation in correlate_with_human(metric_scores, human, kind=kind, name=name):
+        for correlation in correlate_with_human(
+            metric_scores, human, kind=kind, name=name, order=documents
+        ):
             results.append(correlation.as_dict())
     return results
 

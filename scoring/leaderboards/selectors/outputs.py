@@ -161,7 +161,7 @@ def output_score_table(
         values.setdefault(document_id, {})[names[metric]] = value
     outputs = (
         SystemOutput.objects.filter(version=version, document_id__in=list(in_scope))
-        .order_by("document__position", "document_id")
+        .order_by("document__position", "document__external_id")
         .values_list("document_id", "document__external_id", "document__category")
     )
     present = [m for m in METRICS if any(m in row for row in values.values())]
@@ -202,6 +202,7 @@ def _polytope_summary(version, segments, documents, in_scope) -> dict:
     cells, extras, _ = polytope_columns(
         versions=[version],
         documents=in_scope,
+        order=in_scope,
         covered=covered,
         level=LEVEL,
         resamples=settings.LOUPE_LEADERBOARD_RESAMPLES,

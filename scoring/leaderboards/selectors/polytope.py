@@ -9,7 +9,7 @@ with its ratio CI, its counts, its breakdown and how many of its outputs are ann
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from annotation.systems.models import OutputVersion
 from scoring.metrics.leaderboard import (
@@ -23,7 +23,7 @@ from scoring.metrics.leaderboard import (
     segment_from_values,
 )
 from scoring.metrics.polytope import LABELS, SUBTYPES, PolytopeSegmentScore
-from scoring.metrics.stats import METHOD_RATIO, TEST_RATIO_PERMUTATION
+from scoring.metrics.stats import METHOD_RATIO, TEST_RATIO_PERMUTATION, KeyOrder, key_order
 from scoring.scores.models import DocumentScore, ErrorBreakdown
 from scoring.scores.selectors import POLYTOPE_SCHEME
 
@@ -102,6 +102,7 @@ def polytope_columns(
     level: float,
     resamples: int,
     seed: int,
+    order: KeyOrder | Iterable[int],
 ) -> tuple[dict[str, PolytopeCell | None], dict[str, dict], dict[str, dict]]:
     """Every system's PolyTope cell and its extras, on the documents in scope.
 
@@ -112,12 +113,16 @@ def polytope_columns(
         level: the CI's confidence level.
         resamples: bootstrap resamples.
         seed: the bootstrap's seed.
+        order: the documents in the dataset's order (a ``KeyOrder``, or the ids in order,
+            as :func:`.board.leaderboard_documents` gives them); the cells' intervals
+            resample them in it.
 
     Returns:
         ``(slug -> cell or None, slug -> the row's "polytope" dict or None-free extras,
         slug -> document id -> segment)``: the extras hold ``outputs`` (in scope), ``sources``
         (``{"gold": n, "released": n}``) and ``breakdown``.
     """
+    order = key_order(order)
     segments = polytope_segments(versions=versions, documents=documents)
     counts, sources = polytope_breakdowns(versions=versions, documents=documents)
     cells, extras, by_slug = {}, {}, {}
@@ -125,7 +130,7 @@ def polytope_columns(
         slug = version.system.slug
         mine = segments.get(version.pk, {})
         by_slug[slug] = mine
-        cells[slug] = polytope_cell(mine, level=level, resamples=resamples, seed=seed)
+        cells[slug] = polytope_cell(mine, level=level, resamples=resamples, seed=seed, order=order)
         extras[slug] = {
             "outputs": len(covered.get(version.pk, ())),
             "sources": sources.get(version.pk, {}),
@@ -214,6 +219,7 @@ def human_score_correlations(
     human_documents: Mapping[str, Mapping[int, float]],
     human_systems: Mapping[str, float],
     name: str,
+    order: KeyOrder | Iterable[int],
 ) -> list[dict]:
     """A per-output human score against every automatic metric, at system and instance level.
 
@@ -223,6 +229,7 @@ def human_score_correlations(
         human_documents: slug -> document id -> the output's human score.
         human_systems: slug -> the system's human score (its system-level point).
         name: the human score's name.
+        order: the documents in the dataset's order (the outputs are paired in it).
 
     Returns:
         :meth:`HumanScoreCorrelation.as_dict` per metric and level (Pearson, Spearman and
@@ -235,7 +242,7 @@ def human_score_correlations(
     return [
         result.as_dict()
         for result in correlate_human_scores(
-            metric_scores, human_documents, human_systems, name=name
+            metric_scores, human_documents, human_systems, name=name, order=order
         )
     ]
 
@@ -246,6 +253,7 @@ def polytope_correlations(
     metrics: list[str],
     cells: Mapping[str, PolytopeCell | None],
     segments: Mapping[str, Mapping[int, PolytopeSegmentScore]],
+    order: KeyOrder | Iterable[int],
 ) -> list[dict]:
     """PolyTope against every automatic metric: the system-level point is the pooled score.
 
@@ -254,6 +262,7 @@ def polytope_correlations(
         metrics: the automatic metrics to correlate.
         cells: slug -> PolyTope cell.
         segments: slug -> document id -> segment figures (the instance-level points).
+        order: the documents in the dataset's order.
 
     Returns:
         See :func:`human_score_correlations`.
@@ -264,6 +273,7 @@ def polytope_correlations(
         human_documents=polytope_human_study(segments),
         human_systems={slug: cell.score for slug, cell in cells.items() if cell is not None},
         name=POLYTOPE,
+        order=order,
     )
 
 
