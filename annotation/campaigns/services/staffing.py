@@ -174,7 +174,11 @@ def task_reassign(*, task: Task, annotator: str) -> Task:
         .select_related("campaign", "document", "annotator", "output")
         .get(pk=task.pk)
     )
-    campaign = task.campaign
+    # One staffing change of a campaign at a time (adding annotators locks it too): two
+    # reassignments at once cannot give one annotator the same item twice, and the state read
+    # is the current one.
+    campaign = Campaign.objects.select_for_update().get(pk=task.campaign_id)
+    task.campaign = campaign
     if campaign.status == CampaignStatus.CLOSED:
         raise field_error("status", "The campaign is Done: its tasks can no longer be reassigned.")
     if task.status == TaskStatus.SUBMITTED:
