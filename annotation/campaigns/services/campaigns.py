@@ -415,8 +415,9 @@ def campaign_status_set(*, campaign: Campaign, status: str) -> Campaign:
     """Move a campaign to another state: Annotating -> Adjudicating -> Done.
 
     From Adjudicating it may also go back to Annotating; Done is final. Asking for the state
-    it is in changes nothing. While it is not Annotating, annotators can neither save nor
-    submit nor reopen tasks.
+    it is in changes nothing. Annotators save, submit and reopen tasks while it is Annotating
+    or Adjudicating (not the tasks of a document marked adjudicated); once it is Done they
+    can do none of these, and annotators can be added only while it is Annotating.
 
     Args:
         campaign: the campaign.
