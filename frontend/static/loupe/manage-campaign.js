@@ -19,12 +19,12 @@ const reassignErrors = new FormErrors($("reassign-form"), $("reassign-errors"));
 
 const STATE_TEXT = {
   open: "Annotating: annotators work on their tasks and may reopen the ones they submitted; annotators can be added and tasks reassigned.",
-  adjudication: "Adjudicating: adjudicators build the gold version; annotators may still fix their tasks (not those of a document marked adjudicated). No one is added or reassigned.",
+  adjudication: "Adjudicating: adjudicators build the gold version; annotators may still fix their tasks (not those of a document marked adjudicated). Unfinished tasks can still be reassigned (say, from an annotator who left); no annotator is added.",
   closed: "Done: the campaign is read-only, for good.",
 };
 
 const CONFIRM = {
-  adjudication: "Adjudicators can start on the gold version. Annotators can no longer be added and tasks no longer reassigned; you can go back to annotating later.",
+  adjudication: "Adjudicators can start on the gold version. Annotators can no longer be added (unfinished tasks can still be reassigned); you can go back to annotating later.",
   open: "Annotators can be added and tasks reassigned again.",
   closed: "Nothing in this campaign can be changed afterwards, not by annotators nor by adjudicators. This cannot be undone.",
 };
@@ -125,8 +125,8 @@ function filteredTasks() {
 }
 
 function taskActions(task) {
-  // Only a task not yet submitted, and only while the campaign is Annotating, changes hands.
-  if (task.status === "submitted" || page.campaign.status !== "open") return null;
+  // Only a task not yet submitted changes hands, until the campaign is Done (the API's rule).
+  if (task.status === "submitted" || page.campaign.status === "closed") return null;
   const button = el("button", "Reassign", {
     type: "button",
     class: "secondary small",
