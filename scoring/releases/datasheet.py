@@ -125,7 +125,9 @@ def _how(export: Export) -> list[str]:
     if "gold" in kinds:
         lines.append(
             "- Sets of kind `gold` were adjudicated in Loupe from the annotators' work (each "
-            "facet's or error's provenance is kept in Loupe, not in the release)."
+            "facet's provenance is kept in Loupe, not in the release; an error's too, unless "
+            "the release includes annotators, then it names them by pseudonym). A campaign's "
+            "gold holds only the documents whose adjudication was done when it was exported."
         )
     if "human" in kinds:
         lines.append("- Sets of kind `human` hold individual annotators' or workers' work.")

@@ -5,7 +5,10 @@ metrics by slug or name), with canonical JSON (see :mod:`.archive`), so that the
 always gives the same bytes. Only each system's current output version is released (the one
 the leaderboard reads). Rows of Loupe users (annotators' FAMs and spans) are left out unless
 the release includes annotators; then they carry pseudonyms (``annotator-1``, ... by user id)
-and only the items of submitted tasks count. See ``FORMAT.md`` for every member's schema.
+and only the items of submitted tasks count. A campaign's gold rows are released only for the
+documents whose adjudication is done (as scoring counts them). Provenance of gold facets never
+leaves Loupe; a gold span error's provenance is released only with annotators, under the same
+pseudonyms. See ``FORMAT.md`` for every member's schema.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
 
 from annotation.adjudication.selectors import gold_counted_q
@@ -58,6 +62,7 @@ class Export:
     done: int = 0
     versions: list[OutputVersion] = field(default_factory=list)
     pseudonyms: dict[int, str] = field(default_factory=dict)
+    named: dict[str, str] = field(default_factory=dict)  # username -> pseudonym (provenance)
     sets: list[AnnotationSet] = field(default_factory=list)
     facts: dict = field(default_factory=dict)  # what the datasheet says
 
@@ -97,10 +102,12 @@ def _row_filter(include_annotators: bool, *, fam: bool) -> Q:
 
 
 def fam_rows(dataset: Dataset, include_annotators: bool):
-    """The FAMs a release of ``dataset`` holds, in release order."""
+    """The FAMs a release of ``dataset`` holds, in release order (a campaign's gold only for
+    its adjudicated documents)."""
     return (
         Fam.objects.filter(annotation_set__dataset=dataset, annotation_set__scheme=FAM_SCHEME)
         .filter(_row_filter(include_annotators, fam=True))
+        .filter(gold_counted_q(document_field="document_id"))
         .order_by(
             "annotation_set__slug",
             "document__position",
@@ -112,11 +119,13 @@ def fam_rows(dataset: Dataset, include_annotators: bool):
 
 
 def span_rows(dataset: Dataset, versions, include_annotators: bool):
-    """The span annotations a release holds: of the released outputs, in release order."""
+    """The span annotations a release holds: of the released outputs, in release order (a
+    campaign's gold only for its adjudicated documents)."""
     return (
         SpanAnnotation.objects.filter(annotation_set__dataset=dataset, output__version__in=versions)
         .exclude(annotation_set__scheme=FAM_SCHEME)
         .filter(_row_filter(include_annotators, fam=False))
+        .filter(gold_counted_q(document_field="output__document_id"))
         .order_by(
             "annotation_set__slug",
             "output__system__slug",
@@ -142,7 +151,12 @@ def plan(export: Export) -> int:
     spans = span_rows(dataset, export.versions, export.include_annotators)
     users = set(fams.exclude(annotator=None).values_list("annotator_id", flat=True).distinct())
     users |= set(spans.exclude(annotator=None).values_list("annotator_id", flat=True).distinct())
+    if export.include_annotators:
+        users |= _provenance_users(spans)
     export.pseudonyms = {pk: f"annotator-{n}" for n, pk in enumerate(sorted(users), start=1)}
+    if export.include_annotators:
+        names = get_user_model().objects.filter(pk__in=users).values_list("pk", "username")
+        export.named = {username: export.pseudonyms[pk] for pk, username in names}
     set_ids = set(fams.values_list("annotation_set_id", flat=True).distinct())
     set_ids |= set(spans.values_list("annotation_set_id", flat=True).distinct())
     export.sets = list(AnnotationSet.objects.filter(pk__in=set_ids).order_by("slug"))
@@ -153,6 +167,20 @@ def plan(export: Export) -> int:
         + spans.count()
         + DocumentScore.objects.filter(version__in=export.versions).count()
     )
+
+
+def _provenance_users(spans) -> set[int]:
+    """The ids of the users named in the provenance of the gold errors among ``spans``."""
+    names: set[str] = set()
+    rows = spans.filter(annotator__isnull=True).values_list("errors", flat=True)
+    for errors in rows.iterator(chunk_size=CHUNK):
+        for error in errors or []:
+            provenance = error.get("provenance") if isinstance(error, dict) else None
+            if isinstance(provenance, dict):
+                names.update(provenance.get("annotators") or [])
+    if not names:
+        return set()
+    return set(get_user_model().objects.filter(username__in=names).values_list("pk", flat=True))
 
 
 # --- documents, systems, outputs --------------------------------------------------------------
@@ -297,6 +325,20 @@ def _facet(facet: dict) -> dict:
     }
 
 
+def _error(export: Export, error: dict) -> dict:
+    """A stored span error as released: without its provenance, unless the release includes
+    annotators; then the provenance names them by their pseudonyms (never by username)."""
+    provenance = error.get("provenance")
+    released = {key: value for key, value in error.items() if key != "provenance"}
+    if provenance is None or not export.include_annotators:
+        return released
+    names = sorted(
+        {export.named.get(name, "annotator-unknown") for name in provenance.get("annotators", [])}
+    )
+    released["provenance"] = {**provenance, "annotators": names}
+    return released
+
+
 def write_fams(export: Export) -> None:
     """``fams.jsonl``: one FAM per line, by set, document, reference and annotator."""
     writer = export.writer(layout.FAMS, "fams")
@@ -354,7 +396,7 @@ def write_spans(export: Export) -> None:
                 "document": document,
                 "annotator": annotator,
                 "no_errors": no_errors,
-                "errors": errors,
+                "errors": [_error(export, error) for error in errors],
             }
         )
         export.index.add("spans", _key(set_slug, system, document, annotator), line)
@@ -382,7 +424,7 @@ def _segments(export: Export, annotation_set: AnnotationSet, system: str) -> lis
                 annotator=export.pseudonyms.get(row.annotator_id),
                 source_sentences=None if document.text_missing else tuple(document.sentences),
                 summary_sentences=tuple(output.sentences),
-                errors=tuple(row.errors),
+                errors=tuple(_error(export, error) for error in row.errors),
                 no_errors=row.no_errors,
             )
         )
