@@ -5,6 +5,10 @@ writes, then the manifest, the archive and the item index, and only then renames
 ``<dataset>/<version>/`` in one step: a reader never sees half a release, and a worker killed
 mid-job leaves only a hidden folder that the next attempt removes. A succeeded release is never
 rebuilt or changed; a new export is a new version.
+
+On PostgreSQL every read of a build shares one REPEATABLE READ, READ ONLY snapshot, so saves
+made while it runs cannot make its members disagree (the progress goes through a second
+connection, outside the snapshot, so that readers see it while the build runs).
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ import json
 import logging
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from pathlib import Path
 
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -134,11 +140,54 @@ def release_fail(*, release_id: int, error: str) -> None:
     )
 
 
-def _progress(release_id: int, total: int):
+class _ProgressWriter:
+    """Writes a build's progress: with the ORM, or, while the build reads in a snapshot, on a
+    second connection in autocommit (so readers see it at once and the snapshot stays read
+    only)."""
+
+    def __init__(self, release_id: int, *, side: bool) -> None:
+        self.release_id = release_id
+        self.side = connections.create_connection(DEFAULT_DB_ALIAS) if side else None
+
+    def update(self, **values) -> None:
+        if self.side is None:
+            Release.objects.filter(pk=self.release_id).update(**values)
+            return
+        table = self.side.ops.quote_name(Release._meta.db_table)
+        columns = ", ".join(f"{self.side.ops.quote_name(name)} = %s" for name in values)
+        with self.side.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET {columns} WHERE id = %s",  # noqa: S608 (names are ours)
+                [*values.values(), self.release_id],
+            )
+
+    def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
+
+
+def _progress(writer: _ProgressWriter, total: int):
     def report(stage: str, done: int) -> None:
-        Release.objects.filter(pk=release_id).update(stage=stage, progress_done=min(done, total))
+        writer.update(stage=stage, progress_done=min(done, total))
 
     return report
+
+
+@contextmanager
+def _snapshot() -> Iterator[bool]:
+    """One REPEATABLE READ, READ ONLY transaction for every read of a build, on PostgreSQL
+    outside a transaction (as ``annotation.agreement.fam_selectors`` takes its snapshot).
+
+    Yields:
+        Whether a snapshot was taken (then progress must go through another connection).
+    """
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        yield False
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield True
 
 
 def _manifest(release: Release, export: m.Export) -> dict:
@@ -244,8 +293,20 @@ def _write(release: Release, staging: Path) -> dict:
     Returns:
         The release row's new values: progress, size, sha256, manifest and diff.
     """
-    work = staging.parent
     staging.mkdir()
+    with _snapshot() as snapshot:
+        progress = _ProgressWriter(release.pk, side=snapshot)
+        try:
+            export, manifest, diff, total = _read_and_write(release, staging, progress)
+        finally:
+            progress.close()
+    export.report = _progress(_ProgressWriter(release.pk, side=False), total)
+    return _archive(release, staging, export, manifest, diff, total)
+
+
+def _read_and_write(release: Release, staging: Path, progress: _ProgressWriter):
+    """Every read of a build (in the caller's snapshot): the members, datasheet and manifest,
+    and the diff against the previous release."""
     export = m.Export(
         dataset=release.dataset,
         include_annotators=release.include_annotators,
@@ -253,14 +314,20 @@ def _write(release: Release, staging: Path) -> dict:
         report=lambda stage, done: None,
     )
     total = m.plan(export)
-    export.report = _progress(release.pk, total)
-    Release.objects.filter(pk=release.pk).update(progress_total=total, progress_done=0)
+    export.report = _progress(progress, total)
+    progress.update(progress_total=total, progress_done=0)
     for step in STEPS:
         step(export)
     sheet = export.writer(layout.DATASHEET, "datasheet")
     sheet.write_text(datasheet_text(export))
     export.finish(sheet, jsonl=False)
     manifest = _manifest(release, export)
+    return export, manifest, _diff(release, export.index), total
+
+
+def _archive(release: Release, staging: Path, export, manifest: dict, diff, total: int) -> dict:
+    """The manifest file, the archive and the item index, in ``staging``'s parent."""
+    work = staging.parent
     writer = MemberWriter(staging, layout.MANIFEST)
     writer.write_text(json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     writer.close()
@@ -275,7 +342,6 @@ def _write(release: Release, staging: Path) -> dict:
     )
     shutil.copyfile(staging / layout.MANIFEST, work / layout.MANIFEST)
     export.index.save(work / INDEX)
-    diff = _diff(release, export.index)
     shutil.rmtree(staging)
     size, sha256 = file_sha256(archive)
     return {
