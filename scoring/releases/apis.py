@@ -86,7 +86,9 @@ class ReleaseListApi(APIView):
     @extend_schema(responses=ReleaseSerializer(many=True))
     def get(self, request, slug: str):
         dataset = get_object_or_404(Dataset, slug=slug)
-        return Response([release_as_dict(r) for r in release_list(dataset=dataset)])
+        return Response(
+            [release_as_dict(r, user=request.user) for r in release_list(dataset=dataset)]
+        )
 
     @extend_schema(request=InputSerializer, responses={202: ReleaseSerializer})
     def post(self, request, slug: str):
@@ -95,7 +97,9 @@ class ReleaseListApi(APIView):
         serializer.is_valid(raise_exception=True)
         release = release_create(dataset=dataset, user=request.user, **serializer.validated_data)
         release = release_get(dataset=dataset, version=release.version)
-        return Response(release_as_dict(release), status=status.HTTP_202_ACCEPTED)
+        return Response(
+            release_as_dict(release, user=request.user), status=status.HTTP_202_ACCEPTED
+        )
 
 
 def _release(slug: str, version: int) -> Release:
@@ -110,7 +114,7 @@ class ReleaseDetailApi(APIView):
 
     @extend_schema(responses=ReleaseSerializer)
     def get(self, request, slug: str, version: int):
-        return Response(release_as_dict(_release(slug, version)))
+        return Response(release_as_dict(_release(slug, version), user=request.user))
 
 
 class _AnyAccept(DefaultContentNegotiation):

@@ -109,11 +109,20 @@ def release_previous(*, release: Release) -> Release | None:
     )
 
 
-def release_as_dict(release: Release) -> dict:
+# What a reader who is neither admin nor researcher (of a public dataset) sees of a failure.
+GENERIC_ERROR = "the export failed"
+
+
+def release_as_dict(release: Release, *, user=None) -> dict:
     """The JSON form of a release (the API's and the command's).
+
+    Admins and researchers see everything. Anyone else (a public dataset's anonymous reader,
+    an annotator) sees no username (``created_by`` is null) and, for a failed build, only
+    ``GENERIC_ERROR`` instead of the recorded reason (which can name paths and internals).
 
     Args:
         release: the release, with its dataset and creator loaded.
+        user: who reads it (None or anonymous: the public form).
 
     Returns:
         ``version, status, progress {done, total, stage}, archive, include_annotators, notes,
@@ -121,6 +130,10 @@ def release_as_dict(release: Release) -> dict:
         error``.
     """
     ready = release.status == ReleaseStatus.SUCCEEDED
+    staff = user is not None and has_role(user, ADMIN, RESEARCHER)
+    error = release.error
+    if not staff and error:
+        error = GENERIC_ERROR
     return {
         "version": release.version,
         "status": release.status,
@@ -133,7 +146,7 @@ def release_as_dict(release: Release) -> dict:
         "include_annotators": release.include_annotators,
         "notes": release.notes,
         "created_at": release.created_at.isoformat() if release.created_at else None,
-        "created_by": release.created_by.username if release.created_by else None,
+        "created_by": (release.created_by.username if staff and release.created_by else None),
         "finished_at": release.finished_at.isoformat() if release.finished_at else None,
         "size": release.size,
         "sha256": release.sha256 or None,
@@ -144,7 +157,7 @@ def release_as_dict(release: Release) -> dict:
             if ready
             else None
         ),
-        "error": release.error,
+        "error": error,
     }
 
 
