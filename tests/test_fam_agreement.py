@@ -434,3 +434,34 @@ def test_a_polytope_campaign_shows_its_latest_span_run_in_the_same_envelope(db, 
     # Nothing changed: asking again answers 200 with the same run.
     again = admin.post(URL.format(campaign.pk))
     assert again.status_code == 200 and again.json()["run"]["id"] == body["run"]["id"]
+
+
+def test_a_system_blind_campaigns_systems_are_hidden_from_adjudicators(db, client_for, users):
+    from annotation.agreement.services import span_agreement_run_create
+    from annotation.agreement.tasks import span_agreement_run_task
+    from tests.span_agreement_helpers import build, polytope_campaign
+
+    campaign = polytope_campaign(build())
+    assert campaign.system_blind  # the default
+    run = span_agreement_run_create(campaign=campaign.pk)
+    assert span_agreement_run_task(run.pk) == "succeeded"
+    campaign_adjudicators_set(campaign=campaign, usernames=[users["annotator"].username])
+    admin = client_for("admin").get(URL.format(campaign.pk)).json()
+    assert admin["systems_hidden"] is False
+    assert set(admin["result"]["per_system"]) == {"agree-s1", "agree-s2"}
+    assert admin["result"]["per_item"][0]["system"] == "agree-s1"
+    body = client_for("annotator").get(URL.format(campaign.pk)).json()
+    assert body["systems_hidden"] is True
+    result = body["result"]
+    assert "per_system" not in result and "items_per_system" not in result["counts"]
+    # o1, o2 (document agree-d1) and o3 (agree-d2): document ids kept, systems and outputs not.
+    assert [row["document"] for row in result["per_item"]] == ["agree-d1", "agree-d1", "agree-d2"]
+    for row in result["per_item"] + result["lowest"]:
+        assert "system" not in row and "output" not in row and row["document_id"]
+    assert result["overall"] == admin["result"]["overall"]
+    # A campaign that is not system-blind shows its systems to its adjudicators.
+    campaign.system_blind = False
+    campaign.save(update_fields=["system_blind"])
+    shown = client_for("annotator").get(URL.format(campaign.pk)).json()
+    assert shown["systems_hidden"] is False and "per_system" in shown["result"]
+

@@ -61,10 +61,17 @@ class CampaignAgreementSerializer(serializers.Serializer):
     )
     error = serializers.CharField(allow_blank=True, help_text="Why the latest run failed.")
     run = RunSerializer(allow_null=True)
+    systems_hidden = serializers.BooleanField(
+        help_text="The result leaves out which system each item comes from (per_system, the "
+        "items' system and output): a system-blind PolyTope campaign read by a non-admin."
+    )
 
 
 class CampaignAgreementApi(APIView):
     """GET: a campaign's agreement (admins, its adjudicators). POST: compute it now (admins).
+
+    On a system-blind PolyTope campaign, adjudicators who are not admins get the figures
+    without which system each item comes from (``systems_hidden``).
 
     POST answers 200 with the current figures when the campaign's annotations have not changed
     since the latest run succeeded, else 202 once a run waits for a worker.
@@ -78,7 +85,7 @@ class CampaignAgreementApi(APIView):
     @extend_schema(responses=CampaignAgreementSerializer)
     def get(self, request, pk: int):
         campaign = get_object_or_404(Campaign, pk=pk)
-        return Response(campaign_agreement_get(campaign=campaign))
+        return Response(campaign_agreement_get(campaign=campaign, user=request.user))
 
     @extend_schema(
         request=None,
@@ -94,4 +101,4 @@ class CampaignAgreementApi(APIView):
         else:
             _, queued = fam_agreement_request(campaign=campaign, user=request.user)
         code = status.HTTP_202_ACCEPTED if queued else status.HTTP_200_OK
-        return Response(campaign_agreement_get(campaign=campaign), status=code)
+        return Response(campaign_agreement_get(campaign=campaign, user=request.user), status=code)

@@ -334,19 +334,58 @@ def _span_digest(run) -> str | None:
     return digest(run=run) if digest is not None else None
 
 
-def campaign_agreement_get(*, campaign: Campaign) -> dict:
+#: What a span result says about systems, hidden from non-admins on system-blind campaigns.
+_SYSTEM_KEYS = ("system", "output")
+
+
+def _systems_hidden(campaign: Campaign, user) -> bool:
+    """Whether ``user`` may not learn which system a PolyTope item of ``campaign`` comes from
+    (as the adjudication API hides it: system-blind campaigns, readers who are not admins)."""
+    from annotation.accounts.roles import ADMIN, has_role
+
+    return (
+        campaign.kind == CampaignKind.POLYTOPE
+        and campaign.system_blind
+        and (user is None or not has_role(user, ADMIN))
+    )
+
+
+def _without_systems(result: dict | None) -> dict | None:
+    """A span result without its per-system figures, and its items without system and output
+    (their document ids are kept); a copy, the stored result is untouched."""
+    if not result:
+        return result
+    hidden = {key: value for key, value in result.items() if key != "per_system"}
+    for key in ("per_item", "lowest"):
+        if key in result:
+            hidden[key] = [
+                {k: v for k, v in row.items() if k not in _SYSTEM_KEYS} for row in result[key]
+            ]
+    if isinstance(result.get("counts"), dict):
+        hidden["counts"] = {k: v for k, v in result["counts"].items() if k != "items_per_system"}
+    return hidden
+
+
+def campaign_agreement_get(*, campaign: Campaign, user=None) -> dict:
     """The campaign's agreement as the API serves it, whatever the campaign's kind.
 
     The result shown is the latest succeeded run's; ``status`` and ``error`` are the latest
     run's (a run may be queued or running while the previous result is shown); ``stale``
     says that the shown result's inputs differ from the campaign's annotations now.
 
+    On a system-blind PolyTope campaign, a reader who is not an admin (or no reader given)
+    gets the span result without ``per_system`` and ``counts.items_per_system``, and its
+    ``per_item`` and ``lowest`` rows without ``system`` and ``output`` (document ids kept);
+    ``systems_hidden`` is then true. The adjudication API hides systems the same way.
+
     Args:
         campaign: a FAM or PolyTope campaign.
+        user: who reads (None: systems hidden where a campaign is system-blind).
 
     Returns:
         ``{"kind": "fam"|"spans", "status", "stale", "inputs_digest", "current_digest",
-        "computed_at", "result", "error", "run"}``; ``status`` is "none" before any run.
+        "computed_at", "result", "error", "run", "systems_hidden"}``; ``status`` is "none"
+        before any run.
     """
     if campaign.kind == CampaignKind.POLYTOPE:
         runs = SpanAgreementRun.objects.filter(campaign=campaign, source=RunSource.CAMPAIGN)
@@ -356,12 +395,15 @@ def campaign_agreement_get(*, campaign: Campaign) -> dict:
         envelope = _envelope("spans", latest, shown, current)
         if current is None:
             envelope["stale"] = False
+        envelope["systems_hidden"] = _systems_hidden(campaign, user)
+        if envelope["systems_hidden"]:
+            envelope["result"] = _without_systems(envelope["result"])
         return envelope
     latest = fam_agreement_run_latest(campaign=campaign)
     shown = fam_agreement_run_latest(campaign=campaign, status=RunStatus.SUCCEEDED)
     options = shown.options if shown is not None else None
     current = fam_agreement_digest(campaign=campaign, options=options)
-    return _envelope("fam", latest, shown, current)
+    return {**_envelope("fam", latest, shown, current), "systems_hidden": False}
 
 
 def _overall(result: dict | None) -> dict:

@@ -226,7 +226,8 @@ export function lowestItems(data, adjudicationUrl) {
 export function documentTable(table, data, { adjudicationUrl, sortKey, more }) {
   const measures = shownMeasures(data).filter((m) => data.documents.some((doc) => doc.figures[m.key]));
   const state = { sort: sortKey && measures.some((m) => m.key === sortKey) ? sortKey : (measures[0] || {}).key, descending: false, limit: 50 };
-  const spans = data.documents.some((doc) => doc.system);
+  const spans = data.kind === "spans";
+  const systems = data.documents.some((doc) => doc.system); // hidden on system-blind campaigns
   const valueOf = (doc) => {
     const f = doc.figures[state.sort];
     return f && typeof f.value === "number" ? f.value : null;
@@ -234,7 +235,7 @@ export function documentTable(table, data, { adjudicationUrl, sortKey, more }) {
   function draw() {
     keepSortFocus(table, () => {
       const head = el("tr");
-      head.append(el("th", spans ? "Document · system" : "Document", { scope: "col" }));
+      head.append(el("th", systems ? "Document · system" : "Document", { scope: "col" }));
       if (!spans) head.append(el("th", "Category", { scope: "col" }));
       head.append(el("th", "Annotators", { scope: "col" }));
       for (const m of measures) {

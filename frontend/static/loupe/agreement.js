@@ -73,7 +73,8 @@ function drawResult(envelope) {
   view.documentTable($("documents"), data, { adjudicationUrl, sortKey: lowestMeasure, more: $("more") });
   $("conventions-list").replaceChildren(view.conventionItems(data.conventions));
   const annotators = data.annotators.length ? `${data.annotators.length} annotators` : `${data.pairs.length} annotator pair${data.pairs.length === 1 ? "" : "s"}`;
-  $("subtitle").textContent = `${envelope.kind === "spans" ? "Error spans" : "FAMs"} · ${annotators} · ${data.documents.length} ${envelope.kind === "spans" ? "items" : "documents"}`;
+  const hidden = envelope.systems_hidden ? " · systems hidden (system-blind campaign)" : "";
+  $("subtitle").textContent = `${envelope.kind === "spans" ? "Error spans" : "FAMs"} · ${annotators} · ${data.documents.length} ${envelope.kind === "spans" ? "items" : "documents"}${hidden}`;
 }
 
 async function load() {
