@@ -465,3 +465,26 @@ def test_a_system_blind_campaigns_systems_are_hidden_from_adjudicators(db, clien
     shown = client_for("annotator").get(URL.format(campaign.pk)).json()
     assert shown["systems_hidden"] is False and "per_system" in shown["result"]
 
+
+def test_a_queued_run_whose_message_was_lost_is_given_up_and_queued_again(world):
+    from annotation.agreement.services import QUEUED_REUSE
+
+    annotate(world)
+    campaign = world["campaign"]
+    lost = run_latest(campaign)
+    assert lost.status == "queued"
+    # Younger than QUEUED_REUSE: reused (it reads the campaign when it starts).
+    assert fam_agreement_request(campaign=campaign, user=world["admin"]) == (lost, True)
+    # Its task never reached a worker: once older than QUEUED_REUSE it is given up.
+    old = timezone.now() - QUEUED_REUSE - datetime.timedelta(minutes=1)
+    FamAgreementRun.objects.filter(pk=lost.pk).update(created_at=old)
+    run, queued = fam_agreement_request(campaign=campaign, user=world["admin"])
+    assert queued and run.pk != lost.pk and run.status == "queued"
+    lost.refresh_from_db()
+    never = "never started: the worker did not receive it"
+    assert (lost.status, lost.error, lost.result) == ("failed", never, None)
+    assert lost.finished_at is not None
+    # Should its task arrive after all, it leaves the finished run alone.
+    assert fam_agreement_run_task(lost.pk) == "failed"
+    assert fam_agreement_run_task(run.pk) == "succeeded"
+    assert campaign_agreement_get(campaign=campaign)["result"]["measures"]

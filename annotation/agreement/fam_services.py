@@ -23,8 +23,12 @@ from scoring.metrics.agreement import AgreementError
 from .fam_compute import DEFAULT_OPTIONS, fam_agreement_compute
 from .fam_selectors import fam_agreement_digest, fam_agreement_input, fam_agreement_run_latest
 from .models import FamAgreementRun, FamRunTrigger, RunStatus
+from .services import QUEUED_REUSE
 
 log = logging.getLogger(__name__)
+
+#: Why a queued run older than ``QUEUED_REUSE`` was given up (see fam_agreement_run_queue).
+NEVER_STARTED = "never started: the worker did not receive it"
 
 NOTHING_TO_COMPARE = (
     "No document has submitted FAMs from two annotators yet, so there is nothing to compare."
@@ -44,6 +48,11 @@ def fam_agreement_run_queue(
     *, campaign: Campaign, user=None, trigger: str = FamRunTrigger.REQUEST
 ) -> tuple[FamAgreementRun, bool]:
     """Make sure a run of the campaign waits for a worker; queue a new one only if none does.
+
+    A run queued longer than ``QUEUED_REUSE`` ago is presumed lost (its task never reached a
+    worker): it is marked failed (``NEVER_STARTED``) and a new one is queued, so a lost
+    message cannot leave the campaign's agreement stuck. Should the old task arrive after
+    all, it finds its run finished and does nothing.
 
     The waiting run is locked until this transaction ends, so a worker cannot start it (and
     read the campaign) before the caller's writes, a submission say, are committed. A new run's
@@ -68,7 +77,10 @@ def fam_agreement_run_queue(
             .first()
         )
         if waiting is not None:
-            return waiting, False
+            if waiting.created_at >= timezone.now() - QUEUED_REUSE:
+                return waiting, False
+            # Its task message was lost (a broker restart, say): free the campaign's queue.
+            fam_agreement_run_fail(run=waiting, error=NEVER_STARTED)
         run = FamAgreementRun(
             campaign=campaign, trigger=trigger, created_by=user, options=dict(DEFAULT_OPTIONS)
         )
