@@ -286,12 +286,17 @@ def test_submissions_queue_one_span_run_per_burst(world, django_capture_on_commi
         )
     alices = [t for t in tasks if t.annotator.username == "alice"]
     bobs = [t for t in tasks if t.annotator.username == "bob"]
-    # Saved spans of both annotators already overlap: the first submission queues a run.
+    # The automatic run counts submitted work only: the saved spans of both annotators overlap,
+    # but bob's are drafts, so alice's first submission has nothing to compare yet.
+    task_submit(task=alices[0])
+    assert not SpanAgreementRun.objects.filter(campaign=campaign).exists()
+    # bob submits the same output: two submitted annotators, a run over submitted work.
+    (same,) = [t for t in bobs if t.output_id == alices[0].output_id]
     with django_capture_on_commit_callbacks() as queued:
-        task_submit(task=alices[0])
+        task_submit(task=same)
     (run,) = SpanAgreementRun.objects.filter(campaign=campaign)
-    assert run.status == RunStatus.QUEUED and len(queued) >= 1
-    for task in [alices[1], *bobs]:
+    assert (run.status, run.submitted_only) == (RunStatus.QUEUED, True) and len(queued) >= 1
+    for task in [alices[1], *[t for t in bobs if t != same]]:
         task_submit(task=task)
     assert list(SpanAgreementRun.objects.filter(campaign=campaign)) == [run]  # one per burst
     span_agreement_run_task(run.pk)

@@ -247,7 +247,11 @@ def span_agreement_on_task_submitted(*, task, campaign: Campaign, **_) -> None:
     Runs inside the submission's transaction: the run row commits with it and its task is
     queued on commit. A queued run, or a succeeded one over unchanged annotations, is reused
     (see :func:`span_agreement_run_create`), so a burst of submissions queues one run. A
-    campaign without two annotators on one item yet has nothing to compare: no run.
+    campaign without two annotators on one submitted item yet has nothing to compare: no run.
+
+    The run counts submitted work only (``submitted_only=True``), as a FAM campaign's runs do:
+    drafts still being edited do not move the campaign's figures. Runs asked for on demand
+    (the span agreement API) keep the caller's ``submitted_only``.
 
     Args:
         task: the submitted task.
@@ -256,7 +260,7 @@ def span_agreement_on_task_submitted(*, task, campaign: Campaign, **_) -> None:
     if campaign.kind != CampaignKind.POLYTOPE:
         return
     try:
-        span_agreement_run_create(campaign=campaign.pk)
+        span_agreement_run_create(campaign=campaign.pk, submitted_only=True)
     except ApplicationError as error:
         log.debug("no span agreement run after task %s: %s", task.pk, error.message)
 
