@@ -467,7 +467,7 @@ def test_a_system_blind_campaigns_systems_are_hidden_from_adjudicators(db, clien
 
 
 def test_a_queued_run_whose_message_was_lost_is_given_up_and_queued_again(world):
-    from annotation.agreement.services import QUEUED_REUSE
+    from annotation.agreement.runs import QUEUED_REUSE
 
     annotate(world)
     campaign = world["campaign"]

@@ -23,7 +23,7 @@ from scoring.metrics.agreement import AgreementError
 from .fam_compute import DEFAULT_OPTIONS, fam_agreement_compute
 from .fam_selectors import fam_agreement_digest, fam_agreement_input, fam_agreement_run_latest
 from .models import FamAgreementRun, FamRunTrigger, RunStatus
-from .services import QUEUED_REUSE
+from .runs import QUEUED_REUSE, agreement_run_fail, agreement_run_start, agreement_run_succeed
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,6 @@ def on_task_submitted(*, task, campaign: Campaign, **_) -> None:
         fam_agreement_run_queue(campaign=campaign, trigger=FamRunTrigger.SUBMISSION)
 
 
-@transaction.atomic
 def fam_agreement_run_start(*, run: FamAgreementRun) -> FamAgreementRun | None:
     """Mark a waiting (or interrupted, redelivered) run as running.
 
@@ -144,17 +143,9 @@ def fam_agreement_run_start(*, run: FamAgreementRun) -> FamAgreementRun | None:
     Returns:
         The run, locked and running; None when it already finished (nothing to do).
     """
-    run = FamAgreementRun.objects.select_for_update().get(pk=run.pk)
-    if run.finished:
-        return None
-    run.status = RunStatus.RUNNING
-    run.started_at = timezone.now()
-    run.finished_at = None
-    run.save(update_fields=["status", "started_at", "finished_at"])
-    return run
+    return agreement_run_start(run=run, restart_finished=False)
 
 
-@transaction.atomic
 def fam_agreement_run_fail(
     *, run: FamAgreementRun, error: str, digest: str = ""
 ) -> FamAgreementRun:
@@ -168,26 +159,7 @@ def fam_agreement_run_fail(
     Returns:
         The failed run.
     """
-    run = FamAgreementRun.objects.select_for_update().get(pk=run.pk)
-    run.status = RunStatus.FAILED
-    run.error = error
-    run.result = None
-    run.inputs_digest = digest or run.inputs_digest
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error", "result", "inputs_digest", "finished_at"])
-    return run
-
-
-@transaction.atomic
-def _succeed(run: FamAgreementRun, result: dict, digest: str) -> FamAgreementRun:
-    run = FamAgreementRun.objects.select_for_update().get(pk=run.pk)
-    run.status = RunStatus.SUCCEEDED
-    run.result = result
-    run.inputs_digest = digest
-    run.error = ""
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "result", "inputs_digest", "error", "finished_at"])
-    return run
+    return agreement_run_fail(run=run, error=error, digest=digest)
 
 
 @contextmanager
@@ -242,4 +214,4 @@ def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
         return fam_agreement_run_fail(
             run=run, error=f"{type(error).__name__}: {error}", digest=data.digest
         )
-    return _succeed(run, result, data.digest)
+    return agreement_run_succeed(run=run, result=result, digest=data.digest)

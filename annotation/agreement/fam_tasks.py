@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
-from celery.exceptions import SoftTimeLimitExceeded
-
-from config.celery import long_job
 
 from .models import FamAgreementRun
-
-log = logging.getLogger(__name__)
-
-LONG_JOB = long_job(soft_time_limit=600)
+from .runs import LONG_JOB, agreement_run_task_body
 
 
 @shared_task(name="loupe.agreement.fam_run", **LONG_JOB)
@@ -32,15 +24,10 @@ def fam_agreement_run_task(run_id: int) -> str:
     """
     from .fam_services import fam_agreement_run_compute, fam_agreement_run_fail
 
-    run = FamAgreementRun.objects.select_related("campaign").filter(pk=run_id).first()
-    if run is None:
-        log.warning("FAM agreement run %s no longer exists; nothing to compute", run_id)
-        return "missing"
-    try:
-        return fam_agreement_run_compute(run=run).status
-    except SoftTimeLimitExceeded:
-        fam_agreement_run_fail(run=run, error="stopped: the computation took too long")
-        raise
-    except Exception as error:
-        fam_agreement_run_fail(run=run, error=f"{type(error).__name__}: {error}")
-        raise
+    return agreement_run_task_body(
+        model=FamAgreementRun,
+        run_id=run_id,
+        compute=fam_agreement_run_compute,
+        fail=fam_agreement_run_fail,
+        related=("campaign",),
+    )

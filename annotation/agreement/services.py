@@ -6,7 +6,6 @@ import hashlib
 import logging
 import math
 from collections.abc import Sequence
-from datetime import timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -19,6 +18,7 @@ from scoring.metrics.spans import scheme_get
 
 from .compute import span_agreement_compute
 from .models import RunSource, RunStatus, SpanAgreementRun
+from .runs import QUEUED_REUSE, agreement_run_fail, agreement_run_start, agreement_run_succeed
 from .selectors import (
     annotation_set_repeated_outputs,
     annotation_sets_overlap_count,
@@ -30,10 +30,6 @@ from .selectors import (
 )
 
 log = logging.getLogger(__name__)
-
-#: A queued run younger than this is reused by a new request over the same input (it reads
-#: the annotations when it runs); an older one is presumed lost and a new run is queued.
-QUEUED_REUSE = timedelta(minutes=15)
 
 
 def _check_min_iou(min_iou: float) -> float:
@@ -265,7 +261,6 @@ def span_agreement_on_task_submitted(*, task, campaign: Campaign, **_) -> None:
         log.debug("no span agreement run after task %s: %s", task.pk, error.message)
 
 
-@transaction.atomic
 def span_agreement_run_start(*, run: SpanAgreementRun) -> SpanAgreementRun:
     """Mark a run as running (again, for a redelivered task).
 
@@ -275,15 +270,9 @@ def span_agreement_run_start(*, run: SpanAgreementRun) -> SpanAgreementRun:
     Returns:
         The run, locked and updated.
     """
-    run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
-    run.status = RunStatus.RUNNING
-    run.started_at = timezone.now()
-    run.finished_at = None
-    run.save(update_fields=["status", "started_at", "finished_at"])
-    return run
+    return agreement_run_start(run=run, restart_finished=True)
 
 
-@transaction.atomic
 def span_agreement_run_fail(
     *, run: SpanAgreementRun, error: str, inputs_digest: str | None = None
 ) -> SpanAgreementRun:
@@ -297,15 +286,7 @@ def span_agreement_run_fail(
     Returns:
         The failed run.
     """
-    run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
-    run.status = RunStatus.FAILED
-    run.error = error
-    run.result = None
-    if inputs_digest is not None:
-        run.inputs_digest = inputs_digest
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error", "result", "inputs_digest", "finished_at"])
-    return run
+    return agreement_run_fail(run=run, error=error, digest=inputs_digest)
 
 
 def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
@@ -347,16 +328,4 @@ def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
     result["annotators"] = data.annotators
     result["counts"]["items_with_one_annotator"] = data.single
     result["counts"]["rows_not_annotated"] = data.not_annotated
-    return _succeed(run, result, digest)
-
-
-@transaction.atomic
-def _succeed(run: SpanAgreementRun, result: dict, digest: str) -> SpanAgreementRun:
-    run = SpanAgreementRun.objects.select_for_update().get(pk=run.pk)
-    run.status = RunStatus.SUCCEEDED
-    run.result = result
-    run.error = ""
-    run.inputs_digest = digest
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "result", "error", "inputs_digest", "finished_at"])
-    return run
+    return agreement_run_succeed(run=run, result=result, digest=digest)

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
-from celery.exceptions import SoftTimeLimitExceeded
-
-from config.celery import long_job
 
 from .fam_tasks import fam_agreement_run_task
 from .models import SpanAgreementRun
-
-log = logging.getLogger(__name__)
-
-LONG_JOB = long_job(soft_time_limit=600)
+from .runs import LONG_JOB, agreement_run_task_body
 
 __all__ = ["fam_agreement_run_task", "span_agreement_run_task"]
 
@@ -34,15 +26,9 @@ def span_agreement_run_task(run_id: int) -> str:
     """
     from .services import span_agreement_run_compute, span_agreement_run_fail
 
-    run = SpanAgreementRun.objects.filter(pk=run_id).first()
-    if run is None:
-        log.warning("span agreement run %s no longer exists; nothing to compute", run_id)
-        return "missing"
-    try:
-        return span_agreement_run_compute(run=run).status
-    except SoftTimeLimitExceeded:
-        span_agreement_run_fail(run=run, error="stopped: the computation took too long")
-        raise
-    except Exception as error:
-        span_agreement_run_fail(run=run, error=f"{type(error).__name__}: {error}")
-        raise
+    return agreement_run_task_body(
+        model=SpanAgreementRun,
+        run_id=run_id,
+        compute=span_agreement_run_compute,
+        fail=span_agreement_run_fail,
+    )
