@@ -22,14 +22,15 @@ def empty_facets(n_facets: int) -> list[dict]:
     return [{"groups": [], "label": "supported", "note": ""} for _ in range(n_facets)]
 
 
-def _normalized(facets: list[dict]) -> list[dict]:
-    # A gold facet's "provenance" (which annotators it came from) is kept and versioned with it.
+def _normalized(facets: list[dict], *, gold: bool) -> list[dict]:
+    # A gold facet's "provenance" (which annotators it came from) is kept and versioned with it;
+    # any other set's facets never carry one (an annotator's client cannot forge it).
     return [
         {
             "groups": [sorted(group) for group in facet.get("groups", [])],
             "label": facet.get("label", "supported"),
             "note": facet.get("note", ""),
-            **({"provenance": facet["provenance"]} if "provenance" in facet else {}),
+            **({"provenance": facet["provenance"]} if gold and "provenance" in facet else {}),
         }
         for facet in facets
     ]
@@ -100,7 +101,8 @@ def fam_save(
 
     Never overwrites newer work: a stale ``base_version`` raises :class:`ConflictError` (HTTP
     409) carrying the server's state, so the client can show both and let the person choose.
-    Every accepted change bumps ``version`` and stores a :class:`FamRevision`.
+    Every accepted change bumps ``version`` and stores a :class:`FamRevision`. Only a gold
+    set's facets keep a ``provenance``; it is dropped from any other set's.
 
     Args:
         fam: the FAM to save.
@@ -128,10 +130,11 @@ def fam_save(
     )
     if fam.annotation_set.read_only:
         raise ApplicationError("This annotation set is read-only.")
-    new_facets = _normalized(facets)
+    gold = fam.annotation_set.kind == AnnotationSetKind.GOLD
+    new_facets = _normalized(facets, gold=gold)
     new_category = fam.category_override if category_override is None else category_override
     if base_version != fam.version and (
-        new_facets == _normalized(fam.facets) and new_category == fam.category_override
+        new_facets == _normalized(fam.facets, gold=gold) and new_category == fam.category_override
     ):
         # A retry of a save whose response was lost: the server already holds this state.
         return fam
@@ -151,7 +154,9 @@ def fam_save(
             },
         )
     changes = (
-        fam_changes(_normalized(fam.facets), new_facets, fam.category_override, new_category)
+        fam_changes(
+            _normalized(fam.facets, gold=gold), new_facets, fam.category_override, new_category
+        )
         if len(fam.facets) == len(new_facets)
         else ["facets replaced"]
     )

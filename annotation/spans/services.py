@@ -79,7 +79,8 @@ def span_annotation_save(
 
     Never overwrites newer work: a stale ``base_version`` raises :class:`ConflictError` (HTTP
     409) with the server's state. A retry of a save the server already holds is answered with
-    the current row. Every accepted change bumps ``version`` and stores a revision.
+    the current row. Every accepted change bumps ``version`` and stores a revision. Only a
+    gold set's errors keep a ``provenance``; it is dropped from any other set's.
 
     Args:
         annotation: the row to save (locked and re-read here).
@@ -107,6 +108,14 @@ def span_annotation_save(
     if row.annotation_set.read_only:
         raise ApplicationError("This annotation set is read-only.")
     old_errors, old_clean = list(row.errors), row.no_errors
+    if row.annotation_set.kind != AnnotationSetKind.GOLD:
+        # Only a gold error carries its provenance: an annotator's client cannot forge one.
+        errors = [
+            {k: v for k, v in error.items() if k != "provenance"}
+            if isinstance(error, dict)
+            else error
+            for error in errors
+        ]
     row.errors, row.no_errors = list(errors), bool(no_errors)
     row.full_clean(exclude=["annotation_set", "output", "annotator"], validate_constraints=False)
     if base_version != row.version:
