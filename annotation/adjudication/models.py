@@ -44,9 +44,13 @@ class CampaignGold(models.Model):
 
     Its FAMs (or span annotations) have no annotator; each facet (or error) carries its
     ``provenance``. Made on the first gold save, slug ``<campaign slug>-gold``.
+
+    The campaign is protected: deleting it would leave its gold an ordinary gold set, counted
+    for scoring everywhere, documents not yet adjudicated included; Django refuses it (in the
+    admin too, naming this link).
     """
 
-    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="gold")
+    campaign = models.OneToOneField(Campaign, on_delete=models.PROTECT, related_name="gold")
     annotation_set = models.OneToOneField(
         AnnotationSet, on_delete=models.PROTECT, related_name="adjudicated_campaign"
     )
