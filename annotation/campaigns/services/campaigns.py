@@ -4,9 +4,11 @@ and record its suggestion status."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, AnnotationSetKind
@@ -30,6 +32,25 @@ DEFAULT_SCORERS = ["rougeavg-f", "tfidf"]
 def _slug_free(slug: str) -> None:
     if Campaign.objects.filter(slug=slug).exists():
         raise field_error("slug", f"A campaign {slug!r} already exists; choose another slug.")
+
+
+@contextmanager
+def _slug_race(slug: str, dataset: Dataset):
+    """Make the campaign's rows in a savepoint: a create of the same slug that committed since
+    :func:`_slug_free` makes them fail on a unique index (or a uniqueness check); answer it as
+    the taken slug."""
+    try:
+        with transaction.atomic():
+            yield
+    except (IntegrityError, ValidationError):
+        if (
+            Campaign.objects.filter(slug=slug).exists()
+            or AnnotationSet.objects.filter(dataset=dataset, slug=f"campaign-{slug}"[:64]).exists()
+        ):
+            raise field_error(
+                "slug", f"A campaign {slug!r} already exists; choose another slug."
+            ) from None
+        raise
 
 
 def _human_set(dataset: Dataset, slug: str, name: str, *, scheme: str) -> AnnotationSet:
@@ -105,26 +126,27 @@ def campaign_create(
             "reference_position",
             f"Documents without reference {reference_position}: {lacking[:10]}",
         )
-    annotation_set = _human_set(dataset, slug, name, scheme=AnnotationSet.FAM_SCHEME)
-    campaign = Campaign(
-        dataset=dataset,
-        slug=slug,
-        name=name,
-        reference_position=reference_position,
-        annotators_per_document=annotators_per_document,
-        scorers=list(DEFAULT_SCORERS if scorers is None else scorers),
-        top_k=top_k,
-        blind=blind,
-        instructions=instructions,
-        sample=record,
-        annotation_set=annotation_set,
-        created_by=user,
-        suggestions_status=SuggestionStatus.PENDING
-        if (scorers is None or scorers)
-        else SuggestionStatus.READY,
-    )
-    campaign.full_clean()
-    campaign.save()
+    with _slug_race(slug, dataset):
+        annotation_set = _human_set(dataset, slug, name, scheme=AnnotationSet.FAM_SCHEME)
+        campaign = Campaign(
+            dataset=dataset,
+            slug=slug,
+            name=name,
+            reference_position=reference_position,
+            annotators_per_document=annotators_per_document,
+            scorers=list(DEFAULT_SCORERS if scorers is None else scorers),
+            top_k=top_k,
+            blind=blind,
+            instructions=instructions,
+            sample=record,
+            annotation_set=annotation_set,
+            created_by=user,
+            suggestions_status=SuggestionStatus.PENDING
+            if (scorers is None or scorers)
+            else SuggestionStatus.READY,
+        )
+        campaign.full_clean()
+        campaign.save()
     campaign.documents.set(chosen)
     if campaign.scorers:
         from ..tasks import campaign_suggestions_compute
@@ -231,24 +253,25 @@ def polytope_campaign_create(
             "; ".join(problems) + ". Choose other systems or documents.",
             problems=problems,
         )
-    annotation_set = _human_set(dataset, slug, name, scheme="polytope")
-    campaign = Campaign(
-        dataset=dataset,
-        slug=slug,
-        name=name,
-        kind=CampaignKind.POLYTOPE,
-        annotators_per_document=annotators_per_document,
-        scorers=[],
-        blind=blind,
-        system_blind=system_blind,
-        instructions=instructions,
-        sample=record,
-        annotation_set=annotation_set,
-        created_by=user,
-        suggestions_status=SuggestionStatus.READY,
-    )
-    campaign.full_clean()
-    campaign.save()
+    with _slug_race(slug, dataset):
+        annotation_set = _human_set(dataset, slug, name, scheme="polytope")
+        campaign = Campaign(
+            dataset=dataset,
+            slug=slug,
+            name=name,
+            kind=CampaignKind.POLYTOPE,
+            annotators_per_document=annotators_per_document,
+            scorers=[],
+            blind=blind,
+            system_blind=system_blind,
+            instructions=instructions,
+            sample=record,
+            annotation_set=annotation_set,
+            created_by=user,
+            suggestions_status=SuggestionStatus.READY,
+        )
+        campaign.full_clean()
+        campaign.save()
     campaign.documents.set(chosen)
     campaign.systems.set(ordered)
     campaign.outputs.set(list(outputs.values()))
