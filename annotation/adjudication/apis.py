@@ -132,6 +132,14 @@ class _StateFields(serializers.Serializer):
     self_adjudicated = serializers.BooleanField()
     you_annotated = serializers.BooleanField()
     editable = serializers.BooleanField()
+    previous = serializers.IntegerField(
+        allow_null=True, help_text="The previous document the user may open (campaign order)."
+    )
+    next = serializers.IntegerField(
+        allow_null=True, help_text="The next document the user may open (campaign order)."
+    )
+    index = serializers.IntegerField(allow_null=True, help_text="1-based place among them.")
+    count = serializers.IntegerField(help_text="How many documents the user may open.")
 
 
 class FamAdjudicationSerializer(_StateFields):
@@ -176,17 +184,11 @@ class GoldSpansSavedSerializer(serializers.Serializer):
     items = GoldItemSavedSerializer(many=True)
 
 
-def _campaign_document(campaign_id: int, document_id: int):
+def _campaign_document(campaign_id: int, document_id: int, user):
     campaign = selectors.adjudication_campaign_get(campaign_id=campaign_id)
     document = selectors.adjudication_document_get(campaign=campaign, document_id=document_id)
+    selectors.adjudication_document_check_open(campaign=campaign, document=document, user=user)
     return campaign, document
-
-
-def _author(row) -> str | None:
-    if row.pk is None:
-        return None
-    latest = row.revisions.select_related("author").first()
-    return latest.author.username if latest and latest.author else None
 
 
 class AdjudicationDocumentApi(APIView):
@@ -216,7 +218,7 @@ class AdjudicationDocumentApi(APIView):
 
     @extend_schema(operation_id="adjudication_document", responses=ADJUDICATION_BODY)
     def get(self, request, campaign_id: int, document_id: int):
-        campaign, document = _campaign_document(campaign_id, document_id)
+        campaign, document = _campaign_document(campaign_id, document_id, request.user)
         body = selectors.adjudication_document(
             campaign=campaign, document=document, user=request.user
         )
@@ -236,10 +238,15 @@ class AdjudicationDocumentApi(APIView):
         ),
     )
     def put(self, request, campaign_id: int, document_id: int):
-        campaign, document = _campaign_document(campaign_id, document_id)
+        campaign, document = _campaign_document(campaign_id, document_id, request.user)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = data.validated_data
+        if "facets" in fields and "items" in fields:
+            raise ApplicationError(
+                "Send either facets (a FAM campaign's gold) or items (a PolyTope campaign's), "
+                "not both."
+            )
         if campaign.kind == CampaignKind.POLYTOPE:
             if "items" not in fields:
                 raise ApplicationError("A PolyTope campaign's gold is saved as items.")
@@ -254,7 +261,7 @@ class AdjudicationDocumentApi(APIView):
                         "errors": row.errors if row.version else [],
                         "no_errors": row.no_errors if row.version else False,
                         "updated_at": row.updated_at if row.version else None,
-                        "updated_by": _author(row),
+                        "updated_by": selectors.latest_author(row),
                     }
                     for row in rows
                 ]
@@ -273,7 +280,7 @@ class AdjudicationDocumentApi(APIView):
             "version": fam.version,
             "facets": [{"provenance": None, **facet} for facet in fam.facets],
             "updated_at": fam.updated_at if fam.version else None,
-            "updated_by": _author(fam),
+            "updated_by": selectors.latest_author(fam),
         }
         return Response(GoldFamSerializer(body).data)
 
@@ -294,7 +301,7 @@ class AdjudicationDoneApi(APIView):
 
     @extend_schema(request=None, responses=AdjudicationStateSerializer)
     def post(self, request, campaign_id: int, document_id: int):
-        campaign, document = _campaign_document(campaign_id, document_id)
+        campaign, document = _campaign_document(campaign_id, document_id, request.user)
         services.document_adjudication_mark(campaign=campaign, document=document, user=request.user)
         body = selectors.adjudication_state(campaign=campaign, document=document)
         return Response(AdjudicationStateSerializer(body).data)
@@ -307,7 +314,7 @@ class AdjudicationReopenApi(APIView):
 
     @extend_schema(request=None, responses=AdjudicationStateSerializer)
     def post(self, request, campaign_id: int, document_id: int):
-        campaign, document = _campaign_document(campaign_id, document_id)
+        campaign, document = _campaign_document(campaign_id, document_id, request.user)
         services.document_adjudication_reopen(
             campaign=campaign, document=document, user=request.user
         )

@@ -17,6 +17,7 @@ from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.fams.services import empty_facets
 from annotation.spans.models import SpanAnnotation
+from config.exceptions import ApplicationError
 from scoring.metrics.adjudication import (
     errors_diff,
     fam_diff,
@@ -219,6 +220,76 @@ def adjudication_document_get(*, campaign: Campaign, document_id: int) -> Docume
     return document
 
 
+def adjudication_unfinished_documents(*, campaign: Campaign, user) -> set[int]:
+    """The campaign's documents the user may not adjudicate yet: their own task on it (any of
+    its items, in PolyTope) is not submitted. Reading peers' work there would unblind them.
+
+    Args:
+        campaign: the campaign.
+        user: who asks (admins who do not annotate a document are not concerned by it).
+
+    Returns:
+        Document ids.
+    """
+    return set(
+        Task.objects.filter(campaign=campaign, annotator_id=user.pk)
+        .exclude(status=TaskStatus.SUBMITTED)
+        .values_list("document_id", flat=True)
+    )
+
+
+def adjudication_document_check_open(*, campaign: Campaign, document: Document, user) -> None:
+    """Refuse to show a document to a user whose own task on it is not submitted.
+
+    Args:
+        campaign: the campaign.
+        document: one of its documents.
+        user: who asks.
+
+    Raises:
+        ApplicationError: 403, naming the document and why.
+    """
+    if (
+        Task.objects.filter(campaign=campaign, document=document, annotator_id=user.pk)
+        .exclude(status=TaskStatus.SUBMITTED)
+        .exists()
+    ):
+        raise ApplicationError(
+            f"You annotate document {document.external_id!r} in this campaign and have not "
+            "submitted it: you may adjudicate it once your own annotation is submitted.",
+            status_code=403,
+        )
+
+
+def adjudication_neighbours(*, campaign: Campaign, document: Document, user) -> dict:
+    """The document's place among those the user may open, in the list's (campaign) order.
+
+    Args:
+        campaign: the campaign.
+        document: one of its documents.
+        user: who asks.
+
+    Returns:
+        ``{"previous", "next", "index", "count"}``: the neighbours' ids (None at either end),
+        the document's 1-based place and how many documents the user may open.
+    """
+    hidden = adjudication_unfinished_documents(campaign=campaign, user=user)
+    ids = [
+        pk
+        for pk in campaign.documents.order_by("position", "id").values_list("id", flat=True)
+        if pk not in hidden
+    ]
+    at = ids.index(document.pk) if document.pk in ids else None
+    if at is None:
+        return {"previous": None, "next": None, "index": None, "count": len(ids)}
+    return {
+        "previous": ids[at - 1] if at > 0 else None,
+        "next": ids[at + 1] if at + 1 < len(ids) else None,
+        "index": at + 1,
+        "count": len(ids),
+    }
+
+
 def _campaign_summary(campaign: Campaign, user) -> dict:
     gold = campaign_gold_get(campaign=campaign)
     return {
@@ -260,7 +331,8 @@ def adjudication_list(*, campaign: Campaign, user) -> dict:
     Returns:
         ``{"campaign": {...}, "agreement_measure", "documents": [{"id", "external_id",
         "category", "annotators", "submitted", "agreement", "status", "gold_version",
-        "gold_items"?}]}`` in the campaign's document order.
+        "gold_items"?}]}`` in the campaign's document order, without the documents the user
+        annotates and has not submitted (see :func:`adjudication_unfinished_documents`).
     """
     polytope = campaign.kind == CampaignKind.POLYTOPE
     documents = list(
@@ -320,8 +392,11 @@ def adjudication_list(*, campaign: Campaign, user) -> dict:
                 ).values_list("document_id", "version")
             )
     states = _states(campaign)
+    hidden = adjudication_unfinished_documents(campaign=campaign, user=user)
     rows = []
     for document in documents:
+        if document.pk in hidden:
+            continue
         state = states.get(document.pk)
         row = {
             "id": document.pk,
@@ -355,10 +430,21 @@ def _state_dict(campaign: Campaign, document: Document, user) -> dict:
             campaign=campaign, document=document, annotator_id=user.pk
         ).exists(),
         "editable": campaign.status != "closed" and not done,
+        **adjudication_neighbours(campaign=campaign, document=document, user=user),
     }
 
 
-def _latest_author(row) -> str | None:
+def latest_author(row) -> str | None:
+    """Who saved the latest revision of a FAM or span annotation.
+
+    Args:
+        row: a ``Fam`` or ``SpanAnnotation`` (unsaved rows have no author).
+
+    Returns:
+        The author's username, or None (no revision, or an author since deleted).
+    """
+    if row.pk is None:
+        return None
     latest = row.revisions.select_related("author").first()
     return latest.author.username if latest and latest.author else None
 
@@ -438,7 +524,7 @@ def adjudication_fam_document(*, campaign: Campaign, document: Document, user) -
             "version": gold_fam.version,
             "facets": [{"provenance": None, **facet} for facet in gold_fam.facets],
             "updated_at": gold_fam.updated_at,
-            "updated_by": _latest_author(gold_fam),
+            "updated_by": latest_author(gold_fam),
         }
     return {
         "kind": CampaignKind.FAM,
@@ -479,7 +565,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
     Returns:
         A JSON-ready dict (see the README's adjudication section).
     """
-    outputs = campaign_items(campaign=campaign).get(document.pk, [])
+    outputs = campaign_items(campaign=campaign, document_id=document.pk).get(document.pk, [])
     rows = annotator_spans(campaign=campaign, outputs=[o.pk for o in outputs])
     tasks: dict[int, list[Task]] = defaultdict(list)
     for task in _tasks(campaign, document):
@@ -536,7 +622,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
                     "errors": gold_row.errors if gold_row else [],
                     "no_errors": gold_row.no_errors if gold_row else False,
                     "updated_at": gold_row.updated_at if gold_row else None,
-                    "updated_by": _latest_author(gold_row) if gold_row else None,
+                    "updated_by": latest_author(gold_row) if gold_row else None,
                 },
             }
         )

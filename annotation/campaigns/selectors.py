@@ -298,7 +298,7 @@ def campaign_progress_csv(*, progress: dict) -> str:
     return buffer.getvalue()
 
 
-def campaign_items(*, campaign: Campaign) -> dict[int, list]:
+def campaign_items(*, campaign: Campaign, document_id: int | None = None) -> dict[int, list]:
     """A PolyTope campaign's items per document id, in the order an annotator gets them.
 
     A system-blind campaign shuffles each document's systems with a seed made of the campaign
@@ -307,12 +307,16 @@ def campaign_items(*, campaign: Campaign) -> dict[int, list]:
 
     Args:
         campaign: a PolyTope campaign.
+        document_id: only this document's items (the order is the same as for all).
 
     Returns:
         document id -> its outputs (``SystemOutput`` rows with their systems).
     """
     items: dict[int, list] = {}
-    for output in campaign.outputs.select_related("system").order_by("system__slug", "pk"):
+    outputs = campaign.outputs.all()
+    if document_id is not None:
+        outputs = outputs.filter(document_id=document_id)
+    for output in outputs.select_related("system").order_by("system__slug", "pk"):
         items.setdefault(output.document_id, []).append(output)
     if campaign.system_blind:
         for document_id, outputs in items.items():
