@@ -75,9 +75,19 @@ def test_a_gold_fam_built_by_keyboard_only(context, adjudication):
     world = adjudication
     page = context.new_page()
     login(page, world.url, "admin", "loupe-admin")
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
     _open(page, world.url_of(world.document))
     expect(page.locator("#doc-title")).to_have_text("Document demo-001")
     expect(page.locator("#campaign-line")).to_contain_text("annotators: 1 alice, 2 bob")
+    # Its place and neighbours come with the document: the campaign's list is not loaded.
+    expect(page.locator("#campaign-line")).to_contain_text("document 1 of 2")
+    expect(page.locator("#prev-btn")).to_be_disabled()
+    listing = f"/api/campaigns/{world.campaign.pk}/adjudication/"
+    assert not [url for url in requested if url.endswith(listing)]
+    expect(page.locator("#gold-rule")).to_have_text(
+        "The gold counts for the leaderboards only once the document is marked adjudicated (d)."
+    )
     expect(page.locator("#gold-version")).to_have_text("No gold yet")
 
     # The differences: facets 1 and 3 differ, 2 agrees; a tag says so, not only the colour.

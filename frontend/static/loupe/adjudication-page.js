@@ -18,8 +18,7 @@ export const pageUrl = (id) => `${listUrl}${id}/`;
 export const S = {
   kind: "fam", // or "spans" (a PolyTope campaign)
   data: null, // the document's adjudication (GET)
-  campaign: null, // the campaign as the list gives it
-  list: [], // the campaign's documents, in the list's order
+  campaign: null, // the campaign as the document's GET gives it
   status: "pending", // or "done"
   readOnly: false,
   why: "", // why the page is read-only
@@ -135,11 +134,10 @@ export function applyStatus() {
   if (S.readOnly && S.editing) S.editing = false;
 }
 
-// The neighbours of this document in the campaign's list.
+// The previous or next document's id (the campaign's order, as the GET names them), or null.
 function neighbour(delta) {
-  const at = S.list.findIndex((doc) => Number(doc.id) === documentId);
-  if (at < 0) return null;
-  return S.list[at + delta] || null;
+  if (!S.data) return null;
+  return (delta > 0 ? S.data.next : S.data.previous) || null;
 }
 
 export async function goTo(delta) {
@@ -152,7 +150,7 @@ export async function goTo(delta) {
     flash("The gold is not saved yet: wait for the indicator to say Saved, or choose in the conflict first.");
     return;
   }
-  window.location.assign(pageUrl(target.id));
+  window.location.assign(pageUrl(target));
 }
 
 // ready(): true, or false after saying what is not decided yet.
@@ -173,8 +171,6 @@ export async function markDone(ready) {
     return;
   }
   S.status = "done";
-  const row = S.list.find((doc) => Number(doc.id) === documentId);
-  if (row) row.status = "done";
   applyStatus();
   ui.render();
   const next = neighbour(1);

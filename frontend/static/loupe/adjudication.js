@@ -1,7 +1,7 @@
 // The adjudication page: one document of a campaign, every annotator's FAM (or error spans)
 // side by side with their differences marked, and the gold version built one key or click per
 // choice, saved with versions (a 409 asks, never overwrites). This entry loads the document
-// and the campaign's list, wires the buttons and keys, and draws; the rest lives in
+// (which names its previous and next documents), wires the buttons and keys, and draws; the rest lives in
 // adjudication-page.js (shared state, done / reopen / next), adjudication-fam.js and
 // adjudication-view.js (FAMs), adjudication-spans.js (spans), adjudication-keys.js, gold.js and
 // gold-spans.js (pure).
@@ -26,10 +26,9 @@ function describe() {
   const doc = S.data.document;
   document.title = `Adjudicate ${doc.external_id} · Loupe`;
   $("doc-title").textContent = `Document ${doc.external_id}`;
-  const at = S.list.findIndex((row) => Number(row.id) === page.documentId);
   const people = S.kind === "fam" ? S.annotations.map((x, a) => `${a + 1} ${x.annotator}`) : [];
   const parts = [S.campaign ? S.campaign.name : `Campaign ${page.campaignId}`];
-  if (at >= 0) parts.push(`document ${at + 1} of ${S.list.length}`);
+  if (S.data.index) parts.push(`document ${S.data.index} of ${S.data.count}`);
   if (people.length) parts.push(`annotators: ${people.join(", ")}`);
   else if (!S.annotations.length && S.kind === "fam") parts.push("no annotations yet");
   const waiting = S.data.waiting || [];
@@ -37,8 +36,8 @@ function describe() {
   if (typeof S.data.agreement === "number") parts.push(`agreement ${S.data.agreement.toFixed(2)}`);
   if (S.data.you_annotated) parts.push("you annotated it: marking it adjudicated is recorded as self-adjudicated");
   $("campaign-line").textContent = parts.join(" · ");
-  $("prev-btn").disabled = at <= 0;
-  $("next-btn").disabled = at < 0 || at >= S.list.length - 1;
+  $("prev-btn").disabled = !S.data.previous;
+  $("next-btn").disabled = !S.data.next;
   const version = S.kind === "fam" ? S.data.gold.version || 0 : 0;
   $("gold-version").textContent = version ? `Gold version ${version}` : S.kind === "fam" ? "No gold yet" : "";
 }
@@ -138,21 +137,16 @@ function loadSpans() {
 async function main() {
   Object.assign(ui, { render });
   let data;
-  let listing = null;
   try {
-    [data, listing] = await Promise.all([
-      api(page.apiUrl),
-      api(`/api/campaigns/${page.campaignId}/adjudication/`).catch(() => null),
-    ]);
+    data = await api(page.apiUrl);
   } catch (error) {
-    const title = error.status === 404 ? "No such document in this campaign" : error.status === 403 ? "You may not adjudicate this campaign" : "Could not load the document";
+    const title = error.status === 404 ? "No such document in this campaign" : error.status === 403 ? "You may not adjudicate this document" : "Could not load the document";
     fail(title, error);
     return;
   }
   S.data = data;
   S.status = data.status || "pending";
-  S.campaign = data.campaign || (listing ? listing.campaign || null : null);
-  S.list = listing ? listing.documents || [] : [];
+  S.campaign = data.campaign || null;
   page.applyStatus();
   if (Array.isArray(data.items)) loadSpans();
   else loadFam();
