@@ -96,7 +96,11 @@ class CampaignAgreementApi(APIView):
         if campaign.kind == CampaignKind.POLYTOPE:
             from .services import span_agreement_run_create
 
-            run = span_agreement_run_create(campaign=campaign.pk, user=request.user)
+            # Submitted work only, as the runs queued after each submission count it, so an
+            # up-to-date automatic run is reused.
+            run = span_agreement_run_create(
+                campaign=campaign.pk, submitted_only=True, user=request.user
+            )
             queued = run.status != RunStatus.SUCCEEDED  # an unchanged campaign's run is reused
         else:
             _, queued = fam_agreement_request(campaign=campaign, user=request.user)
