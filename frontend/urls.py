@@ -1,4 +1,4 @@
-"""URLs of the pages: login, home, my tasks, the workspaces, the leaderboards and the admin pages."""
+"""URLs of the pages: login, home, my tasks, workspaces, leaderboards and the admin pages."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path

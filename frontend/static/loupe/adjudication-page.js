@@ -4,6 +4,7 @@
 // The FAM part is adjudication-fam.js and adjudication-view.js, the span part
 // adjudication-spans.js; the keys are adjudication-keys.js; the entry is adjudication.js.
 import { api } from "./api.js";
+import { flash as showFlash } from "./page-ui.js";
 import { drawSaveState } from "./panels.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -45,27 +46,11 @@ export const ctx = { saver: null, savers: new Map() };
 // Drawing, registered by the entry (so actions redraw without importing the views).
 export const ui = { render() {} };
 
-let flashTimer;
+export { rebuild } from "./page-ui.js";
 
+// Show `message` in the flash line for `ms` milliseconds (a new message replaces it).
 export function flash(message, ms = 4000) {
-  const node = $("flash");
-  node.textContent = message;
-  node.hidden = false;
-  clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => {
-    node.hidden = true;
-  }, ms);
-}
-
-// Rebuild a container's children, keeping keyboard focus on the element with the same key.
-export function rebuild(container, build) {
-  const active = document.activeElement;
-  const key = container.contains(active) && active.dataset ? active.dataset.focusKey : null;
-  container.replaceChildren(...build());
-  if (key) {
-    const again = container.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
-    if (again) again.focus();
-  }
+  showFlash(message, ms);
 }
 
 export const dialogOpen = () => $("help").open || $("conflict").open;

@@ -4,6 +4,7 @@
 // (state.js, span-page.js); the task's actions and panels are task-actions.js and
 // task-dialogs.js.
 import { api } from "./api.js";
+import { flash as showFlash } from "./page-ui.js";
 import { showInstructions } from "./instructions.js";
 import { startPresence } from "./presence.js";
 
@@ -13,28 +14,11 @@ export const root = $("workspace");
 
 export const taskId = Number(root.dataset.taskId);
 
-let flashTimer;
+export { rebuild } from "./page-ui.js";
 
 // Show `message` in the flash line for `ms` milliseconds (a new message replaces it).
 export function flash(message, ms = 3000) {
-  const node = $("flash");
-  node.textContent = message;
-  node.hidden = false;
-  clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => {
-    node.hidden = true;
-  }, ms);
-}
-
-// Rebuild a container's children, keeping keyboard focus on the element with the same key.
-export function rebuild(container, build) {
-  const active = document.activeElement;
-  const key = container.contains(active) && active.dataset ? active.dataset.focusKey : null;
-  container.replaceChildren(...build());
-  if (key) {
-    const again = container.querySelector(`[data-focus-key="${key}"]`);
-    if (again) again.focus();
-  }
+  showFlash(message, ms);
 }
 
 // GET the task and show its campaign's instructions; when that fails, the title says so and the
