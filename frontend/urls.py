@@ -43,9 +43,7 @@ urlpatterns = [
     ),
     path("manage/campaigns/", views.manage_campaigns, name="manage-campaigns"),
     path("manage/campaigns/new/", views.manage_campaign_new, name="manage-campaign-new"),
-    path(
-        "manage/campaigns/<int:campaign_id>/", views.manage_campaign, name="manage-campaign"
-    ),
+    path("manage/campaigns/<int:campaign_id>/", views.manage_campaign, name="manage-campaign"),
     path(
         "manage/campaigns/<int:campaign_id>/agreement/",
         views.campaign_agreement,
