@@ -1,0 +1,144 @@
+"""Grusky et al.'s (2018) greedy extractive fragments: coverage, density, compression, copy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import TokensError
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """One extractive fragment: ``length`` tokens shared from these two start positions."""
+
+    summary_start: int
+    document_start: int
+    length: int
+
+
+@dataclass(frozen=True)
+class FragmentStats:
+    """The extractive-fragment measures of one (document, summary) pair.
+
+    ``coverage`` = sum |f| / |S|, ``density`` = sum |f|^2 / |S|, ``compression`` = |D| / |S|;
+    as in newsroom, each is 0.0 when the summary has no token. ``copy_length`` is the mean
+    fragment length (0.0 without fragments), ``max_copy_length`` the longest fragment's.
+    """
+
+    fragments: tuple[Fragment, ...]
+    summary_length: int
+    document_length: int
+    coverage: float
+    density: float
+    compression: float
+    copy_length: float
+    max_copy_length: int
+
+
+def check_tokens(tokens: Sequence[str], what: str) -> tuple[str, ...]:
+    """Check one token list and return it as a tuple.
+
+    Args:
+        tokens: a sequence of ``str`` tokens.
+        what: the name used in the error message.
+
+    Returns:
+        The tokens as a tuple.
+
+    Raises:
+        TokensError: ``tokens`` is a single string/bytes, not a sequence, or holds a non-``str``.
+    """
+    if isinstance(tokens, str | bytes):
+        raise TokensError(f"{what} must be a list of tokens, not a single {type(tokens).__name__}")
+    try:
+        tokens = tuple(tokens)
+    except TypeError:
+        raise TokensError(f"{what} must be a list of tokens, got {type(tokens).__name__}") from None
+    for index, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise TokensError(f"{what}[{index}] must be a str, got {type(token).__name__}")
+    return tokens
+
+
+def greedy_fragments(summary: Sequence[str], document: Sequence[str]) -> tuple[Fragment, ...]:
+    """The extractive fragments of a summary, by Grusky et al.'s greedy algorithm.
+
+    This is newsroom's ``Fragments._match`` step for step (tokens compared as given; lower-case
+    them first for newsroom's default): from the current summary position, scan the document
+    left to right; at each match extend it as far as it goes, keep the longest (the first one
+    on ties) and resume the scan *after* the matched stretch (so a match starting inside a
+    previous match is not tried, exactly as published); then advance the summary position by
+    the best length, or by one token when nothing matches.
+
+    Args:
+        summary: the summary's tokens.
+        document: the document's tokens.
+
+    Returns:
+        The fragments in summary order; they never overlap in the summary.
+
+    Raises:
+        TokensError: either token list is invalid.
+    """
+    a = check_tokens(summary, "summary")
+    b = check_tokens(document, "document")
+    matches: list[Fragment] = []
+    a_start = 0
+    while a_start < len(a):
+        best: Fragment | None = None
+        b_start = 0
+        while b_start < len(b):
+            if a[a_start] == b[b_start]:
+                a_end, b_end = a_start, b_start
+                while a_end < len(a) and b_end < len(b) and b[b_end] == a[a_end]:
+                    a_end += 1
+                    b_end += 1
+                length = a_end - a_start
+                if best is None or length > best.length:
+                    best = Fragment(a_start, b_start, length)
+                b_start = b_end
+            else:
+                b_start += 1
+        if best is not None:
+            matches.append(best)
+            a_start += best.length
+        else:
+            a_start += 1
+    return tuple(matches)
+
+
+def fragment_stats(summary: Sequence[str], document: Sequence[str]) -> FragmentStats:
+    """Coverage, density, compression and copy length of one (document, summary) pair.
+
+    Args:
+        summary: the summary's tokens.
+        document: the document's tokens.
+
+    Returns:
+        The pair's :class:`FragmentStats` (see its docstring for the definitions).
+
+    Raises:
+        TokensError: either token list is invalid.
+    """
+    summary = check_tokens(summary, "summary")
+    document = check_tokens(document, "document")
+    fragments = greedy_fragments(summary, document)
+    n_summary, n_document = len(summary), len(document)
+    lengths = [fragment.length for fragment in fragments]
+    if n_summary:
+        coverage = sum(lengths) / n_summary
+        density = sum(length * length for length in lengths) / n_summary
+        compression = n_document / n_summary
+    else:
+        coverage = density = compression = 0.0
+    return FragmentStats(
+        fragments=fragments,
+        summary_length=n_summary,
+        document_length=n_document,
+        coverage=float(coverage),
+        density=float(density),
+        compression=float(compression),
+        copy_length=sum(lengths) / len(lengths) if lengths else 0.0,
+        max_copy_length=max(lengths, default=0),
+    )
