@@ -220,3 +220,18 @@ def test_aggregate_by_dataset_and_errors():
     mixed = _pair("a b c", ["a b c"], max_order=2)
     with pytest.raises(BiasError, match="group 'g'.*max_order"):
         aggregate_by([("g", a), ("g", mixed)])
+
+
+def test_the_readmes_worked_example():
+    document = [tokenize("The storm hit the coast on Monday."), tokenize("Thousands lost power.")]
+    item = item_bias([tokenize("The storm hit the coast, and thousands lost power.")], document)
+    assert item.fragments.fragments == (Fragment(0, 0, 5), Fragment(6, 7, 3))
+    assert item.fragments.coverage == pytest.approx(8 / 9)
+    assert item.fragments.density == pytest.approx(34 / 9)
+    assert item.fragments.compression == pytest.approx(10 / 9)
+    assert (item.fragments.copy_length, item.fragments.max_copy_length) == (4.0, 5)
+    assert item.ngrams.novel == pytest.approx((1 / 8, 2 / 8, 3 / 7, 4 / 6))
+    assert item.ngrams.repeated == pytest.approx((1 / 8, 0, 0, 0))
+    assert item.support.sources == ((0, 1),)
+    assert item.support.fusion == 1.0
+    assert item.support.mean_position == pytest.approx((5 * 0 + 3 * 0.5) / 8)
