@@ -1,0 +1,268 @@
+"""System-level correlation of FAR under machine FAMs with FAR under human FAMs (Table 7).
+
+Each system is one point: its mean FAR over the documents under one scorer's machine FAMs
+(top-N sentences per facet) against its mean FAR under the human FAMs. Pearson's r,
+Spearman's rho and Kendall's tau-b come from :func:`scoring.metrics.stats.correlate`. The
+intervals, which the paper does not give, are a paired percentile bootstrap over documents
+(:func:`scoring.metrics.stats.clusters.cluster_bootstrap`): each resample draws documents with
+replacement and recomputes both sides' system means on the same draw, so the pairing of a
+document's machine and human FAR is kept. A resample where either side is constant across
+systems has no coefficient and is counted in the interval's ``undefined``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from ..stats import METHODS, Correlation, correlate
+from ..stats.bootstrap import DEFAULT_LEVEL, DEFAULT_SEED, as_finite_array
+from ..stats.clusters import (
+    DEFAULT_CLUSTER_RESAMPLES,
+    ClusterInterval,
+    ClusterStatistic,
+    cluster_bootstrap,
+)
+from ..stats.errors import canonical_key
+from ..stats.order import Order, in_order
+from .errors import AutoFarInputError
+
+MIN_SYSTEMS = 3  # with 2 systems every coefficient is +-1: not evidence of anything
+LEVEL = "system"
+
+Scores = Mapping[Hashable, Mapping[Hashable, float]]  # system -> document -> FAR
+
+
+@dataclass(frozen=True)
+class CoefficientWithInterval:
+    """One coefficient and its paired bootstrap interval over documents.
+
+    Attributes:
+        correlation: the coefficient on every document (``value`` None with a reason when
+            undefined).
+        interval: the percentile interval, or ``None`` when the coefficient itself is
+            undefined.
+    """
+
+    correlation: Correlation
+    interval: ClusterInterval | None
+
+    def as_dict(self) -> dict:
+        """JSON-ready data.
+
+        Returns:
+            ``{"value", "p_value", "reason", "low", "high", "interval"}``; ``low``/``high``
+            are ``None`` when there is no interval, ``interval`` its full record or ``None``.
+        """
+        interval = self.interval
+        return {
+            "value": self.correlation.value,
+            "p_value": self.correlation.p_value,
+            "reason": self.correlation.reason,
+            "low": interval.low if interval else None,
+            "high": interval.high if interval else None,
+            "interval": interval.as_dict() if interval else None,
+        }
+
+
+@dataclass(frozen=True)
+class FarCorrelation:
+    """A row of Table 7: one scorer and N, correlated with human FAR across systems.
+
+    Attributes:
+        scorer: the scorer's name.
+        top_n: sentences per facet of its machine FAMs (``None`` when not given).
+        n_systems: systems correlated.
+        n_documents: documents behind each system mean.
+        machine_means: system -> mean FAR under the machine FAMs.
+        human_means: system -> mean FAR under the human FAMs.
+        pearson: Pearson's r and its interval.
+        spearman: Spearman's rho and its interval.
+        kendall: Kendall's tau-b and its interval.
+    """
+
+    scorer: str
+    top_n: int | None
+    n_systems: int
+    n_documents: int
+    machine_means: Mapping[Hashable, float]
+    human_means: Mapping[Hashable, float]
+    pearson: CoefficientWithInterval
+    spearman: CoefficientWithInterval
+    kendall: CoefficientWithInterval
+
+    def as_dict(self) -> dict:
+        """This row of Table 7 as JSON-ready data (system keys as text).
+
+        Returns:
+            ``{"scorer", "top_n", "n_systems", "n_documents", "machine_means",
+            "human_means", "pearson", "spearman", "kendall"}``; each coefficient as in
+            :meth:`CoefficientWithInterval.as_dict`.
+        """
+        data: dict = {
+            "scorer": self.scorer,
+            "top_n": self.top_n,
+            "n_systems": self.n_systems,
+            "n_documents": self.n_documents,
+            "machine_means": {str(k): v for k, v in self.machine_means.items()},
+            "human_means": {str(k): v for k, v in self.human_means.items()},
+        }
+        return data | {method: getattr(self, method).as_dict() for method in METHODS}
+
+
+def far_matrices(
+    machine: Scores, human: Scores, *, order: Order = None, what: str = "FAR correlation"
+) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], np.ndarray, np.ndarray]:
+    """Check that both sides cover the same systems and documents; return them as arrays.
+
+    Args:
+        machine: system -> document -> FAR under machine FAMs.
+        human: system -> document -> FAR under human FAMs.
+        order: the documents' order (see :func:`scoring.metrics.stats.in_order`); None:
+            canonical key order. Systems are always in canonical key order.
+        what: names the caller in errors.
+
+    Returns:
+        ``(systems, documents, machine, human)``, the two arrays ``(documents, systems)``.
+
+    Raises:
+        AutoFarInputError: no system or document, different systems or documents between
+            the sides or the systems, or a value that is not a finite number.
+        UnorderedKeyError: ``order`` does not list some document.
+    """
+    if not machine or not human:
+        raise AutoFarInputError(f"{what}: no system")
+    if machine.keys() != human.keys():
+        only = sorted(machine.keys() ^ human.keys(), key=canonical_key)
+        raise AutoFarInputError(
+            f"{what}: the machine and human FAR cover different systems ({only!r})"
+        )
+    systems = tuple(sorted(machine, key=canonical_key))
+    documents_set = machine[systems[0]].keys()
+    if not documents_set:
+        raise AutoFarInputError(f"{what}: system {systems[0]!r} has no document")
+    for system in systems:
+        for side, scores in (("machine", machine), ("human", human)):
+            if scores[system].keys() != documents_set:
+                differ = sorted(scores[system].keys() ^ documents_set, key=canonical_key)[:5]
+                raise AutoFarInputError(
+                    f"{what}: {side} FAR of system {system!r} covers other documents than "
+                    f"the machine FAR of {systems[0]!r} (e.g. {differ!r})"
+                )
+    documents = in_order(documents_set, order, what=what)
+    arrays = []
+    for side, scores in (("machine", machine), ("human", human)):
+        columns = []
+        for system in systems:
+            try:
+                columns.append(
+                    as_finite_array(
+                        [scores[system][d] for d in documents], f"{what}, {side} FAR of {system!r}"
+                    )
+                )
+            except ValueError as exc:
+                raise AutoFarInputError(str(exc)) from exc
+        arrays.append(np.column_stack(columns))
+    return systems, documents, arrays[0], arrays[1]
+
+
+def _row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:
+    """One coefficient per row of ``x`` and ``y`` (``(rows, systems)``), NaN where undefined."""
+    constant = (np.ptp(x, axis=1) == 0.0) | (np.ptp(y, axis=1) == 0.0)
+    out = np.full(x.shape[0], np.nan)
+    if method == "kendall":
+        for row in np.flatnonzero(~constant):
+            out[row] = scipy_stats.kendalltau(x[row], y[row]).statistic
+        return out
+    if method == "spearman":
+        x = scipy_stats.rankdata(x, axis=1)
+        y = scipy_stats.rankdata(y, axis=1)
+    xc = x - x.mean(axis=1, keepdims=True)
+    yc = y - y.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
+    out[~constant] = np.clip(values[~constant], -1.0, 1.0)
+    return out
+
+
+def _statistic(method: str, n_systems: int):
+    def statistic(sums: np.ndarray) -> np.ndarray:
+        # Sums over the drawn documents are n times the means: correlation ignores the scale.
+        return _row_coefficients(sums[:, :n_systems], sums[:, n_systems:], method)
+
+    return statistic
+
+
+def far_correlation(
+    scorer: str,
+    machine: Scores,
+    human: Scores,
+    *,
+    top_n: int | None = None,
+    order: Order = None,
+    level: float = DEFAULT_LEVEL,
+    resamples: int = DEFAULT_CLUSTER_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> FarCorrelation:
+    """Correlate systems' mean FAR under one scorer's machine FAMs with their human FAR.
+
+    Fewer than 3 systems, or a side whose mean FAR is the same for every system, gives
+    undefined coefficients (``value`` None) with the reason, never 0 or NaN.
+
+    Args:
+        scorer: the scorer's name, recorded in the result.
+        machine: system -> document -> FAR under the scorer's machine FAMs.
+        human: system -> document -> FAR under the human FAMs (same systems and documents).
+        top_n: sentences per facet of the machine FAMs, recorded in the result.
+        order: the documents' order for the means and resamples (None: canonical).
+        level: confidence level of the intervals (default 0.95).
+        resamples: bootstrap resamples over documents (default 1,000).
+        seed: seed of ``numpy.random.default_rng`` (default 0).
+
+    Returns:
+        The :class:`FarCorrelation`.
+
+    Raises:
+        AutoFarInputError: see :func:`far_matrices`.
+        StatsError: a bad ``level`` or ``resamples``.
+    """
+    systems, documents, m, h = far_matrices(machine, human, order=order)
+    machine_means = dict(zip(systems, (float(v) for v in m.mean(axis=0)), strict=True))
+    human_means = dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True))
+    results = {}
+    if len(systems) < MIN_SYSTEMS:
+        reason = (
+            f"{len(systems)} system(s): a system-level correlation needs at least {MIN_SYSTEMS}"
+        )
+        for method in METHODS:
+            results[method] = CoefficientWithInterval(
+                Correlation(method, LEVEL, None, None, len(systems), reason), None
+            )
+    else:
+        columns = np.hstack([m, h])
+        statistics = {
+            method: ClusterStatistic(columns, _statistic(method, len(systems)))
+            for method in METHODS
+        }
+        intervals = cluster_bootstrap(
+            statistics, len(documents), level=level, resamples=resamples, seed=seed
+        )
+        for method in METHODS:
+            point = correlate(list(machine_means.values()), list(human_means.values()), method)
+            point = Correlation(method, LEVEL, point.value, point.p_value, point.n, point.reason)
+            interval = intervals[method] if point.value is not None else None
+            results[method] = CoefficientWithInterval(point, interval)
+    return FarCorrelation(
+        scorer,
+        top_n,
+        len(systems),
+        len(documents),
+        machine_means,
+        human_means,
+        results["pearson"],
+        results["spearman"],
+        results["kendall"],
+    )
