@@ -1,0 +1,95 @@
+"""``manage.py autofar`` on the imported FAR release: Tables 6-8 as JSON and as text.
+
+Reads ../shared/data in place. Expected figures: the paper's Table 6 (Mao et al., 2020, top-1
+ROUGE-1 F, P/R/F1 88.9/53.1/66.5 %), within the 2 points bench/README.md documents, and the
+bench's published micro figures for top-1..3 (bench/README.md, "Latest figures"), which
+another code path (``bench/bench_suggestions.py`` on the release files) produced.
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.conftest import FAR_RELEASE
+
+# bench/README.md "Latest figures": ROUGE-1 F micro P / R / F1 in % for top-1, top-2, top-3.
+BENCH_ROUGE1_F = ((90.4, 54.2, 67.8), (72.3, 80.8, 76.3), (57.1, 89.2, 69.7))
+PAPER_ROUGE1_F_TOP1 = (88.9, 53.1, 66.5)  # the paper's Table 6
+SYSTEMS = ["banditsum", "fastrl-e", "lead-3", "neusum", "refresh", "unifiedsum-e"]
+
+
+def _run(*args) -> str:
+    out = StringIO()
+    call_command("autofar", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+def test_unknown_dataset_is_a_clear_error():
+    with pytest.raises(CommandError, match="no dataset with slug 'nope'"):
+        _run("--dataset", "nope")
+
+
+@pytest.mark.shared
+@pytest.mark.django_db
+@pytest.mark.skipif(not FAR_RELEASE.is_dir(), reason=f"{FAR_RELEASE} is absent")
+def test_autofar_on_the_far_release_json_and_text():
+    call_command(
+        "import_dataset",
+        str(FAR_RELEASE),
+        "--format",
+        "far-release",
+        "--slug",
+        "cnndm-far",
+        stdout=StringIO(),
+    )
+    report = json.loads(_run("--dataset", "cnndm-far", "--format", "json", "--resamples", "200"))
+    assert {"table6", "table7", "table8"} <= report.keys()
+    scorers = ["rouge1-f", "rouge2-f", "rougel-f", "rougeavg-f"]
+    pairs = [(s, n) for s in scorers for n in (1, 2, 3)]
+
+    # Table 6: one row per scorer and N, fractions; ROUGE-1 F as the bench and the paper.
+    assert [(r["scorer"], r["top_n"]) for r in report["table6"]] == pairs
+    for row in report["table6"]:
+        assert row["documents"] == 76  # 89 FAMs, 13 whose split disagrees left out
+        for key in ("precision", "recall", "f1"):
+            assert 0 <= row[key] <= 1
+    rouge1 = [r for r in report["table6"] if r["scorer"] == "rouge1-f"]
+    for row, expected in zip(rouge1, BENCH_ROUGE1_F, strict=True):
+        got = tuple(100 * row[k] for k in ("precision", "recall", "f1"))
+        assert got == pytest.approx(expected, abs=0.05)
+    assert 100 * rouge1[0]["f1"] == pytest.approx(PAPER_ROUGE1_F_TOP1[2], abs=2.0)
+
+    # Table 7: an entry per scorer and N over the six extractive systems, with intervals.
+    assert [(r["scorer"], r["top_n"]) for r in report["table7"]] == pairs
+    for row in report["table7"]:
+        assert sorted(row["machine_means"]) == SYSTEMS
+        for method in ("pearson", "spearman", "kendall"):
+            value = row[method]
+            assert -1 <= value["value"] <= 1
+            assert value["low"] <= value["high"]
+
+    # Table 8: a fit on every system's rows, validated leaving each system out.
+    table8 = report["table8"]
+    assert table8 is not None, report["table8_reason"]
+    assert [h["system"] for h in table8["held_out"]] == SYSTEMS
+    assert table8["model"]["n_rows"] == 6 * report["meta"]["table8_documents"]
+    features = table8["model"]["features"]
+    assert set(features) | set(report["meta"]["table8_duplicates"]) == {
+        f"{s}@{n}" for s, n in pairs
+    }
+    assert report["meta"]["documents_split_disagreements_left_out"] == 13
+
+    text = _run("--dataset", "cnndm-far", "--scorers", "rouge1-f", "--top-n", "1,2")
+    assert "Table 6" in text and "Table 7" in text and "Table 8" in text
+    assert "rouge1-f        1   90.4   54.2   67.8" in text
+    assert "rouge1-f@2" in text and "validation RMSE" in text
+
+    with pytest.raises(CommandError, match="unknown scorer 'nope'"):
+        _run("--dataset", "cnndm-far", "--scorers", "nope")
+    with pytest.raises(CommandError, match="--top-n must be integers"):
+        _run("--dataset", "cnndm-far", "--top-n", "x")
