@@ -1,5 +1,4 @@
-"""``manage.py bias``: a hand-worked one-document dataset, and the PolyTope release's references
-and ten systems (shared data)."""
+"""``manage.py bias`` on a hand-worked one-document dataset and on the PolyTope release."""
 
 from __future__ import annotations
 
