@@ -95,6 +95,10 @@ INSTALLED_APPS = [
     "scoring.judgments",
     "scoring.leaderboards",
     "scoring.releases",
+    "scoring.autofar",
+    "scoring.bias",
+    "scoring.crossdataset",
+    "scoring.apes",
     "frontend",
     "axes",
 ]

@@ -19,6 +19,10 @@ api_patterns = [
     path("", include("scoring.judgments.urls")),
     path("", include("scoring.leaderboards.urls")),
     path("", include("scoring.releases.urls")),
+    path("", include("scoring.autofar.urls")),
+    path("", include("scoring.bias.urls")),
+    path("", include("scoring.crossdataset.urls")),
+    path("", include("scoring.apes.urls")),
 ]
 
 urlpatterns = [

@@ -38,6 +38,7 @@ from scoring.scores.selectors import output_version_current_list
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
+from ..stamps import stamp_parts
 from .polytope import (
     HUMAN_FAITHFULNESS,
     HUMAN_POLYTOPE,
@@ -144,7 +145,8 @@ def leaderboard_scores(
 
 def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     """A digest of everything a leaderboard is computed from: how (:data:`COMPUTATION`), the
-    versions, the last finished job, the judgments and every document's category."""
+    versions, the last finished job, the judgments, the other apps' parts (``..stamps``) and
+    every document's category."""
     last_job = (
         ScoringJob.objects.filter(
             dataset=dataset, status__in=[JobStatus.SUCCEEDED, JobStatus.FAILED]
@@ -157,6 +159,7 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     digest.update(",".join(str(v.pk) for v in versions).encode())
     digest.update(f"|{last_job[0]}@{last_job[1].isoformat()}|".encode() if last_job else b"|-|")
     digest.update(human_judgment_stamp(dataset=dataset).encode())
+    digest.update(stamp_parts(dataset=dataset).encode())
     for document_id, category in (
         Document.objects.filter(dataset=dataset).order_by("id").values_list("id", "category")
     ):

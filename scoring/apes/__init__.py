@@ -1,0 +1,1 @@
+"""APES in the platform: reference cloze questions answered from summaries, stored as scores."""

@@ -1,0 +1,3 @@
+"""API URLs of the apes app."""
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""AutoFAR in the platform: machine FAM sets, fitted models and AutoFAR-L runs."""

@@ -1,0 +1,3 @@
+"""API URLs of the autofar app."""
+
+urlpatterns: list = []

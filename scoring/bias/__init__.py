@@ -1,0 +1,1 @@
+"""Dataset-bias measures in the platform: runs over references and systems, stored means."""

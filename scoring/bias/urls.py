@@ -1,0 +1,3 @@
+"""API URLs of the bias app."""
+
+urlpatterns: list = []

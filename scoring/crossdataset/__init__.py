@@ -1,0 +1,1 @@
+"""Cross-dataset evaluation (CDEvalSumm) in the platform: U matrices from stored scores."""

@@ -1,0 +1,3 @@
+"""API URLs of the crossdataset app."""
+
+urlpatterns: list = []
