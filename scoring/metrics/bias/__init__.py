@@ -7,8 +7,9 @@
 from .aggregate import DEFAULT_POSITION_BINS, BiasMeans, aggregate, aggregate_by
 from .errors import BiasError, InvalidOrderError, NoItemsError, TokensError
 from .fragments import Fragment, FragmentStats, fragment_stats, greedy_fragments
-from .item import ItemBias, item_bias, tokenize
+from .item import ItemBias, PreparedDocument, item_bias, prepare_document, tokenize
 from .ngrams import DEFAULT_MAX_ORDER, NgramStats, ngram_stats, ngrams
+from .partial import BiasSums, bias_sums, sums_from_dict, sums_means, sums_merge
 from .sentences import DEFAULT_MIN_FRAGMENT_LENGTH, SentenceSupport, sentence_support
 
 __all__ = [
@@ -17,21 +18,28 @@ __all__ = [
     "DEFAULT_POSITION_BINS",
     "BiasError",
     "BiasMeans",
+    "BiasSums",
     "Fragment",
     "FragmentStats",
     "InvalidOrderError",
     "ItemBias",
     "NgramStats",
     "NoItemsError",
+    "PreparedDocument",
     "SentenceSupport",
     "TokensError",
     "aggregate",
     "aggregate_by",
+    "bias_sums",
     "fragment_stats",
     "greedy_fragments",
     "item_bias",
     "ngram_stats",
     "ngrams",
+    "prepare_document",
     "sentence_support",
+    "sums_from_dict",
+    "sums_means",
+    "sums_merge",
     "tokenize",
 ]

@@ -55,13 +55,35 @@ def check_tokens(tokens: Sequence[str], what: str) -> tuple[str, ...]:
         tokens = tuple(tokens)
     except TypeError:
         raise TokensError(f"{what} must be a list of tokens, got {type(tokens).__name__}") from None
+    if set(map(type, tokens)) <= {str}:  # the common case, checked in C
+        return tokens
     for index, token in enumerate(tokens):
         if not isinstance(token, str):
             raise TokensError(f"{what}[{index}] must be a str, got {type(token).__name__}")
     return tokens
 
 
-def greedy_fragments(summary: Sequence[str], document: Sequence[str]) -> tuple[Fragment, ...]:
+def token_positions(document: Sequence[str]) -> dict[str, list[int]]:
+    """Where each token occurs in a document: token -> its positions, ascending.
+
+    Args:
+        document: the document's tokens (already checked).
+
+    Returns:
+        The index :func:`greedy_fragments` scans instead of the whole document.
+    """
+    positions: dict[str, list[int]] = {}
+    for index, token in enumerate(document):
+        positions.setdefault(token, []).append(index)
+    return positions
+
+
+def greedy_fragments(
+    summary: Sequence[str],
+    document: Sequence[str],
+    *,
+    positions: dict[str, list[int]] | None = None,
+) -> tuple[Fragment, ...]:
     """The extractive fragments of a summary, by Grusky et al.'s greedy algorithm.
 
     This is newsroom's ``Fragments._match`` step for step (tokens compared as given; lower-case
@@ -69,11 +91,15 @@ def greedy_fragments(summary: Sequence[str], document: Sequence[str]) -> tuple[F
     left to right; at each match extend it as far as it goes, keep the longest (the first one
     on ties) and resume the scan *after* the matched stretch (so a match starting inside a
     previous match is not tried, exactly as published); then advance the summary position by
-    the best length, or by one token when nothing matches.
+    the best length, or by one token when nothing matches. The scan visits only the document
+    positions holding the current summary token (``positions``), which gives the same matches
+    in the same order as scanning every position.
 
     Args:
         summary: the summary's tokens.
         document: the document's tokens.
+        positions: :func:`token_positions` of ``document`` when the caller has it (several
+            summaries of one document); computed when None.
 
     Returns:
         The fragments in summary order; they never overlap in the summary.
@@ -83,37 +109,45 @@ def greedy_fragments(summary: Sequence[str], document: Sequence[str]) -> tuple[F
     """
     a = check_tokens(summary, "summary")
     b = check_tokens(document, "document")
+    if positions is None:
+        positions = token_positions(b)
+    n_a, n_b = len(a), len(b)
     matches: list[Fragment] = []
     a_start = 0
-    while a_start < len(a):
-        best: Fragment | None = None
+    while a_start < n_a:
+        best_length, best_start = 0, 0
         b_start = 0
-        while b_start < len(b):
-            if a[a_start] == b[b_start]:
-                a_end, b_end = a_start, b_start
-                while a_end < len(a) and b_end < len(b) and b[b_end] == a[a_end]:
-                    a_end += 1
-                    b_end += 1
-                length = a_end - a_start
-                if best is None or length > best.length:
-                    best = Fragment(a_start, b_start, length)
-                b_start = b_end
-            else:
-                b_start += 1
-        if best is not None:
-            matches.append(best)
-            a_start += best.length
+        for start in positions.get(a[a_start], ()):
+            if start < b_start:  # inside the stretch just matched: newsroom skips it
+                continue
+            a_end, b_end = a_start + 1, start + 1
+            while a_end < n_a and b_end < n_b and b[b_end] == a[a_end]:
+                a_end += 1
+                b_end += 1
+            length = a_end - a_start
+            if length > best_length:
+                best_length, best_start = length, start
+            b_start = b_end
+        if best_length:
+            matches.append(Fragment(a_start, best_start, best_length))
+            a_start += best_length
         else:
             a_start += 1
     return tuple(matches)
 
 
-def fragment_stats(summary: Sequence[str], document: Sequence[str]) -> FragmentStats:
+def fragment_stats(
+    summary: Sequence[str],
+    document: Sequence[str],
+    *,
+    positions: dict[str, list[int]] | None = None,
+) -> FragmentStats:
     """Coverage, density, compression and copy length of one (document, summary) pair.
 
     Args:
         summary: the summary's tokens.
         document: the document's tokens.
+        positions: :func:`token_positions` of ``document``, if the caller has it.
 
     Returns:
         The pair's :class:`FragmentStats` (see its docstring for the definitions).
@@ -123,7 +157,7 @@ def fragment_stats(summary: Sequence[str], document: Sequence[str]) -> FragmentS
     """
     summary = check_tokens(summary, "summary")
     document = check_tokens(document, "document")
-    fragments = greedy_fragments(summary, document)
+    fragments = greedy_fragments(summary, document, positions=positions)
     n_summary, n_document = len(summary), len(document)
     lengths = [fragment.length for fragment in fragments]
     if n_summary:

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rouge.tokens import NON_ALPHANUM_RE
-from .fragments import FragmentStats, fragment_stats
-from .ngrams import DEFAULT_MAX_ORDER, NgramStats, ngram_stats
+from .errors import TokensError
+from .fragments import FragmentStats, check_tokens, fragment_stats, token_positions
+from .ngrams import DEFAULT_MAX_ORDER, NgramStats, _check_order, ngram_stats, ngrams
 from .sentences import DEFAULT_MIN_FRAGMENT_LENGTH, SentenceSupport, sentence_support
 
 
@@ -19,6 +20,54 @@ class ItemBias:
     fragments: FragmentStats
     ngrams: NgramStats
     support: SentenceSupport
+
+
+@dataclass(frozen=True)
+class PreparedDocument:
+    """A tokenized document with what every summary of it is matched against, built once.
+
+    ``sentences`` are the checked token lists, ``flat`` their concatenation, ``positions`` its
+    :func:`~scoring.metrics.bias.fragments.token_positions` and ``ngrams`` its n-gram sets for
+    orders 1..``max_order``.
+    """
+
+    sentences: tuple[tuple[str, ...], ...]
+    flat: tuple[str, ...]
+    positions: dict[str, list[int]]
+    ngrams: tuple[frozenset, ...]
+
+
+def prepare_document(
+    document_sentences: Sequence[Sequence[str]], *, max_order: int = DEFAULT_MAX_ORDER
+) -> PreparedDocument:
+    """Prepare a document once for several summaries (references, systems) of it.
+
+    Args:
+        document_sentences: the document, one token list per sentence, or its
+            :class:`PreparedDocument` (prepared with at least ``max_order``).
+        max_order: the largest n-gram order the summaries are scored with (4 by default).
+
+    Returns:
+        The :class:`PreparedDocument`, to pass to :func:`item_bias` in place of the sentences.
+
+    Raises:
+        TokensError: a sentence is not a list of ``str`` tokens.
+        InvalidOrderError: ``max_order`` is not a positive integer.
+    """
+    _check_order(max_order, "max_order")
+    if isinstance(document_sentences, str | bytes):
+        raise TokensError("document_sentences must be a list of token lists, not a single string")
+    sentences = tuple(
+        check_tokens(tokens, f"document_sentences[{i}]")
+        for i, tokens in enumerate(document_sentences)
+    )
+    flat = tuple(token for sentence in sentences for token in sentence)
+    return PreparedDocument(
+        sentences=sentences,
+        flat=flat,
+        positions=token_positions(flat),
+        ngrams=tuple(frozenset(ngrams(flat, n)) for n in range(1, max_order + 1)),
+    )
 
 
 def tokenize(text: str) -> tuple[str, ...]:
@@ -43,7 +92,7 @@ def tokenize(text: str) -> tuple[str, ...]:
 
 def item_bias(
     summary_sentences: Sequence[Sequence[str]],
-    document_sentences: Sequence[Sequence[str]],
+    document_sentences: Sequence[Sequence[str]] | PreparedDocument,
     *,
     max_order: int = DEFAULT_MAX_ORDER,
     min_fragment_length: int = DEFAULT_MIN_FRAGMENT_LENGTH,
@@ -56,7 +105,8 @@ def item_bias(
 
     Args:
         summary_sentences: the summary, one token list per sentence.
-        document_sentences: the document, one token list per sentence.
+        document_sentences: the document, one token list per sentence, or its
+            :class:`PreparedDocument` (prepared with at least ``max_order``).
         max_order: the largest n-gram order (4 by default).
         min_fragment_length: the shortest fragment taken as support (3 by default).
 
@@ -68,13 +118,23 @@ def item_bias(
         InvalidOrderError: ``max_order`` is not a positive integer.
         BiasError: ``min_fragment_length`` is not a positive integer.
     """
+    if isinstance(document_sentences, PreparedDocument):
+        prepared = document_sentences
+        if len(prepared.ngrams) < max_order:
+            prepared = prepare_document(prepared.sentences, max_order=max_order)
+    else:
+        prepared = prepare_document(document_sentences, max_order=max_order)
     support = sentence_support(
-        summary_sentences, document_sentences, min_fragment_length=min_fragment_length
+        summary_sentences,
+        prepared.sentences,
+        min_fragment_length=min_fragment_length,
+        positions=prepared.positions,
     )
     summary = [token for sentence in summary_sentences for token in sentence]
-    document = [token for sentence in document_sentences for token in sentence]
     return ItemBias(
-        fragments=fragment_stats(summary, document),
-        ngrams=ngram_stats(summary, document, max_order=max_order),
+        fragments=fragment_stats(summary, prepared.flat, positions=prepared.positions),
+        ngrams=ngram_stats(
+            summary, prepared.flat, max_order=max_order, document_ngrams=prepared.ngrams
+        ),
         support=support,
     )

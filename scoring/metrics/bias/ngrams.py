@@ -52,7 +52,11 @@ def _check_order(n: object, what: str) -> int:
 
 
 def ngram_stats(
-    summary: Sequence[str], document: Sequence[str], *, max_order: int = DEFAULT_MAX_ORDER
+    summary: Sequence[str],
+    document: Sequence[str],
+    *,
+    max_order: int = DEFAULT_MAX_ORDER,
+    document_ngrams: Sequence[frozenset] | None = None,
 ) -> NgramStats:
     """Novel and repeated n-gram shares of one summary for orders 1..``max_order``.
 
@@ -60,6 +64,8 @@ def ngram_stats(
         summary: the summary's tokens.
         document: the document's tokens.
         max_order: the largest order (4 by default).
+        document_ngrams: the document's n-gram sets for orders 1..``max_order``, if the
+            caller has them (several summaries of one document); built when None.
 
     Returns:
         The summary's :class:`NgramStats`.
@@ -79,7 +85,9 @@ def ngram_stats(
             novel.append(None)
             repeated.append(None)
             continue
-        in_document = set(ngrams(document, n))
+        in_document = (
+            document_ngrams[n - 1] if document_ngrams is not None else set(ngrams(document, n))
+        )
         novel.append(sum(gram not in in_document for gram in counts) / len(counts))
         repeated.append(sum(count > 1 for count in counts.values()) / len(counts))
     return NgramStats(tuple(novel), tuple(repeated))

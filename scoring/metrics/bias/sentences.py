@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import BiasError, TokensError
-from .fragments import check_tokens, greedy_fragments
+from .fragments import check_tokens, greedy_fragments, token_positions
 
 # A fragment shorter than this many tokens (a shared "the", "of the") is not taken as support.
 DEFAULT_MIN_FRAGMENT_LENGTH = 3
@@ -71,6 +71,7 @@ def sentence_support(
     document_sentences: Sequence[Sequence[str]],
     *,
     min_fragment_length: int = DEFAULT_MIN_FRAGMENT_LENGTH,
+    positions: dict[str, list[int]] | None = None,
 ) -> SentenceSupport:
     """Source sentences of each summary sentence and positions of the copied content.
 
@@ -82,6 +83,7 @@ def sentence_support(
         summary_sentences: the summary, one token list per sentence.
         document_sentences: the document, one token list per sentence.
         min_fragment_length: the shortest fragment taken as support (3 by default).
+        positions: :func:`token_positions` of the concatenated document, if the caller has it.
 
     Returns:
         The pair's :class:`SentenceSupport`.
@@ -102,11 +104,13 @@ def sentence_support(
     document = _check_sentences(document_sentences, "document_sentences")
     flat = tuple(token for sentence in document for token in sentence)
     owner = tuple(index for index, sentence in enumerate(document) for _ in sentence)
+    if positions is None:
+        positions = token_positions(flat)
     sources: list[tuple[int, ...]] = []
     copied_from: list[int] = []
     for sentence in summary:
         indices: set[int] = set()
-        for fragment in greedy_fragments(sentence, flat):
+        for fragment in greedy_fragments(sentence, flat, positions=positions):
             if fragment.length < min_fragment_length:
                 continue
             start = fragment.document_start
