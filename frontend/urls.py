@@ -18,6 +18,7 @@ urlpatterns = [
     path("tasks/<int:task_id>/", views.workspace, name="workspace"),
     path("upload/", views.upload, name="upload"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("crossdataset/", views.crossdataset, name="crossdataset"),
     path("leaderboards/<slug:slug>/", views.leaderboard, name="leaderboard-page"),
     path(
         "leaderboards/<slug:slug>/systems/<slug:system>/",

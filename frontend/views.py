@@ -80,6 +80,12 @@ def leaderboards(request):
 
 
 @researcher_page
+def crossdataset(request):
+    """Cross-dataset evaluation: U matrices, stiffness, stableness (``crossdataset.js``)."""
+    return render(request, "frontend/crossdataset.html")
+
+
+@researcher_page
 def leaderboard(request, slug: str):
     """One dataset's leaderboard: table, coverage, jobs, downloads, plots, judgments.
 

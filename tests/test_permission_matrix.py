@@ -229,6 +229,7 @@ CASES = {
         "get", "/api/datasets/demo/leaderboard/plots/far-sar.svg", RESEARCH
     ),
     "api:system-version-list": Case("get", "/api/datasets/demo/systems/lead-3/versions/", RESEARCH),
+    "api:crossdataset": Case("get", "/api/crossdataset/?metric=rouge1_f&missing=exclude", RESEARCH),
     "api:system-scores": Case("get", "/api/datasets/demo/systems/lead-3/scores/", RESEARCH),
     "api:output-document": Case(
         "get", "/api/datasets/demo/systems/lead-3/documents/demo-001/", RESEARCH

@@ -1,3 +1,9 @@
 """API URLs of the crossdataset app."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .apis import CrossDatasetApi
+
+urlpatterns: list = [
+    path("crossdataset/", CrossDatasetApi.as_view(), name="crossdataset"),
+]

@@ -134,6 +134,14 @@ class SystemOutputUploadApi(APIView):
             help_text="Required when the system is new.",
         )
         description = serializers.CharField(required=False, default="", allow_blank=True)
+        trained_on = serializers.CharField(
+            max_length=200,
+            required=False,
+            default="",
+            allow_blank=True,
+            help_text="Slug of the dataset the system was trained on (cross-dataset "
+            "evaluation). Sets a new system's; must equal an existing system's.",
+        )
         dry_run = serializers.BooleanField(default=False)
         accept_low_confidence = serializers.BooleanField(
             default=False,
@@ -179,6 +187,7 @@ class SystemOutputUploadApi(APIView):
             name=data["name"],
             kind=data["kind"],
             description=data["description"],
+            trained_on=data["trained_on"],
             user=request.user,
         )
         upload = system_outputs_upload(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotation.accounts.roles import ADMIN, has_role
+from annotation.corpus.models import Dataset
 from annotation.imports.bundle import SystemRecord
 from config.exceptions import ApplicationError
 
@@ -40,7 +41,13 @@ def system_create(
 
 
 def system_record_for_upload(
-    *, slug: str, name: str = "", kind: str = "", description: str = "", user=None
+    *,
+    slug: str,
+    name: str = "",
+    kind: str = "",
+    description: str = "",
+    trained_on: str = "",
+    user=None,
 ) -> SystemRecord:
     """The system record an upload names: the existing system, or a new one.
 
@@ -50,6 +57,10 @@ def system_record_for_upload(
         kind: ``extractive`` or ``abstractive``; required for a new system. Given for an
             existing system it must match (the import refuses another kind).
         description: free text for a new system.
+        trained_on: slug of the dataset the system was trained on (optional; cross-dataset
+            evaluation reads it). It must name a dataset in Loupe. A new system takes it; for
+            an existing system it must be blank or equal the system's own (a system trained on
+            another dataset is another system: register it under a new slug).
         user: the uploader; a new version of an existing system needs its owner or an admin
             (a system without an owner, e.g. from a release, needs an admin). None (the
             command line) is not checked.
@@ -58,8 +69,15 @@ def system_record_for_upload(
         A :class:`SystemRecord` for :func:`system_outputs_upload`.
 
     Raises:
-        ApplicationError: a new system without a kind (400); someone else's system (403).
+        ApplicationError: a new system without a kind, an unknown ``trained_on`` dataset or
+            one that differs from an existing system's (400); someone else's system (403).
     """
+    if trained_on and not Dataset.objects.filter(slug=trained_on).exists():
+        raise ApplicationError(
+            f"trained_on {trained_on!r} is not a dataset in Loupe; give the slug of the dataset "
+            "the system was trained on (or leave it blank).",
+            extra={"field": "trained_on"},
+        )
     existing = System.objects.filter(slug=slug).select_related("owner").first()
     if existing is not None and user is not None and not has_role(user, ADMIN):
         if existing.owner_id != user.pk:
@@ -70,6 +88,14 @@ def system_record_for_upload(
                 extra={"field": "system"},
                 status_code=403,
             )
+    if existing is not None and trained_on and trained_on != existing.trained_on:
+        was = repr(existing.trained_on) if existing.trained_on else "no training dataset"
+        raise ApplicationError(
+            f"System {slug!r} is registered as trained on {was}, not {trained_on!r}; a system "
+            "trained on another dataset is another system: register a new system slug for it "
+            "(with the same display name to compare them across datasets).",
+            extra={"field": "trained_on"},
+        )
     if existing is not None:
         return SystemRecord(
             slug=existing.slug,
@@ -83,4 +109,6 @@ def system_record_for_upload(
             f"System {slug!r} is new: say whether it is extractive or abstractive (kind).",
             extra={"field": "kind"},
         )
-    return SystemRecord(slug=slug, name=name or slug, kind=kind, description=description)
+    return SystemRecord(
+        slug=slug, name=name or slug, kind=kind, description=description, trained_on=trained_on
+    )

@@ -11,6 +11,7 @@ const form = document.getElementById("upload-form");
 const datasetSelect = document.getElementById("dataset");
 const systemSelect = document.getElementById("system");
 const newSystem = document.getElementById("new-system");
+const trainedOn = document.getElementById("trained-on");
 const fileInput = document.getElementById("file");
 const dryRun = document.getElementById("dry-run");
 const submit = document.getElementById("submit");
@@ -19,6 +20,7 @@ const result = document.getElementById("result");
 const resultTitle = document.getElementById("result-title");
 const resultBody = document.getElementById("result-body");
 let scoring = null; // the JobView following the latest upload's scoring job
+let trainedOnOf = new Map(); // system slug -> the dataset it was trained on ("" when not given)
 
 function option(value, text) {
   const node = el("option", text);
@@ -33,9 +35,12 @@ function fillDatasets(datasets) {
     datasetSelect.append(option(d.slug, `${d.name} (${d.slug}, ${d.document_count} documents)`));
   }
   if (wanted && datasets.some((d) => d.slug === wanted)) datasetSelect.value = wanted;
+  trainedOn.replaceChildren(option("", "Not given"));
+  for (const d of datasets) trainedOn.append(option(d.slug, `${d.name} (${d.slug})`));
 }
 
 function fillSystems(systems, selected = "") {
+  trainedOnOf = new Map(systems.map((s) => [s.slug, s.trained_on || ""]));
   systemSelect.replaceChildren(option("", "Choose a system…"));
   for (const s of systems) systemSelect.append(option(s.slug, `${s.name} (${s.slug}, ${s.kind})`));
   systemSelect.append(option(NEW, "New system…"));
@@ -48,6 +53,11 @@ function showNewSystem() {
   const isNew = systemSelect.value === NEW;
   newSystem.hidden = !isNew;
   newSystem.disabled = !isNew;
+  // An existing system keeps its training dataset: show it (the server refuses another one).
+  if (trainedOnOf.has(systemSelect.value)) {
+    const slug = trainedOnOf.get(systemSelect.value);
+    trainedOn.value = [...trainedOn.options].some((o) => o.value === slug) ? slug : "";
+  }
 }
 
 async function loadChoices(selectedSystem) {

@@ -29,6 +29,12 @@ class Command(BaseCommand):
             "--kind", choices=SystemKind.values, default="", help="Required for a new system."
         )
         parser.add_argument("--description", default="", help="Description of a new system.")
+        parser.add_argument(
+            "--trained-on",
+            default="",
+            help="Slug of the dataset the system was trained on (cross-dataset evaluation); "
+            "sets a new system's, and must equal an existing system's.",
+        )
         parser.add_argument("--dry-run", action="store_true", help="Validate only; write nothing.")
         parser.add_argument(
             "--accept-low-confidence",
@@ -50,6 +56,7 @@ class Command(BaseCommand):
                     name=options["name"],
                     kind=options["kind"],
                     description=options["description"],
+                    trained_on=options["trained_on"],
                 ),
                 source=path,
                 filename=path.name,

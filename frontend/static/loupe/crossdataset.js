@@ -1,0 +1,188 @@
+// Cross-dataset evaluation page: the form (metric, datasets, missing-cell rule) drives
+// GET /api/crossdataset/?...&plots=true; the ranking, the paired tests, each system's heat maps
+// (server-built SVG, values in data-* attributes) and the left-out systems are drawn from it.
+import { api, el } from "./api.js";
+import { showError } from "./leaderboard-format.js";
+
+const page = document.getElementById("crossdataset-page");
+const form = document.getElementById("controls");
+const metricSelect = document.getElementById("metric");
+const datasetsBox = document.getElementById("datasets");
+const missingSelect = document.getElementById("missing");
+const status = document.getElementById("status");
+const errorBox = document.getElementById("error");
+
+const figure = (value) => (value === null || value === undefined ? "–" : Number(value).toFixed(4));
+
+function option(value, text) {
+  const node = el("option", text);
+  node.value = value;
+  return node;
+}
+
+function params() {
+  const query = new URLSearchParams(window.location.search);
+  return {
+    metric: query.get("metric") || "rouge1_f",
+    datasets: (query.get("datasets") || "").split(",").filter(Boolean),
+    missing: query.get("missing") === "exclude" ? "exclude" : "error",
+  };
+}
+
+function chosenDatasets() {
+  return [...datasetsBox.querySelectorAll("input[type=checkbox]:checked")].map((box) => box.value);
+}
+
+function fillDatasets(datasets, ticked) {
+  const nodes = datasets.map((d) => {
+    const box = el("input", null, { type: "checkbox", name: "datasets", value: d.slug });
+    box.checked = ticked.includes(d.slug);
+    const label = el("label", null, { class: "check" });
+    label.append(box, ` ${d.slug}`);
+    return label;
+  });
+  datasetsBox.querySelector("#datasets-loading")?.remove();
+  datasetsBox.querySelectorAll("label.check").forEach((node) => node.remove());
+  datasetsBox.append(...nodes);
+}
+
+function fillMetrics(metrics, chosen) {
+  const keys = metrics.includes(chosen) ? metrics : [chosen, ...metrics];
+  metricSelect.replaceChildren(...keys.map((m) => option(m, m)));
+  metricSelect.value = chosen;
+}
+
+// Server-built SVG text -> an inline <svg> (parsed as XML, never as HTML).
+function svgNode(text) {
+  const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = parsed.documentElement;
+  if (root.nodeName !== "svg") return el("p", "The plot could not be drawn.", { class: "error" });
+  return document.importNode(root, true);
+}
+
+function rankCell(value, rank) {
+  const cell = el("td", null, { class: "num" });
+  cell.append(el("span", figure(value), { class: "mean" }), el("small", `rank ${rank}`, { class: "ci" }));
+  return cell;
+}
+
+function drawRanking(body) {
+  const rows = body.systems.map((s) => {
+    const row = el("tr", null, { "data-system": s.system });
+    row.append(
+      el("th", s.system, { scope: "row", class: "system" }),
+      rankCell(s.stiffness, s.rank_stiffness),
+      rankCell(s.stableness, s.rank_stableness),
+      rankCell(s.in_dataset, s.rank_in_dataset),
+    );
+    return row;
+  });
+  document.querySelector("#ranking tbody").replaceChildren(...rows);
+  const note = document.getElementById("excluded-note");
+  note.hidden = !body.excluded.length;
+  note.textContent = body.excluded.length
+    ? `Excluded for every system (trained on → tested on): ${body.excluded.map(([a, b]) => `${a} → ${b}`).join(", ")}. Stiffness and stableness are means over the other cells.`
+    : "";
+  document.getElementById("ranking-section").hidden = !body.systems.length;
+}
+
+function drawTests(body) {
+  document.getElementById("tests-description").textContent = body.test_description;
+  const rows = body.tests.map((t) => {
+    const row = el("tr", null, { "data-pair": `${t.system_a}|${t.system_b}` });
+    if (t.error) {
+      row.append(el("th", t.system_a, { scope: "row" }), el("td", t.system_b), el("td", `Not tested: ${t.error}`, { colspan: "4", class: "na" }));
+      return row;
+    }
+    const how = t.exact ? "exact" : `${t.resamples} sign patterns, seed ${t.seed}`;
+    const dropped = t.dropped_a || t.dropped_b ? `; units left out ${t.dropped_a} / ${t.dropped_b}` : "";
+    row.append(
+      el("th", t.system_a, { scope: "row" }),
+      el("td", t.system_b),
+      el("td", (t.statistic >= 0 ? "+" : "") + figure(t.statistic), { class: "num" }),
+      el("td", figure(t.p_value), { class: "num", "data-p": String(t.p_value) }),
+      el("td", `${t.n} (${t.cells} cells)`, { class: "num" }),
+      el("td", `${t.test}, ${t.alternative} (${how}${dropped})`),
+    );
+    return row;
+  });
+  document.querySelector("#tests tbody").replaceChildren(...rows);
+  document.getElementById("tests-section").hidden = !body.tests.length;
+}
+
+function drawMatrices(body) {
+  const sections = body.systems.map((s) => {
+    const section = el("section", null, { class: "cdx-system", "data-system": s.system, "aria-label": s.system });
+    section.append(el("h3", s.system));
+    const plots = el("div", null, { class: "plots" });
+    for (const [kind, caption] of [["u", "U matrix"], ["normalised", "Normalised U_ij / U_jj"]]) {
+      const fig = el("figure", null, { "data-matrix": kind });
+      fig.append(svgNode(s.plots[kind]), el("figcaption", caption));
+      plots.append(fig);
+    }
+    section.append(plots);
+    return section;
+  });
+  document.getElementById("matrices").replaceChildren(...sections);
+  document.getElementById("matrices-section").hidden = !body.systems.length;
+}
+
+function drawLeftOut(body) {
+  const items = body.left_out.map((x) => {
+    const who = x.slug ? `${x.system} (${x.slug})` : x.system;
+    return el("li", `${who}: ${x.reason}`, { "data-slug": x.slug });
+  });
+  document.getElementById("left-out").replaceChildren(...items);
+  document.getElementById("left-out-section").hidden = !items.length;
+}
+
+async function load() {
+  const wanted = params();
+  const query = new URLSearchParams({ metric: wanted.metric, missing: wanted.missing, plots: "true" });
+  if (wanted.datasets.length) query.set("datasets", wanted.datasets.join(","));
+  page.setAttribute("aria-busy", "true");
+  errorBox.hidden = true;
+  status.textContent = "Computing…";
+  try {
+    const body = await api(`/api/crossdataset/?${query}`);
+    fillMetrics(body.metrics, body.metric);
+    missingSelect.value = body.missing;
+    for (const box of datasetsBox.querySelectorAll("input[type=checkbox]")) box.checked = body.datasets.includes(box.value);
+    drawRanking(body);
+    drawTests(body);
+    drawMatrices(body);
+    drawLeftOut(body);
+    status.textContent = body.systems.length
+      ? `${body.systems.length} systems on ${body.datasets.join(", ")} by ${body.metric}.`
+      : `No system to evaluate on ${body.datasets.join(", ") || "these datasets"}: upload outputs with “trained on” set (see the upload page).`;
+  } catch (error) {
+    status.textContent = "";
+    for (const id of ["ranking-section", "tests-section", "matrices-section", "left-out-section"]) document.getElementById(id).hidden = true;
+    showError(errorBox, error.message);
+  } finally {
+    page.setAttribute("aria-busy", "false");
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const query = new URLSearchParams({ metric: metricSelect.value, missing: missingSelect.value });
+  const datasets = chosenDatasets();
+  if (datasets.length) query.set("datasets", datasets.join(","));
+  window.history.replaceState(null, "", `?${query}`);
+  load();
+});
+
+async function main() {
+  const wanted = params();
+  missingSelect.value = wanted.missing;
+  fillMetrics([wanted.metric], wanted.metric);
+  try {
+    fillDatasets(await api("/api/datasets/"), wanted.datasets);
+  } catch (error) {
+    showError(errorBox, `Could not load the datasets: ${error.message}`);
+  }
+  await load();
+}
+
+main();

@@ -1,0 +1,1 @@
+"""The crossdataset app's manage.py commands."""

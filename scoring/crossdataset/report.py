@@ -1,0 +1,270 @@
+"""The cross-dataset report (matrices, ranking, paired tests) from plain scores, shared by the API,
+the page and ``manage.py crossdataset`` (with or without the database)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from scoring.metrics.crossdataset import (
+    MEASURES,
+    MISSING_EXCLUDE,
+    MISSING_RULES,
+    TEST_STIFFNESS_PERMUTATION,
+    CrossDatasetError,
+    CrossDatasetMatrix,
+    cross_dataset_matrix,
+    rank_systems,
+    stiffness_permutation_test,
+)
+from scoring.metrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+# system name -> (train, test) -> document key -> score
+SystemCells = Mapping[str, Mapping[tuple[str, str], Mapping[object, float]]]
+
+TEST_DESCRIPTION = (
+    "Paired sign-flip permutation test of the stiffness difference (two-sided): every "
+    "(train, test, document) unit both systems cover is a pair; each difference is weighted "
+    "by 1 / (cells x documents in its cell), so the statistic is stiffness(A) - stiffness(B) on "
+    "the shared units. Units only one system covers are left out and counted (dropped_a, "
+    "dropped_b). CDEvalSumm gives no test procedure; this one is Loupe's. No correction for "
+    "multiple comparisons is applied."
+)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A system (or a Loupe System row) the evaluation could not use, and why.
+
+    Attributes:
+        system: the CDEvalSumm system's name.
+        slug: the Loupe System's slug ("" for a system read from a scores file).
+        trained_on: the dataset it was trained on ("" when not given).
+        reason: why it is left out.
+    """
+
+    system: str
+    slug: str
+    trained_on: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CrossDatasetReport:
+    """Everything the API, the page and the command show.
+
+    Attributes:
+        datasets: the datasets, in row (train) and column (test) order.
+        missing: the missing-cell rule (``error`` or ``exclude``).
+        matrices: one matrix per system, by system name.
+        excluded: the cells left out for every system (``exclude`` only), row-major.
+        left_out: the systems that could not be evaluated.
+        ranking: the core's ranking (None when there is no system).
+        tests: ``(system A, system B, result)`` for every pair, in name order; the result is
+            the core's ``CrossDatasetTestResult``, or the error when the pair shares fewer than
+            two units.
+        resamples: sign patterns drawn by the paired tests when they are not exact.
+        seed: the tests' seed.
+    """
+
+    datasets: tuple[str, ...]
+    missing: str
+    matrices: dict[str, CrossDatasetMatrix]
+    excluded: tuple[tuple[str, str], ...]
+    left_out: tuple[LeftOut, ...]
+    ranking: object | None
+    tests: tuple = ()
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+
+
+def crossdataset_report(
+    *,
+    systems: SystemCells,
+    datasets: Sequence[str],
+    missing: str,
+    left_out: Sequence[LeftOut] = (),
+    tests: bool = True,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> CrossDatasetReport:
+    """Build every system's matrix on the same cells, rank them and test each pair.
+
+    With ``missing="error"`` every system must have every cell (the core's error names the
+    missing ones). With ``missing="exclude"`` a system without one of its in-dataset (diagonal)
+    cells is left out with the reason, and an off-diagonal cell any remaining system lacks is
+    left out for every system, so all systems are compared on the same cells.
+
+    Args:
+        systems: system name -> ``(train, test)`` -> document key -> score.
+        datasets: the datasets, in row/column order (each both a train and a test dataset).
+        missing: ``"error"`` or ``"exclude"``.
+        left_out: systems already left out by the caller (kept first in the report).
+        tests: run the paired tests (the heat maps need none).
+        resamples: random sign patterns per test when it is not exact.
+        seed: the tests' seed.
+
+    Returns:
+        A :class:`CrossDatasetReport`.
+
+    Raises:
+        CrossDatasetError: a bad rule, a missing cell under ``"error"``, a cell naming a dataset
+            outside ``datasets``, an empty cell, a bad score or a non-positive in-dataset score
+            (each a ``MetricsError``, a 400 in the API).
+    """
+    if missing not in MISSING_RULES:
+        raise CrossDatasetError(f"missing must be one of {MISSING_RULES}, got {missing!r}")
+    order = tuple(datasets)
+    left = list(left_out)
+    kept: dict[str, Mapping] = {}
+    for name in sorted(systems):
+        cells = systems[name]
+        lacking = [d for d in order if (d, d) not in cells]
+        if lacking and missing == MISSING_EXCLUDE:
+            left.append(
+                LeftOut(
+                    system=name,
+                    slug="",
+                    trained_on="",
+                    reason="no in-dataset score on "
+                    + ", ".join(lacking)
+                    + " (trained and tested on the same dataset): the diagonal cells normalise "
+                    "their columns, so they are required",
+                )
+            )
+            continue
+        kept[name] = cells
+    excluded: tuple[tuple[str, str], ...] = ()
+    if missing == MISSING_EXCLUDE:
+        excluded = tuple(
+            (train, test)
+            for train in order
+            for test in order
+            if any((train, test) not in cells for cells in kept.values())
+        )
+    used = {
+        name: {cell: scores for cell, scores in cells.items() if cell not in excluded}
+        for name, cells in kept.items()
+    }
+    matrices = {
+        name: cross_dataset_matrix(cells, system=name, datasets=order, missing=missing)
+        for name, cells in used.items()
+    }
+    ranking = rank_systems(list(matrices.values())) if matrices else None
+    results = []
+    if tests:
+        for a, b in combinations(sorted(matrices), 2):
+            try:
+                outcome = stiffness_permutation_test(
+                    used[a], used[b], shared_only=True, resamples=resamples, seed=seed
+                )
+            except CrossDatasetError as error:  # fewer than 2 shared units
+                outcome = error
+            results.append((a, b, outcome))
+    return CrossDatasetReport(
+        datasets=order,
+        missing=missing,
+        matrices=matrices,
+        excluded=excluded,
+        left_out=tuple(left),
+        ranking=ranking,
+        tests=tuple(results),
+        resamples=resamples,
+        seed=seed,
+    )
+
+
+def _rounded(matrix) -> list[list[float | None]]:
+    return [list(row) for row in matrix]
+
+
+def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
+    """The report as plain JSON-ready data (the API's body and the command's ``--format json``).
+
+    Args:
+        report: a :class:`CrossDatasetReport`.
+        metric: the metric's key, echoed.
+
+    Returns:
+        ``metric``, ``datasets``, ``missing``, ``excluded``, ``systems`` (per system: U,
+        normalised, documents per cell, stiffness, stableness, in-dataset mean, ranks,
+        excluded cells), ``left_out``, ``ranking`` (best first by each measure), ``tests``
+        and ``test_description``.
+    """
+    ranks = {r.system: r for r in report.ranking.systems} if report.ranking else {}
+    systems = []
+    for name, matrix in report.matrices.items():
+        rank = ranks[name]
+        systems.append(
+            {
+                "system": name,
+                "u": _rounded(matrix.u),
+                "normalised": _rounded(matrix.normalised),
+                "n_documents": _rounded(matrix.n_documents),
+                "stiffness": matrix.stiffness,
+                "stableness": matrix.stableness,
+                "in_dataset": matrix.in_dataset,
+                "rank_stiffness": rank.rank_stiffness,
+                "rank_stableness": rank.rank_stableness,
+                "rank_in_dataset": rank.rank_in_dataset,
+                "excluded": [list(cell) for cell in matrix.excluded],
+            }
+        )
+    ranking = {
+        measure: list(report.ranking.order(measure)) if report.ranking else []
+        for measure in MEASURES
+    }
+    tests = [_test_data(a, b, outcome) for a, b, outcome in report.tests]
+    return {
+        "metric": metric,
+        "datasets": list(report.datasets),
+        "missing": report.missing,
+        "excluded": [list(cell) for cell in report.excluded],
+        "systems": systems,
+        "left_out": [
+            {"system": x.system, "slug": x.slug, "trained_on": x.trained_on, "reason": x.reason}
+            for x in report.left_out
+        ],
+        "ranking": ranking,
+        "tests": tests,
+        "test": TEST_STIFFNESS_PERMUTATION,
+        "test_description": TEST_DESCRIPTION,
+    }
+
+
+def _test_data(a: str, b: str, outcome) -> dict:
+    """One pair's test as plain data; ``error`` says why a pair could not be tested."""
+    if isinstance(outcome, CrossDatasetError):
+        return {
+            "system_a": a,
+            "system_b": b,
+            "test": TEST_STIFFNESS_PERMUTATION,
+            "statistic": None,
+            "p_value": None,
+            "n": 0,
+            "cells": 0,
+            "exact": False,
+            "resamples": 0,
+            "seed": 0,
+            "alternative": "two-sided",
+            "dropped_a": 0,
+            "dropped_b": 0,
+            "error": str(outcome),
+        }
+    return {
+        "system_a": a,
+        "system_b": b,
+        "test": outcome.result.test,
+        "statistic": outcome.result.statistic,
+        "p_value": outcome.result.p_value,
+        "n": outcome.result.n,
+        "cells": outcome.cells,
+        "exact": outcome.result.exact,
+        "resamples": outcome.result.resamples,
+        "seed": outcome.result.seed,
+        "alternative": outcome.result.alternative,
+        "dropped_a": outcome.dropped_a,
+        "dropped_b": outcome.dropped_b,
+        "error": "",
+    }

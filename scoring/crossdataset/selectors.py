@@ -1,0 +1,236 @@
+"""Cross-dataset selectors (reads): stored per-document scores to the core's U matrices.
+
+A CDEvalSumm system is the set of Loupe ``System`` rows that share a ``name``; each row has one
+``trained_on`` (a dataset slug) and output versions on several test datasets. ``U[train][test]``
+is the mean, over the test dataset's scored documents, of the chosen metric's ``DocumentScore``
+rows of the current output version of the row trained on ``train``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from annotation.corpus.models import Dataset
+from annotation.systems.models import System
+from config.exceptions import ApplicationError
+from scoring.metrics.crossdataset import MISSING_ERROR, MISSING_RULES, CrossDatasetError
+from scoring.metrics.leaderboard import FAR_MEASURES, POLYTOPE
+from scoring.metrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+from scoring.scores.models import DocumentScore
+from scoring.scores.selectors import output_version_current_list
+
+from .report import CrossDatasetReport, LeftOut, crossdataset_report
+
+# The metrics the page offers first; the FAR family at any cut-off k (``far@5``) is accepted.
+DEFAULT_METRIC = "rouge1_f"
+FAR_KEY = re.compile(r"^(?P<measure>[a-z0-9]+)@(?P<k>[1-9][0-9]?)$")
+MAX_RESAMPLES = 10_000
+MIN_RESAMPLES = 100
+
+
+class CrossDatasetParamsError(ApplicationError):
+    """A bad metric, dataset list, missing-cell rule, or scores the core refuses (HTTP 400)."""
+
+
+def crossdataset_metrics() -> tuple[str, ...]:
+    """The metric keys a cross-dataset evaluation may use (the leaderboard's, FAR at k = 3).
+
+    Returns:
+        Leaderboard metric keys, the FAR family as ``far@3`` etc., then PolyTope.
+    """
+    from scoring.leaderboards.selectors.board import METRICS
+
+    keys = [f"{m}@3" if m in FAR_MEASURES else m for m in METRICS]
+    return tuple(dict.fromkeys([*keys, POLYTOPE]))
+
+
+def crossdataset_check_metric(metric: str) -> str:
+    """Refuse a metric key Loupe does not store.
+
+    Args:
+        metric: a leaderboard key (``rouge1_f``), or a FAR-family key at a cut-off (``far@5``).
+
+    Returns:
+        The key.
+
+    Raises:
+        CrossDatasetParamsError: an unknown key (the message lists the known ones).
+    """
+    far = FAR_KEY.match(metric or "")
+    if far and far["measure"] in FAR_MEASURES and int(far["k"]) <= 50:
+        return metric
+    known = crossdataset_metrics()
+    if metric in known and not FAR_KEY.match(metric):
+        return metric
+    raise CrossDatasetParamsError(
+        f"unknown metric {metric!r}; use one of {', '.join(known)} (the FAR family at any "
+        "k from 1 to 50, e.g. far@5)",
+        extra={"field": "metric"},
+    )
+
+
+def crossdataset_datasets_default() -> list[str]:
+    """Every dataset that is both a training and a test set, by slug.
+
+    A training set is a dataset some system names as ``trained_on``; a test set is one on
+    which such a system has outputs.
+
+    Returns:
+        Dataset slugs.
+    """
+    trained = set(System.objects.exclude(trained_on="").values_list("trained_on", flat=True))
+    tested = set(
+        Dataset.objects.filter(output_versions__system__trained_on__gt="")
+        .values_list("slug", flat=True)
+        .distinct()
+    )
+    return sorted(trained & tested)
+
+
+def crossdataset_check_datasets(slugs: list[str] | None) -> list[str]:
+    """The chosen datasets, checked: known slugs, no repeats (None: the default list).
+
+    Args:
+        slugs: dataset slugs in row/column order, or None.
+
+    Returns:
+        The slugs.
+
+    Raises:
+        CrossDatasetParamsError: an unknown or repeated slug.
+    """
+    if slugs is None:
+        return crossdataset_datasets_default()
+    if len(set(slugs)) != len(slugs):
+        raise CrossDatasetParamsError(
+            f"datasets repeats a dataset: {', '.join(slugs)}", extra={"field": "datasets"}
+        )
+    known = set(Dataset.objects.filter(slug__in=slugs).values_list("slug", flat=True))
+    unknown = [s for s in slugs if s not in known]
+    if unknown:
+        raise CrossDatasetParamsError(
+            f"no dataset {', '.join(map(repr, unknown))} in Loupe", extra={"field": "datasets"}
+        )
+    return list(slugs)
+
+
+def crossdataset_scores(
+    *, metric: str, datasets: list[str]
+) -> tuple[dict[str, dict[tuple[str, str], dict[int, float]]], list[LeftOut]]:
+    """Per system name, its ``(train, test) -> document id -> score`` cells from the database.
+
+    A cell exists when the row trained on ``train`` has a current output version on ``test``
+    with at least one score of ``metric``. Rows with a blank ``trained_on``, one outside
+    ``datasets``, or a name and ``trained_on`` another row shares are left out with the reason.
+
+    Args:
+        metric: the stored metric key.
+        datasets: the chosen dataset slugs.
+
+    Returns:
+        ``(cells by system name, left-out rows)``; names and rows in name then slug order.
+    """
+    chosen = set(datasets)
+    rows: dict[tuple[str, str], list[System]] = defaultdict(list)
+    left: list[LeftOut] = []
+    tested = System.objects.filter(versions__isnull=False).distinct().order_by("name", "slug")
+    for system in tested:
+        if not system.trained_on:
+            reason = "no training dataset given (trained_on is blank)"
+        elif system.trained_on not in chosen:
+            reason = f"trained on {system.trained_on!r}, not one of the chosen datasets"
+        else:
+            rows[(system.name, system.trained_on)].append(system)
+            continue
+        left.append(LeftOut(system.name, system.slug, system.trained_on, reason))
+    by_id: dict[int, System] = {}
+    for (name, train), systems in rows.items():
+        if len(systems) > 1:
+            slugs = ", ".join(s.slug for s in systems)
+            for s in systems:
+                left.append(
+                    LeftOut(
+                        name,
+                        s.slug,
+                        train,
+                        f"{len(systems)} systems named {name!r} are trained on {train!r} "
+                        f"({slugs}); rename all but one",
+                    )
+                )
+            continue
+        by_id[systems[0].pk] = systems[0]
+    version_cell: dict[int, tuple[str, str, str]] = {}
+    for dataset in Dataset.objects.filter(slug__in=datasets):
+        for version in output_version_current_list(dataset=dataset):
+            system = by_id.get(version.system_id)
+            if system is not None:
+                version_cell[version.pk] = (system.name, system.trained_on, dataset.slug)
+    cells: dict[str, dict[tuple[str, str], dict[int, float]]] = {
+        system.name: {} for system in by_id.values()
+    }
+    scores = DocumentScore.objects.filter(version_id__in=list(version_cell), metric=metric)
+    for version_id, document_id, value in scores.values_list(
+        "version_id", "document_id", "value"
+    ).order_by():
+        name, train, test = version_cell[version_id]
+        cells[name].setdefault((train, test), {})[document_id] = value
+    return cells, left
+
+
+def crossdataset_read(
+    *,
+    metric: str,
+    datasets: list[str] | None = None,
+    missing: str = MISSING_ERROR,
+    tests: bool = True,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> CrossDatasetReport:
+    """The cross-dataset evaluation of every system on the chosen datasets.
+
+    Args:
+        metric: a stored metric key (see :func:`crossdataset_check_metric`).
+        datasets: dataset slugs in row/column order; None: every dataset that is both a
+            training and a test set.
+        missing: ``error`` (every cell required) or ``exclude`` (see
+            :func:`scoring.crossdataset.report.crossdataset_report`).
+        tests: run the paired tests between systems.
+        resamples: sign patterns per paired test when it is not exact (100 to 10,000).
+        seed: the tests' seed.
+
+    Returns:
+        A :class:`CrossDatasetReport` (no systems when no dataset qualifies).
+
+    Raises:
+        CrossDatasetParamsError: a bad parameter, or scores the core refuses (a missing cell
+            under ``error``, a non-positive in-dataset score, ...), with the core's message.
+    """
+    crossdataset_check_metric(metric)
+    if missing not in MISSING_RULES:
+        raise CrossDatasetParamsError(
+            f"missing must be one of {', '.join(MISSING_RULES)}, got {missing!r}",
+            extra={"field": "missing"},
+        )
+    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
+        raise CrossDatasetParamsError(
+            f"resamples must be from {MIN_RESAMPLES} to {MAX_RESAMPLES}, got {resamples}",
+            extra={"field": "resamples"},
+        )
+    chosen = crossdataset_check_datasets(datasets)
+    cells, left = crossdataset_scores(metric=metric, datasets=chosen)
+    try:
+        return crossdataset_report(
+            systems=cells,
+            datasets=chosen,
+            missing=missing,
+            left_out=left,
+            tests=tests,
+            resamples=resamples,
+            seed=seed,
+        )
+    except CrossDatasetError as error:
+        raise CrossDatasetParamsError(
+            f"{error} (metric {metric}; cells are current output versions with {metric} scores)",
+            extra={"field": "missing" if "missing" in str(error) else "metric"},
+        ) from error
