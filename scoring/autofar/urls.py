@@ -1,3 +1,27 @@
-"""API URLs of the autofar app."""
+"""API URLs of the autofar app: fits and AutoFAR-L runs."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .apis import (
+    AutoFarFitCreateApi,
+    AutoFarFitDetailApi,
+    AutoFarFitListApi,
+    AutoFarRunDetailApi,
+    AutoFarRunListApi,
+    AutoFarRunStartApi,
+)
+
+urlpatterns = [
+    path("autofar/fits/", AutoFarFitListApi.as_view(), name="autofar-fit-list"),
+    path("autofar/fits/create/", AutoFarFitCreateApi.as_view(), name="autofar-fit-create"),
+    path("autofar/fits/<int:fit_id>/", AutoFarFitDetailApi.as_view(), name="autofar-fit-detail"),
+    path(
+        "datasets/<slug:slug>/autofar-runs/", AutoFarRunListApi.as_view(), name="autofar-run-list"
+    ),
+    path(
+        "datasets/<slug:slug>/autofar-runs/start/",
+        AutoFarRunStartApi.as_view(),
+        name="autofar-run-start",
+    ),
+    path("autofar-runs/<int:run_id>/", AutoFarRunDetailApi.as_view(), name="autofar-run-detail"),
+]

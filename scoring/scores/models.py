@@ -9,6 +9,10 @@ from annotation.fams.models import AnnotationSet, Fam
 from annotation.systems.models import OutputVersion
 from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS, POLYTOPE_METRICS
 
+# AutoFAR-L (scoring.autofar): a regression estimate of FAR, not clipped, so any finite value.
+AUTOFAR_L = "autofar_l"
+INFINITY = float("inf")
+
 
 class JobStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
@@ -108,6 +112,7 @@ class DocumentScore(models.Model):
     (``far@3``). ``fam`` is the FAM the FAR family was computed against. Values are fractions
     in [0, 1] except PolyTope's: its segment score is in percent (at most 100, negative when
     the penalty exceeds the words), and its penalty, words and severity counts are >= 0.
+    AutoFAR-L's estimate (``autofar_l``) may be any finite value.
     """
 
     version = models.ForeignKey(OutputVersion, on_delete=models.CASCADE, related_name="scores")
@@ -130,6 +135,7 @@ class DocumentScore(models.Model):
                 condition=(
                     models.Q(metric=POLYTOPE, value__lte=100.0)
                     | models.Q(metric__in=POLYTOPE_COUNTS, value__gte=0.0)
+                    | models.Q(metric=AUTOFAR_L, value__gt=-INFINITY, value__lt=INFINITY)
                     | (
                         ~models.Q(metric__in=POLYTOPE_METRICS)
                         & models.Q(value__gte=0.0, value__lte=1.0)

@@ -11,7 +11,7 @@ from scoring.metrics.autofar import autofar_report
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.suggest import ScorerUnavailableError
 
-from ...autofar import DEFAULT_SCORERS, DEFAULT_TOP_NS, autofar_compute, autofar_input_get
+from ...tables import DEFAULT_SCORERS, DEFAULT_TOP_NS, autofar_compute, autofar_input_get
 
 
 def _pct(value: float | None) -> str:

@@ -1,4 +1,4 @@
-"""AutoFAR on an imported dataset (Tables 6-8): reads the DB, builds machine FAMs, runs the core."""
+"""AutoFAR Tables 6-8 on an imported dataset: reads the DB, builds machine FAMs, runs the core."""
 
 from __future__ import annotations
 
@@ -23,8 +23,7 @@ from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.far.document import all_support, score_document
 from scoring.metrics.stats import KeyOrder
 from scoring.metrics.suggest import get_scorer, machine_fam_from_scores
-
-from .selectors import output_version_current_list, scoring_fam_map
+from scoring.scores.selectors import output_version_current_list, scoring_fam_map
 
 DEFAULT_SCORERS = ("rouge1-f", "rouge2-f", "rougel-f", "rougeavg-f")
 DEFAULT_TOP_NS = (1, 2, 3)

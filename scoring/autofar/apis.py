@@ -1,0 +1,136 @@
+"""AutoFAR APIs: list, create and read fits; start an AutoFAR-L run, list and read runs."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation.accounts.roles import IsResearcherOrAdmin
+from annotation.corpus.models import Dataset
+from scoring.metrics.far import DEFAULT_K
+
+from .selectors import (
+    autofar_fit_get,
+    autofar_fit_list,
+    autofar_run_get,
+    autofar_run_list,
+    fit_as_dict,
+    run_as_dict,
+)
+from .services import autofar_fit_obtain, autofar_run_create
+from .tables import DEFAULT_SCORERS, DEFAULT_TOP_NS
+
+
+class AutoFarFitListApi(APIView):
+    """Stored AutoFAR fits, newest first (the latest 50), of one dataset with ``?dataset=``."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("dataset", str, required=False)],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request):
+        slug = request.query_params.get("dataset")
+        dataset = get_object_or_404(Dataset, slug=slug) if slug else None
+        return Response([fit_as_dict(fit) for fit in autofar_fit_list(dataset=dataset)[:50]])
+
+
+class AutoFarFitCreateApi(APIView):
+    """Fit AutoFAR on a dataset's human FAMs (201), or return the unchanged fit (200)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        dataset = serializers.SlugField()
+        scorers = serializers.ListField(
+            child=serializers.CharField(max_length=40),
+            required=False,
+            min_length=1,
+            max_length=8,
+            default=list(DEFAULT_SCORERS),
+        )
+        top_ns = serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=10),
+            required=False,
+            min_length=1,
+            max_length=5,
+            default=list(DEFAULT_TOP_NS),
+        )
+        k = serializers.IntegerField(min_value=1, max_value=50, default=DEFAULT_K)
+        resamples = serializers.IntegerField(min_value=0, max_value=10000, default=1000)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+    )
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        dataset = get_object_or_404(Dataset, slug=data["dataset"])
+        obtained = autofar_fit_obtain(
+            dataset=dataset,
+            scorers=data["scorers"],
+            top_ns=data["top_ns"],
+            k=data["k"],
+            resamples=data["resamples"],
+            user=request.user,
+        )
+        return Response(
+            fit_as_dict(obtained.fit, report=True),
+            status=status.HTTP_201_CREATED if obtained.created else status.HTTP_200_OK,
+        )
+
+
+class AutoFarFitDetailApi(APIView):
+    """One fit with its Tables 6-8 (``report``)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, fit_id: int):
+        return Response(fit_as_dict(autofar_fit_get(fit_id=fit_id), report=True))
+
+
+class AutoFarRunListApi(APIView):
+    """A dataset's AutoFAR-L runs, newest first (the latest 50)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        return Response([run_as_dict(run) for run in autofar_run_list(dataset=dataset)[:50]])
+
+
+class AutoFarRunStartApi(APIView):
+    """Start an AutoFAR-L run on a dataset with a chosen fit (202; an unfinished one resumes)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        fit = serializers.IntegerField(min_value=1)
+
+    @extend_schema(request=InputSerializer, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request, slug: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        fit = autofar_fit_get(fit_id=serializer.validated_data["fit"])
+        run = autofar_run_create(dataset=dataset, fit=fit, user=request.user)
+        return Response(run_as_dict(run), status=status.HTTP_202_ACCEPTED)
+
+
+class AutoFarRunDetailApi(APIView):
+    """One AutoFAR-L run: status, progress, counts, its fit and the result once finished."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, run_id: int):
+        return Response(run_as_dict(autofar_run_get(run_id=run_id)))

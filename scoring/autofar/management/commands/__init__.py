@@ -1,0 +1,1 @@
+"""manage.py autofar and autofar_l."""

@@ -1,0 +1,397 @@
+"""AutoFAR-L runs: create, plan chunks, compute a chunk (machine FAMs, FAR, prediction), finish."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Avg, Count, F, Q
+from django.utils import timezone
+
+from annotation.corpus.models import Dataset, Document
+from annotation.fams.models import AnnotationSet
+from annotation.systems.models import OutputVersion, SystemOutput
+from config.exceptions import ApplicationError
+from scoring.metrics.autofar import AutoFarModel, autofar_predict
+from scoring.metrics.far.document import all_support, score_document
+from scoring.metrics.stats import KeyOrder
+from scoring.scores.models import AUTOFAR_L, DocumentScore
+from scoring.scores.selectors import output_version_current_list, scoring_fam_map
+
+from ..models import AutoFarChunk, AutoFarFit, AutoFarRun, RunStatus
+from .machine import (
+    feature_parts,
+    machine_fams_compute,
+    machine_fams_store,
+    machine_set_get_or_create,
+    machine_set_slug,
+)
+
+log = logging.getLogger(__name__)
+EXTRACTIVE = "extractive"
+CHUNK_SIZE = 250  # documents per chunk (settings.LOUPE_AUTOFAR_CHUNK overrides it)
+
+
+class AutoFarRunError(ApplicationError):
+    """An AutoFAR-L run cannot start on this dataset (nothing to predict)."""
+
+
+def model_of(fit: AutoFarFit) -> AutoFarModel:
+    """The core's model of a stored fit.
+
+    Args:
+        fit: the fit.
+
+    Returns:
+        The :class:`AutoFarModel` (``autofar_predict`` applies it).
+    """
+    return AutoFarModel(
+        features=tuple(fit.features),
+        intercept=fit.intercept,
+        weights={name: float(fit.weights[name]) for name in fit.features},
+        n_rows=fit.n_rows,
+        rmse=fit.rmse,
+        r2=fit.r2,
+    )
+
+
+def extractive_versions(*, dataset: Dataset) -> list[OutputVersion]:
+    """The dataset's current output versions of extractive systems (AutoFAR-L's columns).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The versions, systems by slug.
+    """
+    versions = output_version_current_list(dataset=dataset)
+    return sorted((v for v in versions if v.system.kind == EXTRACTIVE), key=lambda v: v.system.slug)
+
+
+def target_document_ids(*, dataset: Dataset) -> list[int]:
+    """The documents AutoFAR-L estimates: those without a human (gold or released) FAM.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        Their ids in the dataset's order (position, then external id).
+    """
+    human = scoring_fam_map(dataset=dataset)
+    return [
+        pk
+        for pk in Document.objects.filter(dataset=dataset)
+        .order_by("position", "external_id")
+        .values_list("pk", flat=True)
+        if pk not in human
+    ]
+
+
+@transaction.atomic
+def autofar_run_create(
+    *, dataset: Dataset, fit: AutoFarFit, user=None, queue: bool = True
+) -> AutoFarRun:
+    """Create an AutoFAR-L run and, once the transaction commits, queue it.
+
+    Asking again while a run of the same dataset and fit is unfinished resumes that run (a
+    run whose worker was lost is sent again; finished chunks are not recomputed).
+
+    Args:
+        dataset: the target dataset (extractive outputs, documents without human FAMs).
+        fit: the fit to apply.
+        user: who asked.
+        queue: send it to the workers on commit (False: the caller runs it inline).
+
+    Returns:
+        The new (or resumed) run.
+
+    Raises:
+        AutoFarRunError: no current extractive output, or no document without a human FAM.
+    """
+    if not extractive_versions(dataset=dataset):
+        raise AutoFarRunError(
+            f"{dataset.slug} has no extractive system output: AutoFAR-L needs extracted "
+            "sentence indices (abstractive systems have none)"
+        )
+    if not target_document_ids(dataset=dataset):
+        raise AutoFarRunError(
+            f"every document of {dataset.slug} has a human FAM: nothing to estimate"
+        )
+    run = (
+        AutoFarRun.objects.select_for_update()
+        .filter(dataset=dataset, fit=fit, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
+        .first()
+    )
+    if run is None:
+        run = AutoFarRun(dataset=dataset, fit=fit, created_by=user)
+        run.full_clean()
+        run.save()
+    if queue:
+        transaction.on_commit(partial(_send, run.pk))
+    return run
+
+
+def _send(run_id: int) -> None:
+    """Queue the run (on commit); a broker that cannot be reached fails the run, not the caller."""
+    from ..tasks import autofar_run_task
+
+    try:
+        autofar_run_task.delay(run_id)
+    except Exception as error:  # kombu raises several kinds of connection errors
+        log.exception("could not queue AutoFAR-L run %s", run_id)
+        run = AutoFarRun.objects.filter(pk=run_id).first()
+        if run is not None:
+            autofar_run_fail(
+                run=run, error=f"could not reach the task broker: {type(error).__name__}: {error}"
+            )
+
+
+@transaction.atomic
+def autofar_run_plan(*, run: AutoFarRun, chunk_size: int | None = None) -> list[AutoFarChunk]:
+    """Split the run's documents into chunks (once), mark it running; return unfinished chunks.
+
+    The first planning also creates the fit's machine FAM sets on the target dataset and
+    removes AutoFAR-L rows of documents that now have a human FAM. Calling it again (a
+    redelivered task, a resumed run) reuses the chunks already planned.
+
+    Args:
+        run: the run.
+        chunk_size: documents per chunk (default ``settings.LOUPE_AUTOFAR_CHUNK`` or 250).
+
+    Returns:
+        The chunks not done yet, in order.
+    """
+    run = AutoFarRun.objects.select_for_update().select_related("fit").get(pk=run.pk)
+    if not run.chunks.exists():
+        size = chunk_size or getattr(settings, "LOUPE_AUTOFAR_CHUNK", CHUNK_SIZE)
+        ids = target_document_ids(dataset=run.dataset)
+        for feature in run.fit.features:
+            scorer, n = feature_parts(feature)
+            machine_set_get_or_create(dataset=run.dataset, scorer=scorer, top_n=n)
+        DocumentScore.objects.filter(
+            metric=AUTOFAR_L, version__in=extractive_versions(dataset=run.dataset)
+        ).exclude(document_id__in=ids).delete()
+        AutoFarChunk.objects.bulk_create(
+            AutoFarChunk(run=run, index=n, document_ids=ids[start : start + size])
+            for n, start in enumerate(range(0, len(ids), size))
+        )
+        run.documents_total = len(ids)
+        run.chunks_total = (len(ids) + size - 1) // size
+    if run.status == RunStatus.QUEUED:
+        run.status = RunStatus.RUNNING
+        run.started_at = timezone.now()
+    run.dispatches += 1
+    run.save()
+    return list(run.chunks.filter(done_at__isnull=True).order_by("index"))
+
+
+def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
+    """Compute a chunk and write it (idempotent: a redelivered chunk recomputes and replaces).
+
+    For the chunk's documents: the fit's machine FAMs (one score matrix per scorer, top-N per
+    N), replacing those documents' FAMs in the machine sets; each current extractive output's
+    FAR under every feature (at the fit's k); the fit applied by ``autofar_predict``; one
+    ``DocumentScore(metric="autofar_l")`` upserted per (version, document). An output whose
+    machine FAM has no support group under some feature has no FAR there, hence no estimate
+    (a row left from before is deleted). Everything is written in one transaction, and the
+    chunk is marked done (the run's counters advance) only the first time.
+
+    Args:
+        chunk: the chunk.
+
+    Returns:
+        How many scores were written.
+
+    Raises:
+        MetricsError: an output the metrics refuse (the message names it).
+    """
+    AutoFarChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    run = AutoFarRun.objects.select_related("fit", "dataset").get(pk=chunk.run_id)
+    fit = run.fit
+    pairs = [feature_parts(feature) for feature in fit.features]
+    documents = list(
+        Document.objects.filter(pk__in=chunk.document_ids)
+        .prefetch_related("references")
+        .order_by("position", "external_id")
+    )
+    machine = machine_fams_compute(documents=documents, pairs=pairs)
+    fams = {
+        feature: {item.document.pk: item.fam for item in machine[pair]}
+        for feature, pair in zip(fit.features, pairs, strict=True)
+    }
+    external = {d.pk: d.external_id for d in documents}
+    version_ids = [v.pk for v in extractive_versions(dataset=run.dataset)]
+    outputs = (
+        SystemOutput.objects.filter(
+            version_id__in=version_ids, document_id__in=chunk.document_ids, extracted__isnull=False
+        )
+        .order_by("version_id", "document_id")
+        .values_list("version_id", "document_id", "extracted")
+    )
+    features: dict[str, dict[int, dict[int, float]]] = {f: {} for f in fit.features}
+    unsupported: list[tuple[int, int]] = []
+    predicted = 0
+    for version_id, document_id, extracted in outputs:
+        if not extracted:
+            continue
+        row = {}
+        for feature in fit.features:
+            fam = fams[feature].get(document_id)
+            if fam is None or not all_support(fam):
+                break
+            row[feature] = score_document(fam, extracted, fit.k, document=external[document_id]).far
+        else:
+            for feature, far in row.items():
+                features[feature].setdefault(version_id, {})[document_id] = far
+            predicted += 1
+            continue
+        unsupported.append((version_id, document_id))
+    model = model_of(fit)
+    order = KeyOrder(d.pk for d in documents)
+    rows = []
+    for version_id in features[fit.features[0]]:
+        values = autofar_predict(
+            model, {f: {version_id: features[f][version_id]} for f in fit.features}, order=order
+        ).per_document[version_id]
+        rows.extend(
+            DocumentScore(version_id=version_id, document_id=d, metric=AUTOFAR_L, value=v)
+            for d, v in values.items()
+        )
+    counts = {
+        "documents": len(documents),
+        "documents_without_reference": len(documents) - len(machine[pairs[0]]),
+        "outputs_predicted": predicted,
+        "outputs_without_machine_support": len(unsupported),
+    }
+    sets = {
+        pair: AnnotationSet.objects.get(
+            dataset=run.dataset, slug=machine_set_slug(scorer=pair[0], top_n=pair[1])
+        )
+        for pair in pairs
+    }
+    with transaction.atomic():
+        for pair, annotation_set in sets.items():
+            machine_fams_store(
+                annotation_set=annotation_set, fams=machine[pair], document_ids=chunk.document_ids
+            )
+        DocumentScore.objects.bulk_create(
+            rows,
+            batch_size=2000,
+            update_conflicts=True,
+            unique_fields=["version", "document", "metric"],
+            update_fields=["value", "fam", "job", "computed_at"],
+        )
+        if unsupported:
+            stale = Q()
+            for version_id, document_id in unsupported:
+                stale |= Q(version_id=version_id, document_id=document_id)
+            DocumentScore.objects.filter(stale, metric=AUTOFAR_L).delete()
+        first_time = AutoFarChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
+            done_at=timezone.now(), scores_written=len(rows), counts=counts
+        )
+        if first_time:
+            AutoFarRun.objects.filter(pk=run.pk).update(
+                chunks_done=F("chunks_done") + 1, scores_written=F("scores_written") + len(rows)
+            )
+    return len(rows)
+
+
+def _result(run: AutoFarRun) -> dict:
+    """The finished run's counts (summed over its chunks) and its estimates per system."""
+    totals: dict[str, int] = {}
+    for counts in run.chunks.values_list("counts", flat=True):
+        for key, value in counts.items():
+            totals[key] = totals.get(key, 0) + value
+    versions = output_version_current_list(dataset=run.dataset)
+    means = {
+        row["version_id"]: row
+        for row in DocumentScore.objects.filter(
+            metric=AUTOFAR_L, version__in=versions, document_id__in=_target_ids(run)
+        )
+        .values("version_id")
+        .annotate(mean=Avg("value"), n=Count("id"))
+    }
+    systems = []
+    for version in sorted(versions, key=lambda v: v.system.slug):
+        row = means.get(version.pk)
+        entry = {"system": version.system.slug, "kind": version.system.kind}
+        if version.system.kind != EXTRACTIVE:
+            entry.update(mean=None, n_documents=0, reason="abstractive: no extracted indices")
+        else:
+            entry.update(mean=row["mean"] if row else None, n_documents=row["n"] if row else 0)
+        systems.append(entry)
+    return {**totals, "systems": systems}
+
+
+def _target_ids(run: AutoFarRun) -> list[int]:
+    return [pk for ids in run.chunks.values_list("document_ids", flat=True) for pk in ids]
+
+
+@transaction.atomic
+def autofar_run_finish(*, run: AutoFarRun) -> bool:
+    """Mark the run succeeded, with its result, if every chunk is done.
+
+    Args:
+        run: the run.
+
+    Returns:
+        True when the run is (now) finished; False when chunks are still missing.
+    """
+    run = AutoFarRun.objects.select_for_update().get(pk=run.pk)
+    if run.finished:
+        return True
+    if run.chunks.filter(done_at__isnull=True).exists():
+        return False
+    run.result = _result(run)
+    run.status = RunStatus.SUCCEEDED
+    run.chunks_done = run.chunks_total
+    run.finished_at = timezone.now()
+    run.error = ""
+    run.save()
+    return True
+
+
+@transaction.atomic
+def autofar_run_fail(*, run: AutoFarRun, error: str) -> AutoFarRun:
+    """Record that a run failed and why (a succeeded run stays succeeded).
+
+    Args:
+        run: the run.
+        error: the message shown by the API.
+
+    Returns:
+        The run.
+    """
+    run = AutoFarRun.objects.select_for_update().get(pk=run.pk)
+    if run.status != RunStatus.SUCCEEDED:
+        run.status = RunStatus.FAILED
+        run.error = error[:5000]
+        run.finished_at = timezone.now()
+        run.save()
+    return run
+
+
+def autofar_run_inline(*, run: AutoFarRun, chunk_size: int | None = None) -> AutoFarRun:
+    """Run (or resume) a run in this process, chunk by chunk (``manage.py autofar_l``).
+
+    Args:
+        run: the run (queued, or left running by a lost worker).
+        chunk_size: documents per chunk when it is planned now.
+
+    Returns:
+        The finished run.
+
+    Raises:
+        MetricsError: an output the metrics refuse (the run is then failed).
+    """
+    try:
+        for chunk in autofar_run_plan(run=run, chunk_size=chunk_size):
+            autofar_chunk_compute(chunk=chunk)
+    except Exception as error:
+        autofar_run_fail(run=run, error=f"{type(error).__name__}: {error}")
+        raise
+    autofar_run_finish(run=run)
+    run.refresh_from_db()
+    return run
