@@ -6,6 +6,10 @@ export const FAR_FAMILY = ["far", "sar", "sap", "saf1"];
 const ROUGE_F = ["rouge1_f", "rouge2_f", "rougeL_f"];
 // Human scores from annotations, shown as columns like the metrics (always visible).
 const HUMAN = { faithfulness: ["Faithful", "Faithfulness (share of words outside the annotators' hallucinated spans)"] };
+// Estimates of a human score from a fitted model, shown beside it and labelled as estimates.
+const ESTIMATES = {
+  autofar_l: ["AutoFAR-L (estimate)", "AutoFAR-L: FAR estimated from machine FAMs by a fitted regression (an estimate, not human FAR; extractive systems only)"],
+};
 
 const ROUGE_NAMES = { rouge1: "R-1", rouge2: "R-2", rougeL: "R-L" };
 const ROUGE_TITLES = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougeL: "ROUGE-L" };
@@ -37,6 +41,7 @@ export function documentUrl(dataset, system, externalId, query = "") {
 export function metricLabel(metric) {
   if (metric === "polytope") return "PolyTope";
   if (HUMAN[metric]) return HUMAN[metric][0];
+  if (ESTIMATES[metric]) return ESTIMATES[metric][0];
   if (FAR_NAMES[metric]) return FAR_NAMES[metric][0];
   const [family, part] = metric.split("_");
   return `${ROUGE_NAMES[family] || family} ${(PARTS[part] || [part])[0]}`;
@@ -45,6 +50,7 @@ export function metricLabel(metric) {
 export function metricTitle(metric) {
   if (metric === "polytope") return "PolyTope score (percent, pooled over the annotated outputs' words)";
   if (HUMAN[metric]) return HUMAN[metric][1];
+  if (ESTIMATES[metric]) return ESTIMATES[metric][1];
   if (FAR_NAMES[metric]) return `${FAR_NAMES[metric][0]} (${FAR_NAMES[metric][1]})`;
   const [family, part] = metric.split("_");
   return `${ROUGE_TITLES[family] || family} ${(PARTS[part] || [null, part])[1]}`;
@@ -53,7 +59,7 @@ export function metricTitle(metric) {
 // The columns to draw: the FAR family and ROUGE F always, ROUGE P and R when asked for, and
 // the column the view is sorted by in any case.
 export function visibleMetrics(metrics, showPrecisionRecall, sorted = null) {
-  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m) || m in HUMAN;
+  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m) || m in HUMAN || m in ESTIMATES;
   return metrics.filter(shown);
 }
 

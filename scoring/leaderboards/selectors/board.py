@@ -13,6 +13,7 @@ from django.db.models import Max
 from annotation.corpus.models import Category, Dataset, Document
 from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
+from scoring.autofar.selectors import autofar_leaderboard_block
 from scoring.judgments.models import HumanJudgment
 from scoring.judgments.selectors import human_judgment_stamp, human_judgments_for
 from scoring.metrics.far import DEFAULT_K
@@ -33,7 +34,7 @@ from scoring.metrics.stats import (
     TEST_RATIO_PERMUTATION,
     KeyOrder,
 )
-from scoring.scores.models import DocumentScore, JobStatus, ScoringJob
+from scoring.scores.models import AUTOFAR_L, DocumentScore, JobStatus, ScoringJob
 from scoring.scores.selectors import output_version_current_list
 
 from ..models import LeaderboardSnapshot
@@ -63,8 +64,9 @@ FAITHFULNESS_DEFINITION = (
     "mean over its annotated outputs."
 )
 # The metric columns; faithfulness is a human score (the XSum annotators'), shown as a column
-# and correlated with the others as a human study, never as a metric.
-METRICS = (*FAR_MEASURES, *ROUGE_KEYS, FAITHFULNESS)
+# and correlated with the others as a human study, never as a metric. AutoFAR-L (beside FAR)
+# is an estimate of FAR from machine FAMs (scoring.autofar), labelled as such.
+METRICS = (FAR_MEASURES[0], AUTOFAR_L, *FAR_MEASURES[1:], *ROUGE_KEYS, FAITHFULNESS)
 ALPHA = 0.05
 LEVEL = 0.95
 # How the figures are computed, part of every snapshot's stamp: changing it makes the stored
@@ -231,6 +233,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         )  # fmt: skip
         significance["test"] = TEST_RATIO_PERMUTATION
     info = {v.system.slug: v for v in versions}
+    autofar = autofar_leaderboard_block(dataset=dataset)
     systems = []
     for slug in ranked:
         row, version = rows[slug], info[slug]
@@ -257,7 +260,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         "common_documents": board.common_documents,
         "comparable": board.comparable,
         "notes": list(board.notes) + polytope_notes(cells, extras, names)
-        + _judgment_notes(dataset, versions),
+        + _judgment_notes(dataset, versions) + _autofar_notes(autofar, metrics),
         "ci": {"method": "percentile bootstrap", "level": LEVEL, "resamples": resamples,
                "seed": board.seed},
         "significance": significance,
@@ -271,12 +274,20 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
             ),
         },
         "faithfulness": _faithfulness(scores, automatic, order),
+        "autofar": autofar,
         "correlations": _correlations(
             dataset, scores, order, automatic,
             {HUMAN_POLYTOPE: polytope_human_study(segments),
              HUMAN_FAITHFULNESS: _human_values(scores, FAITHFULNESS)},
         ),
     }  # fmt: skip
+
+
+def _autofar_notes(autofar: dict, metrics: list[str]) -> list[str]:
+    """The AutoFAR-L column's notes: an estimate (with its fit); abstractive systems lack it."""
+    if not autofar["available"] or AUTOFAR_L not in metrics:
+        return []
+    return [autofar["note"], autofar["abstractive"]]
 
 
 def _human_values(scores, metric) -> dict[str, dict[int, float]]:
