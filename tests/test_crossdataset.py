@@ -1,0 +1,317 @@
+"""Cross-dataset evaluation in the platform: the example's rows -> API, command, missing cells."""
+
+from __future__ import annotations
+
+import io
+import json
+from xml.etree import ElementTree
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotation.corpus.models import Dataset, Document
+from annotation.systems.models import OutputVersion, System
+from scoring.scores.models import DocumentScore
+from tests.crossdataset_helpers import EXAMPLE, example_load, version_add
+
+URL = "/api/crossdataset/"
+
+# Hand-worked in tests/metrics/test_crossdataset.py and scoring/metrics/crossdataset/README.md:
+# each cell's two documents are U +/- delta, so every cell mean is U (rows train, columns test).
+U = {
+    "S1": [[0.50, 0.20, 0.30], [0.25, 0.40, 0.15], [0.25, 0.20, 0.60]],
+    "S2": [[0.40, 0.30, 0.30], [0.30, 0.30, 0.30], [0.20, 0.15, 0.30]],
+    "S3": [[0.60, 0.25, 0.40], [0.30, 0.50, 0.20], [0.45, 0.25, 0.40]],
+}
+STIFFNESS = {"S1": 2.85 / 9, "S2": 2.55 / 9, "S3": 3.35 / 9}
+STABLENESS = {"S1": 5.75 / 9, "S2": 7.75 / 9, "S3": 6.75 / 9}
+IN_DATASET = {"S1": 0.5, "S2": 1 / 3, "S3": 0.5}
+
+
+@pytest.fixture
+def loaded(db):
+    return example_load()
+
+
+def get(client, **params):
+    return client.get(URL, params)
+
+
+def by_system(body) -> dict:
+    return {entry["system"]: entry for entry in body["systems"]}
+
+
+def test_the_api_gives_the_hand_checked_figures_and_rankings(loaded, client_for):
+    response = get(client_for("researcher"), metric="rouge1_f", datasets="A,B,C")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["metric"], body["datasets"], body["missing"]) == (
+        "rouge1_f",
+        ["A", "B", "C"],
+        "error",
+    )
+    systems = by_system(body)
+    assert sorted(systems) == ["S1", "S2", "S3"]
+    assert systems["S1"]["stiffness"] == pytest.approx(0.3167, abs=5e-5)
+    assert systems["S1"]["stableness"] == pytest.approx(0.6389, abs=5e-5)
+    for name, entry in systems.items():
+        # The current version (2) of S1 trained on A is read on A, not version 1 (0.99 each).
+        for got, want in zip(entry["u"], U[name], strict=True):
+            assert got == pytest.approx(want, abs=1e-12)
+        assert entry["stiffness"] == pytest.approx(STIFFNESS[name], abs=1e-12)
+        assert entry["stableness"] == pytest.approx(STABLENESS[name], abs=1e-12)
+        assert entry["in_dataset"] == pytest.approx(IN_DATASET[name], abs=1e-12)
+        assert entry["n_documents"] == [[2, 2, 2]] * 3
+        assert entry["excluded"] == []
+    for got, want in zip(
+        systems["S1"]["normalised"], [[1, 0.5, 0.5], [0.5, 1, 0.25], [0.5, 0.5, 1]], strict=True
+    ):
+        assert got == pytest.approx(want, abs=1e-12)
+    assert body["ranking"] == {
+        "stiffness": ["S3", "S1", "S2"],
+        "stableness": ["S2", "S3", "S1"],
+        "in_dataset": ["S1", "S3", "S2"],
+    }
+    ranks = {
+        n: (e["rank_stiffness"], e["rank_stableness"], e["rank_in_dataset"])
+        for n, e in systems.items()
+    }
+    assert ranks == {"S1": (2, 3, 1), "S2": (3, 1, 3), "S3": (1, 2, 1)}
+    assert body["left_out"] == []
+    assert "sign-flip" in body["test_description"]
+
+
+def test_each_pair_is_tested_and_its_statistic_is_the_stiffness_difference(loaded, client_for):
+    body = get(client_for("admin"), metric="rouge1_f", resamples=500).json()
+    pairs = {(t["system_a"], t["system_b"]): t for t in body["tests"]}
+    assert sorted(pairs) == [("S1", "S2"), ("S1", "S3"), ("S2", "S3")]
+    for (a, b), test in pairs.items():
+        assert test["statistic"] == pytest.approx(STIFFNESS[a] - STIFFNESS[b], abs=1e-12)
+        assert 0 < test["p_value"] <= 1
+        # 9 cells x 2 documents: too many units for the exact test, so 500 patterns are drawn.
+        assert (test["n"], test["cells"], test["exact"], test["resamples"]) == (18, 9, False, 500)
+        assert (test["dropped_a"], test["dropped_b"], test["error"]) == (0, 0, "")
+
+
+def test_the_default_datasets_are_those_both_trained_and_tested_on(loaded, client_for):
+    # D is a test set only (S1 trained on A has outputs on it): not a default dataset.
+    d = Dataset.objects.create(slug="D", name="D")
+    Document.objects.create(dataset=d, external_id="d1", sentences=["One."])
+    version_add(System.objects.get(slug="s1-a"), d, {"d1": 0.3}, metric="rouge1_f")
+    body = get(client_for("researcher"), metric="rouge1_f").json()
+    assert body["datasets"] == ["A", "B", "C"]
+    assert by_system(body)["S1"]["stiffness"] == pytest.approx(STIFFNESS["S1"], abs=1e-12)
+
+
+def _drop_cell(system: str, test: str):
+    OutputVersion.objects.filter(system__slug=system, dataset__slug=test).delete()
+
+
+def test_a_missing_cell_is_refused_by_default_and_excluded_for_every_system_when_asked(
+    loaded, client_for
+):
+    _drop_cell("s2-a", "B")  # S2 trained on A, never tested on B
+    client = client_for("researcher")
+    refused = get(client, metric="rouge1_f")
+    assert refused.status_code == 400
+    assert "'S2'" in refused.json()["message"]
+    assert "('A', 'B')" in refused.json()["message"]
+    assert "exclude" in refused.json()["message"]
+    body = get(client, metric="rouge1_f", missing="exclude").json()
+    assert body["excluded"] == [["A", "B"]]
+    systems = by_system(body)
+    for entry in systems.values():
+        assert entry["excluded"] == [["A", "B"]]
+        assert entry["u"][0][1] is None and entry["normalised"][0][1] is None
+        assert entry["n_documents"][0][1] == 0
+    # S1 without its (A, B) cell (.20, normalised .5): the means over the 8 other cells.
+    assert systems["S1"]["stiffness"] == pytest.approx((2.85 - 0.20) / 8, abs=1e-12)
+    assert systems["S1"]["stableness"] == pytest.approx((5.75 - 0.5) / 8, abs=1e-12)
+    assert systems["S1"]["in_dataset"] == pytest.approx(0.5, abs=1e-12)
+    # The paired tests cover 8 cells x 2 documents.
+    assert {(t["n"], t["cells"]) for t in body["tests"]} == {(16, 8)}
+
+
+def test_a_system_without_an_in_dataset_cell_is_left_out_under_exclude(loaded, client_for):
+    _drop_cell("s3-c", "C")
+    client = client_for("researcher")
+    refused = get(client, metric="rouge1_f")
+    assert refused.status_code == 400
+    assert "'S3'" in refused.json()["message"] and "('C', 'C')" in refused.json()["message"]
+    body = get(client, metric="rouge1_f", missing="exclude").json()
+    assert sorted(by_system(body)) == ["S1", "S2"]
+    assert body["excluded"] == []
+    [left] = body["left_out"]
+    assert left["system"] == "S3"
+    assert "no in-dataset score on C" in left["reason"]
+    assert body["ranking"]["stiffness"] == ["S1", "S2"]
+
+
+def test_systems_without_a_chosen_training_set_are_listed_as_left_out(loaded, client_for):
+    a = Dataset.objects.get(slug="A")
+    blank = System.objects.create(slug="lead-3", name="Lead-3", kind="extractive")
+    version = OutputVersion.objects.create(system=blank, dataset=a, number=1)
+    assert version.pk
+    elsewhere = System.objects.create(slug="s1-d", name="S1", kind="abstractive", trained_on="C")
+    OutputVersion.objects.create(system=elsewhere, dataset=a, number=1)
+    body = get(client_for("researcher"), metric="rouge1_f", datasets="A,B").json()
+    left = {x["slug"]: x for x in body["left_out"]}
+    assert left["lead-3"]["reason"] == "no training dataset given (trained_on is blank)"
+    assert left["s1-c"]["reason"] == "trained on 'C', not one of the chosen datasets"
+    assert left["s1-d"]["trained_on"] == "C"
+    # On A and B only: S1's 2 x 2 block [[.5, .2], [.25, .4]].
+    s1 = by_system(body)["S1"]
+    assert s1["u"][0] == pytest.approx([0.5, 0.2], abs=1e-12)
+    assert s1["u"][1] == pytest.approx([0.25, 0.4], abs=1e-12)
+    assert s1["stiffness"] == pytest.approx(1.35 / 4, abs=1e-12)
+
+
+def test_two_systems_with_one_name_and_training_set_are_left_out_with_the_reason(
+    loaded, client_for
+):
+    twin = System.objects.create(slug="s2-a-bis", name="S2", kind="abstractive", trained_on="A")
+    OutputVersion.objects.create(system=twin, dataset=Dataset.objects.get(slug="A"), number=1)
+    body = get(client_for("researcher"), metric="rouge1_f", missing="exclude").json()
+    reasons = {x["slug"]: x["reason"] for x in body["left_out"]}
+    assert "2 systems named 'S2' are trained on 'A' (s2-a, s2-a-bis)" in reasons["s2-a"]
+    assert set(reasons) >= {"s2-a", "s2-a-bis"}
+    # S2 lost its A row, so its (A, A) cell: it is left out too under exclude.
+    assert sorted(by_system(body)) == ["S1", "S3"]
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"metric": "bleu"}, "metric"),
+        ({"metric": "far@0"}, "metric"),
+        ({"metric": "rouge1_f", "datasets": "A,Z"}, "datasets"),
+        ({"metric": "rouge1_f", "datasets": "A,A"}, "datasets"),
+    ],
+)
+def test_bad_parameters_get_a_clear_400(loaded, client_for, params, field):
+    response = get(client_for("researcher"), **params)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["extra"]["field"] == field
+    assert body["message"]
+
+
+def test_a_metric_without_scores_is_refused_with_the_missing_cells(loaded, client_for):
+    response = get(client_for("researcher"), metric="far@3")
+    assert response.status_code == 400
+    assert "far@3" in response.json()["message"]
+
+
+def test_another_metric_is_read_from_its_own_rows(loaded, client_for):
+    for score in DocumentScore.objects.filter(metric="rouge1_f"):
+        DocumentScore.objects.create(
+            version=score.version, document=score.document, metric="far@3", value=score.value / 2
+        )
+    body = get(client_for("researcher"), metric="far@3").json()
+    # Halving every score halves U; the normalised matrix and stableness do not change.
+    s1 = by_system(body)["S1"]
+    assert s1["stiffness"] == pytest.approx(STIFFNESS["S1"] / 2, abs=1e-12)
+    assert s1["stableness"] == pytest.approx(STABLENESS["S1"], abs=1e-12)
+
+
+def _cells(svg: str) -> dict[tuple[str, str], dict]:
+    root = ElementTree.fromstring(svg.split("\n", 1)[1])
+    rects = root.iter("{http://www.w3.org/2000/svg}rect")
+    return {
+        (r.get("data-row"), r.get("data-column")): r.attrib
+        for r in rects
+        if "cell" in (r.get("class") or "").split()
+    }
+
+
+def test_the_heat_maps_carry_every_cell_value_in_data_attributes(loaded, client_for):
+    _drop_cell("s1-b", "C")
+    client = client_for("researcher")
+    body = get(client, metric="rouge1_f", missing="exclude", plots="true").json()
+    s1 = by_system(body)["S1"]
+    cells = _cells(s1["plots"]["u"])
+    assert len(cells) == 9
+    for (row, column), attrs in cells.items():
+        assert (attrs["data-system"], attrs["data-matrix"]) == ("S1", "u")
+        if (row, column) == ("B", "C"):
+            assert attrs["data-excluded"] == "true" and "data-value" not in attrs
+            continue
+        i, j = "ABC".index(row), "ABC".index(column)
+        assert float(attrs["data-value"]) == pytest.approx(U["S1"][i][j], abs=1e-12)
+    normalised = _cells(s1["plots"]["normalised"])
+    assert float(normalised[("B", "A")]["data-value"]) == pytest.approx(0.5, abs=1e-12)
+    assert normalised[("B", "C")]["data-excluded"] == "true"
+    # One colour scale for every system: the darkest U cell of all (S3, A->A, .60) and the
+    # lightest (S2, C->B, .15) are the scale's ends.
+    s3 = _cells(by_system(body)["S3"]["plots"]["u"])
+    s2 = _cells(by_system(body)["S2"]["plots"]["u"])
+    assert s3[("A", "A")]["fill"] == "#08306b"
+    assert s2[("C", "B")]["fill"] == "#f7fbff"
+    assert "legend-swatch" in s1["plots"]["u"] and "0.150" in s1["plots"]["u"]
+    without = get(client, metric="rouge1_f", missing="exclude").json()
+    assert "plots" not in by_system(without)["S1"]
+
+
+# ---------------------------------------------------------------- the command
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command("crossdataset", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_command_reads_the_database(loaded):
+    out = run("--metric", "rouge1_f", "--datasets", "A,B,C", "--resamples", "500")
+    assert "stiffness 0.3167  stableness 0.6389  in-dataset 0.5000" in out
+    lines = out.splitlines()
+    ranking = lines[lines.index("Ranking (1 is best; ties share a rank)") + 2 :][:3]
+    assert [line.split()[0] for line in ranking] == ["S1", "S2", "S3"]
+    assert ranking[0].split()[1:] == ["0.3167", "(2)", "0.6389", "(3)", "0.5000", "(1)"]
+    assert "S1 vs S2: stiffness difference +0.0333" in out
+
+
+def test_the_command_prints_json_and_refuses_a_missing_cell(loaded):
+    data = json.loads(run("--metric", "rouge1_f", "--format", "json", "--resamples", "500"))
+    assert data["ranking"]["stableness"] == ["S2", "S3", "S1"]
+    _drop_cell("s2-c", "A")
+    with pytest.raises(CommandError, match=r"'S2'.*\('C', 'A'\)"):
+        run("--metric", "rouge1_f")
+    data = json.loads(run("--missing", "exclude", "--format", "json", "--resamples", "500"))
+    assert data["excluded"] == [["C", "A"]]
+
+
+def test_the_command_computes_from_a_scores_file_without_the_database():
+    # No django_db mark: any database query would fail this test.
+    data = json.loads(run("--scores", str(EXAMPLE), "--format", "json", "--resamples", "500"))
+    systems = by_system(data)
+    assert data["datasets"] == ["A", "B", "C"]
+    assert systems["S1"]["stiffness"] == pytest.approx(0.3167, abs=5e-5)
+    assert systems["S1"]["stableness"] == pytest.approx(0.6389, abs=5e-5)
+    assert data["ranking"] == {
+        "stiffness": ["S3", "S1", "S2"],
+        "stableness": ["S2", "S3", "S1"],
+        "in_dataset": ["S1", "S3", "S2"],
+    }
+    text = run("--scores", str(EXAMPLE), "--resamples", "500")
+    assert "stiffness 0.3722  stableness 0.7500  in-dataset 0.5000" in text
+
+
+def test_the_command_refuses_a_bad_scores_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CommandError, match="not a JSON file"):
+        run("--scores", str(bad))
+    bad.write_text(json.dumps({"systems": {"S1": {"A": {"A": [0.5]}}}}), encoding="utf-8")
+    with pytest.raises(CommandError, match="not in the layout"):
+        run("--scores", str(bad))
+    with pytest.raises(CommandError, match="cannot read"):
+        run("--scores", str(tmp_path / "absent.json"))
+    nested = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    del nested["systems"]["S1"]["B"]["C"]
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(nested), encoding="utf-8")
+    with pytest.raises(CommandError, match=r"'S1'.*\('B', 'C'\)"):
+        run("--scores", str(partial))
+    data = json.loads(run("--scores", str(partial), "--missing", "exclude", "--format", "json"))
+    assert data["excluded"] == [["B", "C"]]
