@@ -1,3 +1,9 @@
 """API URLs of the bias app."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .apis import DatasetBiasApi
+
+urlpatterns: list = [
+    path("datasets/<slug:slug>/bias/", DatasetBiasApi.as_view(), name="dataset-bias"),
+]

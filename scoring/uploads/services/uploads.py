@@ -33,6 +33,7 @@ from config.uploads import upload_size_check
 
 from ..parsers import outputs_files
 from ..parsers.outputs_jsonl import low_confidence_issues, parse_outputs_jsonl
+from ..signals import outputs_uploaded
 
 # Upload formats, chosen by the file name (a directory is always "dir").
 FORMAT_JSONL, FORMAT_ZIP, FORMAT_DIR = "jsonl", "zip", "dir"
@@ -227,7 +228,7 @@ def system_outputs_upload(
     The size is checked first, then the file is parsed and validated, and only then written in
     one transaction as the system's next output version; a subset of the dataset's documents
     is fine. Once the transaction commits, a scoring job (trigger ``upload``) for the new
-    version goes to the workers.
+    version goes to the workers; ``outputs_uploaded`` is sent for other apps' work (bias).
 
     Args:
         dataset: the dataset whose documents the outputs summarize.
@@ -283,4 +284,5 @@ def system_outputs_upload(
     job = scoring_job_create(
         dataset=dataset, trigger=JobTrigger.UPLOAD, versions=versions, user=user
     )
+    outputs_uploaded.send(sender=OutputVersion, dataset=dataset, versions=versions, user=user)
     return OutputUpload(summary, system.slug, summary.versions[0][1], job.pk)

@@ -9,7 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.corpus.models import Dataset
 from scoring.metrics.errors import MetricsError
 
-from ...bias import bias_compute, bias_report
+from ...compute import bias_compute, bias_report
+from ...models import RunStatus, RunTrigger
+from ...services import bias_run_inline, bias_run_request, bias_run_start
 
 
 def _num(value: float | None, width: int = 6) -> str:
@@ -21,7 +23,8 @@ def _pct(value: float | None) -> str:
 
 
 class Command(BaseCommand):
-    """Print one row per source as aligned text, or JSON with ``--format json``."""
+    """Print one row per source as aligned text, or JSON with ``--format json``; with
+    ``--queue``, start a stored run instead (the API's and the pages' figures)."""
 
     help = (
         "Dataset-bias measures of a dataset's references and every system's current outputs: "
@@ -33,6 +36,38 @@ class Command(BaseCommand):
         """Declare the options."""
         parser.add_argument("--dataset", required=True, help="the dataset's slug")
         parser.add_argument("--format", choices=("text", "json"), default="text")
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="start a stored bias run (Celery) instead of printing; an unchanged dataset's "
+            "latest run is reused",
+        )
+        parser.add_argument(
+            "--sync", action="store_true", help="with --queue: run it in this process, no worker"
+        )
+
+    def _queue(self, dataset: Dataset, *, sync: bool) -> None:
+        """Start (or reuse) a stored run and say which; with ``sync``, run it here."""
+        if sync:
+            run, created = bias_run_request(dataset=dataset, trigger=RunTrigger.MANUAL, queue=False)
+            try:
+                run = bias_run_inline(run=run)
+            except MetricsError as error:
+                raise CommandError(str(error)) from error
+            if run.status != RunStatus.SUCCEEDED:
+                raise CommandError(f"bias run {run.pk} {run.status}: {run.error}")
+            reused = (
+                f" (reused run {run.reused_from_id}: inputs unchanged)"
+                if run.reused_from_id
+                else ""
+            )
+            self.stdout.write(f"bias run {run.pk} on {dataset.slug}: succeeded{reused}")
+            return
+        run, queued = bias_run_start(dataset=dataset, user=None)
+        if queued:
+            self.stdout.write(f"bias run {run.pk} on {dataset.slug}: queued")
+        else:
+            self.stdout.write(f"bias run {run.pk} on {dataset.slug}: up to date (inputs unchanged)")
 
     def handle(self, *args, **options):
         """Read the dataset, compute the measures and print them."""
@@ -40,6 +75,11 @@ class Command(BaseCommand):
             dataset = Dataset.objects.get(slug=options["dataset"])
         except Dataset.DoesNotExist as error:
             raise CommandError(f"no dataset with slug {options['dataset']!r}") from error
+        if options["queue"]:
+            self._queue(dataset, sync=options["sync"])
+            return
+        if options["sync"]:
+            raise CommandError("--sync goes with --queue")
         try:
             result = bias_compute(dataset=dataset)
         except MetricsError as error:

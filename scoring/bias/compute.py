@@ -1,11 +1,12 @@
-"""Dataset-bias measures of an imported dataset: its references and every system's outputs."""
+"""Dataset-bias measures of a dataset's references and every system's outputs (the command)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from annotation.corpus.models import Dataset, Reference
-from annotation.systems.models import SystemOutput
+from annotation.corpus.models import Dataset, Document, Reference
+from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.bias import (
     DEFAULT_POSITION_BINS,
     BiasMeans,
@@ -13,10 +14,10 @@ from scoring.metrics.bias import (
     NoItemsError,
     aggregate_by,
     item_bias,
+    prepare_document,
     tokenize,
 )
-
-from .selectors import output_version_current_list
+from scoring.scores.selectors import output_version_current_list
 
 REFERENCE = "reference"
 
@@ -53,40 +54,69 @@ def _tokens(sentences) -> list[tuple[str, ...]]:
     return [tokenize(sentence) for sentence in sentences or []]
 
 
-def bias_items_list(*, dataset: Dataset) -> tuple[list[tuple[tuple[str, str], ItemBias]], dict]:
+Item = tuple[tuple[str, str], ItemBias]
+
+
+def bias_pairs_score(
+    *, documents: Sequence[Document], versions: Sequence[OutputVersion]
+) -> list[Item]:
+    """The bias measures of every (document, summary) pair of some documents.
+
+    Each document is tokenized and prepared once for all its summaries. The pairs come in the
+    documents' order: first every reference (a document with several references gives one
+    pair each, in reference order), then each version's outputs, versions in the order given.
+    Documents without sentences (no text) must be left out by the caller.
+
+    Args:
+        documents: the documents, with text, in the dataset's order.
+        versions: the output versions, system loaded, in the order of their rows.
+
+    Returns:
+        ``[((kind, source), ItemBias), ...]``, where ``kind`` is ``"reference"`` or the
+        system's kind and ``source`` is ``"reference"`` or the system's slug.
+    """
+    prepared = {d.id: prepare_document(_tokens(d.sentences)) for d in documents}
+    order = {d.id: index for index, d in enumerate(documents)}
+    items: list[Item] = []
+    references = Reference.objects.filter(document_id__in=list(prepared)).only(
+        "document_id", "position", "sentences"
+    )
+    for reference in sorted(references, key=lambda r: (order[r.document_id], r.position)):
+        item = item_bias(_tokens(reference.sentences), prepared[reference.document_id])
+        items.append(((REFERENCE, REFERENCE), item))
+    rank = {version.pk: index for index, version in enumerate(versions)}
+    outputs = SystemOutput.objects.filter(
+        version__in=list(versions), document_id__in=list(prepared)
+    ).only("version_id", "document_id", "sentences")
+    for output in sorted(outputs, key=lambda o: (rank[o.version_id], order[o.document_id])):
+        system = versions[rank[output.version_id]].system
+        item = item_bias(_tokens(output.sentences), prepared[output.document_id])
+        items.append(((system.kind, system.slug), item))
+    return items
+
+
+def bias_items_list(*, dataset: Dataset) -> tuple[list[Item], dict]:
     """Every (document, summary) pair's bias measures, tokenized with the bias tokenizer.
 
-    The pairs come in the dataset's order (document position, then id): first every reference
-    (a document with several references gives one pair each, in reference order), then each
-    system's current output version, systems by slug. A document without sentences (its text
-    is missing) has nothing to copy from: its pairs are left out and counted.
+    The pairs come in the dataset's order (document position, then id): first every reference,
+    then each system's current output version, systems by slug (see
+    :func:`bias_pairs_score`). A document without sentences (its text is missing) has nothing
+    to copy from: its pairs are left out and counted.
 
     Args:
         dataset: the dataset.
 
     Returns:
-        ``([((kind, source), ItemBias), ...], meta)``, where ``kind`` is ``"reference"`` or the
-        system's kind and ``source`` is ``"reference"`` or the system's slug; ``meta`` counts
-        documents, documents left out and pairs per source.
+        ``([((kind, source), ItemBias), ...], meta)``; ``meta`` counts documents, documents
+        left out, and names the systems and their versions.
     """
     documents = list(dataset.documents.order_by("position", "id").only("id", "sentences"))
-    tokens = {d.id: _tokens(d.sentences) for d in documents if d.sentences}
-    order = {d.id: index for index, d in enumerate(documents)}
-    items: list[tuple[tuple[str, str], ItemBias]] = []
-    references = Reference.objects.filter(document__dataset=dataset, document_id__in=list(tokens))
-    for reference in sorted(references, key=lambda r: (order[r.document_id], r.position)):
-        item = item_bias(_tokens(reference.sentences), tokens[reference.document_id])
-        items.append(((REFERENCE, REFERENCE), item))
+    with_text = [d for d in documents if d.sentences]
     versions = output_version_current_list(dataset=dataset)
-    outputs = SystemOutput.objects.filter(
-        version__in=versions, document_id__in=list(tokens)
-    ).select_related("system")
-    for output in sorted(outputs, key=lambda o: (o.system.slug, order[o.document_id])):
-        item = item_bias(_tokens(output.sentences), tokens[output.document_id])
-        items.append(((output.system.kind, output.system.slug), item))
+    items = bias_pairs_score(documents=with_text, versions=versions)
     meta = {
         "documents": len(documents),
-        "documents_without_text_left_out": len(documents) - len(tokens),
+        "documents_without_text_left_out": len(documents) - len(with_text),
         "systems": [v.system.slug for v in versions],
         "output_versions": {v.system.slug: v.number for v in versions},
     }

@@ -1,0 +1,347 @@
+"""Bias runs: request one (one waiting run per dataset), plan its chunks, score a chunk, merge
+the chunks' sums into per-source rows, fail it; and run it in-process."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import asdict
+from datetime import timedelta
+from functools import partial
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from annotation.corpus.models import Dataset, Document, Reference
+from annotation.systems.models import SystemOutput
+from config.exceptions import ApplicationError
+from scoring.metrics.bias import DEFAULT_POSITION_BINS, bias_sums, sums_from_dict, sums_means
+from scoring.metrics.bias import sums_merge as merge
+from scoring.scores.selectors import output_version_current_list
+
+from .compute import REFERENCE, bias_pairs_score
+from .models import BiasChunk, BiasRun, BiasSourceRow, RunStatus, RunTrigger
+from .selectors import bias_inputs_digest, bias_run_latest_succeeded
+
+log = logging.getLogger(__name__)
+
+#: Documents per chunk: every source's summaries of 250 documents (about 1 s of work each).
+CHUNK_DOCUMENTS = 250
+#: A queued run younger than this is reused by a new request (it reads the dataset when it
+#: runs); an older one is presumed lost (its task never reached a worker) and replaced.
+QUEUED_REUSE = timedelta(minutes=15)
+NEVER_STARTED = "never started: its task did not reach a worker; a new run was queued"
+
+
+def _locked(run: BiasRun) -> BiasRun:
+    return BiasRun.objects.select_for_update().get(pk=run.pk)
+
+
+def _send(run_id: int) -> None:
+    """Queue the run (on commit); a broker that cannot be reached fails the run, not the caller."""
+    from .tasks import bias_run_task
+
+    try:
+        bias_run_task.delay(run_id)
+    except Exception as error:  # kombu raises several kinds of connection errors
+        log.exception("could not queue bias run %s", run_id)
+        run = BiasRun.objects.filter(pk=run_id).first()
+        if run is not None:
+            bias_run_fail(
+                run=run, error=f"could not reach the task broker: {type(error).__name__}: {error}"
+            )
+
+
+@transaction.atomic
+def bias_run_request(
+    *, dataset: Dataset, trigger: str, user=None, queue: bool = True
+) -> tuple[BiasRun, bool]:
+    """Make sure a bias run of the dataset waits for a worker; create one only if none does.
+
+    One waiting run covers a burst of imports and uploads: it reads the dataset when it runs.
+    A run queued longer than ``QUEUED_REUSE`` ago is presumed lost and failed, and a new one
+    is queued. The run's task goes to the workers when the caller's transaction commits.
+
+    Args:
+        dataset: the dataset.
+        trigger: ``import``, ``upload`` or ``manual``.
+        user: who asked (or imported, uploaded).
+        queue: send it to the workers on commit (False: the caller runs it in-process).
+
+    Returns:
+        ``(run, created)``.
+
+    Raises:
+        django.core.exceptions.ValidationError: an unknown trigger.
+    """
+    for _ in range(3):
+        waiting = (
+            BiasRun.objects.select_for_update()
+            .filter(dataset=dataset, status=RunStatus.QUEUED)
+            .first()
+        )
+        if waiting is not None:
+            if waiting.created_at >= timezone.now() - QUEUED_REUSE:
+                return waiting, False
+            bias_run_fail(run=waiting, error=NEVER_STARTED)
+        run = BiasRun(dataset=dataset, trigger=trigger, created_by=user, bins=DEFAULT_POSITION_BINS)
+        # The dataset was just read; the one-queued-run rule is the database's to enforce.
+        run.full_clean(exclude=["dataset", "created_by", "reused_from"], validate_constraints=False)
+        try:
+            with transaction.atomic():
+                run.save()
+        except IntegrityError:  # another transaction queued one meanwhile: use it
+            continue
+        if queue:
+            transaction.on_commit(partial(_send, run.pk))
+        return run, True
+    raise ApplicationError("Could not queue the bias run; try again.")
+
+
+def bias_run_start(*, dataset: Dataset, user) -> tuple[BiasRun, bool]:
+    """Ask for a dataset's bias figures: the latest run if its inputs are unchanged, else a run.
+
+    Args:
+        dataset: the dataset.
+        user: who asks.
+
+    Returns:
+        ``(run, queued)``: the latest succeeded run when the dataset's inputs have the digest
+        it read and no run waits (``queued`` False); else the waiting run (``queued`` True).
+    """
+    done = bias_run_latest_succeeded(dataset=dataset)
+    pending = BiasRun.objects.filter(
+        dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+    ).exists()
+    if done is not None and not pending:
+        versions = output_version_current_list(dataset=dataset)
+        if bias_inputs_digest(dataset=dataset, versions=versions, bins=done.bins) == (
+            done.inputs_digest
+        ):
+            return done, False
+    run, _ = bias_run_request(dataset=dataset, trigger=RunTrigger.MANUAL, user=user)
+    return run, True
+
+
+@transaction.atomic
+def bias_run_plan(*, run: BiasRun, chunk_size: int = CHUNK_DOCUMENTS) -> list[BiasChunk]:
+    """Fix the run's inputs and split its documents into chunks (once); mark it running.
+
+    The first call reads the dataset's current output versions and the digest of everything
+    the run reads. When a succeeded run read the same digest, this run reuses its rows and
+    succeeds at once (nothing is recomputed). A later call (a redelivered task, a re-dispatch)
+    reuses the chunks planned.
+
+    Args:
+        run: the run.
+        chunk_size: documents per chunk.
+
+    Returns:
+        The chunks not done yet, in order (none for a finished or reused run).
+    """
+    run = _locked(run)
+    if run.finished:
+        return []
+    dataset = run.dataset
+    if not run.chunks.exists():
+        versions = output_version_current_list(dataset=dataset)
+        run.versions.set(versions)
+        run.inputs_digest = bias_inputs_digest(dataset=dataset, versions=versions, bins=run.bins)
+        previous = (
+            BiasRun.objects.filter(
+                dataset=dataset, status=RunStatus.SUCCEEDED, inputs_digest=run.inputs_digest
+            )
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        documents = Document.objects.filter(dataset=dataset).order_by("position", "id")
+        ids = [pk for pk, sentences in documents.values_list("pk", "sentences") if sentences]
+        run.meta = {
+            "documents": documents.count(),
+            "documents_without_text_left_out": documents.count() - len(ids),
+            "systems": [v.system.slug for v in versions],
+            "output_versions": {v.system.slug: v.number for v in versions},
+            "bins": run.bins,
+        }
+        now = timezone.now()
+        run.started_at = run.started_at or now
+        if previous is not None:
+            run.reused_from_id = previous.reused_from_id or previous.pk
+            run.meta = previous.meta
+            run.pairs_total = previous.pairs_total
+            run.documents_total = previous.documents_total
+            run.status = RunStatus.SUCCEEDED
+            run.finished_at = now
+            run.save()
+            return []
+        pairs = Reference.objects.filter(document_id__in=ids).count()
+        pairs += SystemOutput.objects.filter(version__in=versions, document_id__in=ids).count()
+        if not pairs:
+            run.status = RunStatus.FAILED
+            run.error = (
+                f"dataset {dataset.slug!r} has no reference or system output on a document "
+                "with text: there is nothing to measure"
+            )
+            run.finished_at = now
+            run.save()
+            return []
+        BiasChunk.objects.bulk_create(
+            BiasChunk(run=run, index=n, document_ids=ids[start : start + chunk_size])
+            for n, start in enumerate(range(0, len(ids), chunk_size))
+        )
+        run.documents_total = len(ids)
+        run.pairs_total = pairs
+        run.chunks_total = (len(ids) + chunk_size - 1) // chunk_size
+    if run.status == RunStatus.QUEUED:
+        run.status = RunStatus.RUNNING
+        run.started_at = run.started_at or timezone.now()
+    run.dispatches += 1
+    run.save()
+    return list(run.chunks.filter(done_at__isnull=True).order_by("index"))
+
+
+def bias_chunk_compute(*, chunk: BiasChunk) -> int:
+    """Score every source's summaries of the chunk's documents and store their sums.
+
+    Idempotent: a redelivered chunk recomputes its sums; the chunk is marked done, and the
+    run's counter advances, only the first time.
+
+    Args:
+        chunk: the chunk (its run loaded).
+
+    Returns:
+        How many pairs were scored.
+
+    Raises:
+        MetricsError: a text the measures refuse (the message names it).
+    """
+    BiasChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    run = chunk.run
+    documents = list(
+        Document.objects.filter(pk__in=chunk.document_ids)
+        .order_by("position", "id")
+        .only("id", "sentences")
+    )
+    documents = [d for d in documents if d.sentences]
+    versions = sorted(run.versions.select_related("system"), key=lambda v: v.system.slug)
+    groups = defaultdict(list)
+    for (kind, source), item in bias_pairs_score(documents=documents, versions=versions):
+        groups[(kind, source)].append(item)
+    sums = {
+        source: {"kind": kind, "sums": asdict(bias_sums(items, bins=run.bins))}
+        for (kind, source), items in groups.items()
+    }
+    pairs = sum(len(items) for items in groups.values())
+    with transaction.atomic():
+        first_time = BiasChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
+            sums=sums, pairs=pairs, done_at=timezone.now()
+        )
+        if first_time:
+            BiasRun.objects.filter(pk=run.pk).update(chunks_done=F("chunks_done") + 1)
+    return pairs
+
+
+@transaction.atomic
+def bias_run_finish(*, run: BiasRun) -> bool:
+    """Merge the chunks' sums into one row per source and mark the run succeeded, if every
+    chunk is done (idempotent: a finished run is left alone).
+
+    Args:
+        run: the run.
+
+    Returns:
+        True when the run is (now) finished; False when chunks are still missing.
+    """
+    run = _locked(run)
+    if run.finished:
+        return True
+    if run.chunks.filter(done_at__isnull=True).exists():
+        return False
+    parts: dict[str, list] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for chunk in run.chunks.order_by("index"):
+        for source, data in (chunk.sums or {}).items():
+            parts[source].append(sums_from_dict(data["sums"]))
+            kinds[source] = data["kind"]
+    versions = {v.system.slug: v for v in run.versions.select_related("system")}
+    order = sorted(parts, key=lambda source: (source != REFERENCE, source))
+    BiasSourceRow.objects.filter(run=run).delete()
+    rows = []
+    for position, source in enumerate(order):
+        means = sums_means(merge(parts[source]))
+        rows.append(
+            BiasSourceRow(
+                run=run,
+                position=position,
+                source=source,
+                kind=kinds[source],
+                version=versions.get(source),
+                n_items=means.n_items,
+                n_empty_summaries=means.n_empty_summaries,
+                coverage=means.coverage,
+                density=means.density,
+                compression=means.compression,
+                copy_length=means.copy_length,
+                novel=list(means.novel),
+                repeated=list(means.repeated),
+                ngram_counts=list(means.ngram_counts),
+                fusion=means.fusion,
+                mean_position=means.mean_position,
+                position_histogram=list(means.position_histogram),
+            )
+        )
+    for row in rows:
+        row.full_clean(exclude=["run", "version"], validate_unique=False)
+    BiasSourceRow.objects.bulk_create(rows)
+    run.meta = {**run.meta, "pairs": {row.source: row.n_items for row in rows}}
+    run.status = RunStatus.SUCCEEDED
+    run.chunks_done = run.chunks_total
+    run.error = ""
+    run.finished_at = timezone.now()
+    run.save()
+    return True
+
+
+@transaction.atomic
+def bias_run_fail(*, run: BiasRun, error: str) -> BiasRun:
+    """Record that a run failed and why (a succeeded run is left alone).
+
+    Args:
+        run: the run.
+        error: the message the API and the pages show.
+
+    Returns:
+        The run.
+    """
+    run = _locked(run)
+    if run.status != RunStatus.SUCCEEDED:
+        run.status = RunStatus.FAILED
+        run.error = error[:5000]
+        run.finished_at = timezone.now()
+        run.save(update_fields=["status", "error", "finished_at"])
+    return run
+
+
+def bias_run_inline(*, run: BiasRun, chunk_size: int = CHUNK_DOCUMENTS) -> BiasRun:
+    """Run a run in this process, chunk by chunk (``manage.py bias --queue --sync``, tests).
+
+    Args:
+        run: the run (queued, or left running by a lost worker).
+        chunk_size: documents per chunk.
+
+    Returns:
+        The finished run.
+
+    Raises:
+        MetricsError: a text the measures refuse (the run is failed first).
+    """
+    try:
+        for chunk in bias_run_plan(run=run, chunk_size=chunk_size):
+            bias_chunk_compute(chunk=chunk)
+    except Exception as error:
+        bias_run_fail(run=run, error=f"{type(error).__name__}: {error}")
+        raise
+    bias_run_finish(run=run)
+    run.refresh_from_db()
+    return run

@@ -1,0 +1,1 @@
+"""Tests of the bias app: the command, runs, API and pages."""
