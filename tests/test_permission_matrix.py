@@ -277,6 +277,13 @@ CASES = {
     "api:release-download public": Case(
         "get", "/api/datasets/matrix-public/releases/1/download/", ANYONE
     ),
+    # Bias figures: as the leaderboard (researchers, admins), anyone for a public dataset;
+    # researchers and admins start a run (202: queued).
+    "api:dataset-bias": Case("get", "/api/datasets/matrix-private/bias/", RESEARCH),
+    "api:dataset-bias public": Case("get", "/api/datasets/matrix-public/bias/", ANYONE),
+    "api:dataset-bias post": Case(
+        "post", "/api/datasets/matrix-private/bias/", RESEARCH, body={}, success=202
+    ),
     # Adjudication: admins grant adjudicators; admins (and the campaign's adjudicators, tested in
     # test_adjudication_api.py) read, build and mark the gold.
     "api:campaign-adjudicators": Case("get", "/api/campaigns/{campaign}/adjudicators/", ADMIN_ONLY),
