@@ -83,6 +83,10 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     page.keyboard.press("Space")  # the first kind: extractive
     expect(page.locator("input[name=kind][value=extractive]")).to_be_checked()
     page.keyboard.press("Tab")
+    expect(page.locator("#trained-on")).to_be_focused()
+    page.keyboard.type("Demo")  # the dataset it was trained on (cross-dataset evaluation)
+    expect(page.locator("#trained-on")).to_have_value("demo")
+    page.keyboard.press("Tab")
     expect(page.locator("#system-description")).to_be_focused()
     page.keyboard.press("Tab")
     choose_file(page, path, "#file")
@@ -118,6 +122,7 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     expect(report).to_have_count(1)
     expect(report).to_contain_text("low-confidence mapping for e2e-ext on demo-002")
     version = OutputVersion.objects.get(system__slug="e2e-ext", dataset__slug="demo")
+    assert version.system.trained_on == "demo"
     job = ScoringJob.objects.get(versions=version)
     assert (job.trigger, queued) == ("upload", [(job.pk,)])
     # The page follows the job (here it stays queued: it was recorded, not sent to a worker)

@@ -20,7 +20,6 @@ const result = document.getElementById("result");
 const resultTitle = document.getElementById("result-title");
 const resultBody = document.getElementById("result-body");
 let scoring = null; // the JobView following the latest upload's scoring job
-let trainedOnOf = new Map(); // system slug -> the dataset it was trained on ("" when not given)
 
 function option(value, text) {
   const node = el("option", text);
@@ -40,9 +39,12 @@ function fillDatasets(datasets) {
 }
 
 function fillSystems(systems, selected = "") {
-  trainedOnOf = new Map(systems.map((s) => [s.slug, s.trained_on || ""]));
   systemSelect.replaceChildren(option("", "Choose a system…"));
-  for (const s of systems) systemSelect.append(option(s.slug, `${s.name} (${s.slug}, ${s.kind})`));
+  // An existing system keeps the dataset it was trained on (the new-system fields set it).
+  for (const s of systems) {
+    const trained = s.trained_on ? `, trained on ${s.trained_on}` : "";
+    systemSelect.append(option(s.slug, `${s.name} (${s.slug}, ${s.kind}${trained})`));
+  }
   systemSelect.append(option(NEW, "New system…"));
   systemSelect.value = systems.some((s) => s.slug === selected) ? selected : "";
   showNewSystem();
@@ -53,11 +55,6 @@ function showNewSystem() {
   const isNew = systemSelect.value === NEW;
   newSystem.hidden = !isNew;
   newSystem.disabled = !isNew;
-  // An existing system keeps its training dataset: show it (the server refuses another one).
-  if (trainedOnOf.has(systemSelect.value)) {
-    const slug = trainedOnOf.get(systemSelect.value);
-    trainedOn.value = [...trainedOn.options].some((o) => o.value === slug) ? slug : "";
-  }
 }
 
 async function loadChoices(selectedSystem) {
