@@ -239,6 +239,25 @@ CASES = {
         "post", "/api/datasets/demo/scoring-jobs/start/", RESEARCH, body={"ks": [3]}, success=202
     ),
     "api:scoring-job-detail": Case("get", "/api/scoring-jobs/{job}/", RESEARCH),
+    # AutoFAR: researchers and admins fit it, start AutoFAR-L runs and read both.
+    "api:autofar-fit-list": Case("get", "/api/autofar/fits/?dataset=demo", RESEARCH),
+    "api:autofar-fit-create": Case(
+        "post",
+        "/api/autofar/fits/create/",
+        RESEARCH,
+        body={"dataset": "demo", "scorers": ["rouge1-f"], "top_ns": [1], "resamples": 0},
+        success=201,
+    ),
+    "api:autofar-fit-detail": Case("get", "/api/autofar/fits/{autofar_fit}/", RESEARCH),
+    "api:autofar-run-list": Case("get", "/api/datasets/demo/autofar-runs/", RESEARCH),
+    "api:autofar-run-start": Case(
+        "post",
+        "/api/datasets/demo/autofar-runs/start/",
+        RESEARCH,
+        body=lambda: {"fit": _autofar_fit_id()},
+        success=202,
+    ),
+    "api:autofar-run-detail": Case("get", "/api/autofar-runs/{autofar_run}/", RESEARCH),
     # A campaign's agreement: admins and the campaign's adjudicators read it; admins ask for a
     # run (202: the matrix campaign's submission already queued one, which the POST returns).
     "api:campaign-agreement": Case("get", "/api/campaigns/{campaign}/agreement/", ADMIN_ONLY),
@@ -359,6 +378,25 @@ def _releases() -> None:
         release_build(release=release_create(dataset=small, queue=False))
 
 
+def _autofar_fit_id() -> int:
+    from scoring.autofar.models import AutoFarFit
+
+    return AutoFarFit.objects.get(digest="matrix").pk
+
+
+def _autofar_run(dataset) -> int:
+    """A stored fit (figures set by hand) and a queued AutoFAR-L run of it on the demo."""
+    from scoring.autofar.models import AutoFarFit
+    from scoring.autofar.services import autofar_run_create
+
+    fit = AutoFarFit.objects.create(
+        dataset=dataset, scorers=["rouge1-f"], top_ns=[1], k=3, features=["rouge1-f@1"],
+        intercept=0.1, weights={"rouge1-f@1": 0.5}, rmse=0.1, report={}, n_documents=2,
+        n_systems=2, n_rows=4, digest="matrix",
+    )  # fmt: skip
+    return autofar_run_create(dataset=dataset, fit=fit, queue=False).pk
+
+
 def _gold_document(campaign, admin) -> int:
     """demo-002 of the campaign with a complete gold FAM (so that it can be marked done)."""
     from annotation.adjudication.services import gold_fam_save
@@ -447,6 +485,8 @@ def context(demo, users):
             slug="matrix-release", name="R", kind="released", scheme="polytope"
         ).pk,
         "gold_doc": _gold_document(campaign, users["admin"]),  # after "job": it queues one
+        "autofar_run": _autofar_run(dataset),
+        "autofar_fit": _autofar_fit_id(),
     }
 
 

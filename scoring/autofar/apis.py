@@ -31,6 +31,7 @@ class AutoFarFitListApi(APIView):
     permission_classes = [IsResearcherOrAdmin]
 
     @extend_schema(
+        operation_id="autofar_fits_list",
         parameters=[OpenApiParameter("dataset", str, required=False)],
         responses=OpenApiTypes.OBJECT,
     )

@@ -12,8 +12,9 @@ from django.db import transaction
 from annotation.corpus.models import Dataset
 from config.exceptions import ApplicationError
 from scoring.metrics.autofar import autofar_report
+from scoring.metrics.errors import MetricsError
 from scoring.metrics.far import DEFAULT_K
-from scoring.metrics.suggest import get_scorer
+from scoring.metrics.suggest import ScorerUnavailableError, SuggestError, get_scorer
 
 from ..models import AutoFarFit
 from ..tables import (
@@ -86,7 +87,10 @@ def _check(scorers: Sequence[str], top_ns: Sequence[int], k: int, resamples: int
     if not scorers or not top_ns:
         raise AutoFarFitError("give at least one scorer and one N")
     for name in scorers:
-        get_scorer(name)  # UnknownScorerError (HTTP 400) for a name not registered
+        try:
+            get_scorer(name)
+        except (SuggestError, ScorerUnavailableError) as error:
+            raise AutoFarFitError(str(error)) from error
     bad = [n for n in top_ns if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10]
     if bad:
         raise AutoFarFitError(f"N must be an integer from 1 to 10; got {bad}")
@@ -123,20 +127,26 @@ def autofar_fit_obtain(
         The :class:`FitObtained`.
 
     Raises:
-        AutoFarFitError: bad parameters, or no Table 8 fit (its reason).
-        AutoFarError: no document with a human FAM.
-        UnknownScorerError: a scorer is not registered.
+        AutoFarFitError: bad parameters (an unknown scorer, say), no document with a human
+            FAM, or no Table 8 fit (its reason); HTTP 400.
     """
     scorers, top_ns = list(scorers), list(top_ns)
     _check(scorers, top_ns, k, resamples)
     data = autofar_input_get(dataset=dataset)
+    if not data.documents:
+        raise AutoFarFitError(f"{dataset.slug} has no document with a human FAM to fit on")
     digest = autofar_input_digest(
         data=data, scorers=scorers, top_ns=top_ns, k=k, resamples=resamples
     )
     found = AutoFarFit.objects.filter(dataset=dataset, digest=digest).first()
     if found is not None:
         return FitObtained(found, False)
-    result = autofar_compute(data=data, scorers=scorers, top_ns=top_ns, k=k, resamples=resamples)
+    try:
+        result = autofar_compute(
+            data=data, scorers=scorers, top_ns=top_ns, k=k, resamples=resamples
+        )
+    except MetricsError as error:
+        raise AutoFarFitError(f"no AutoFAR fit on {dataset.slug}: {error}") from error
     if result.table8 is None:
         raise AutoFarFitError(f"no AutoFAR fit on {dataset.slug}: {result.table8_reason}")
     report = autofar_report(result.table6, result.table7, result.table8)
