@@ -13,6 +13,8 @@ from django.db.models import Max
 from annotation.corpus.models import Category, Dataset, Document
 from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
+from scoring.apes.nlp import ANSWERER_KEYS as APES_KEYS
+from scoring.apes.nlp import APES_DEFINITION
 from scoring.autofar.selectors import autofar_leaderboard_block
 from scoring.judgments.models import HumanJudgment
 from scoring.judgments.selectors import human_judgment_stamp, human_judgments_for
@@ -66,7 +68,11 @@ FAITHFULNESS_DEFINITION = (
 # The metric columns; faithfulness is a human score (the XSum annotators'), shown as a column
 # and correlated with the others as a human study, never as a metric. AutoFAR-L (beside FAR)
 # is an estimate of FAR from machine FAMs (scoring.autofar), labelled as such.
-METRICS = (FAR_MEASURES[0], AUTOFAR_L, *FAR_MEASURES[1:], *ROUGE_KEYS, FAITHFULNESS)
+# APES (scoring.apes) adds one column per answerer: the share of the reference's cloze
+# questions a summary answers.
+METRICS = (
+    FAR_MEASURES[0], AUTOFAR_L, *FAR_MEASURES[1:], *ROUGE_KEYS, *APES_KEYS, FAITHFULNESS
+)  # fmt: skip
 ALPHA = 0.05
 LEVEL = 0.95
 # How the figures are computed, part of every snapshot's stamp: changing it makes the stored
@@ -275,6 +281,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         },
         "faithfulness": _faithfulness(scores, automatic, order),
         "autofar": autofar,
+        "apes": _apes(scores, metrics, order),
         "correlations": _correlations(
             dataset, scores, order, automatic,
             {HUMAN_POLYTOPE: polytope_human_study(segments),
@@ -288,6 +295,27 @@ def _autofar_notes(autofar: dict, metrics: list[str]) -> list[str]:
     if not autofar["available"] or AUTOFAR_L not in metrics:
         return []
     return [autofar["note"], autofar["abstractive"]]
+
+
+def _apes(scores, metrics, order: KeyOrder) -> dict:
+    """The APES columns' block: what they are and their correlations with FAR (human FAMs)."""
+    keys = [m for m in APES_KEYS if m in metrics]
+    far = _human_values(scores, FAR_MEASURES[0])
+    return {
+        "available": bool(keys),
+        "keys": keys,
+        "definition": APES_DEFINITION,
+        "correlations": human_score_correlations(
+            scores=scores,
+            metrics=keys,
+            human_documents=far,
+            human_systems={slug: fmean(values.values()) for slug, values in far.items()},
+            name=FAR_MEASURES[0],
+            order=order,
+        )
+        if keys
+        else [],
+    }
 
 
 def _human_values(scores, metric) -> dict[str, dict[int, float]]:
