@@ -16,6 +16,7 @@ from annotation.campaigns.services import (
     tasks_assign_manual,
 )
 from annotation.corpus.models import Dataset, Document, Reference
+from scoring.apes.models import ApesRun
 from scoring.judgments.services import human_judgments_import
 
 ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
@@ -239,6 +240,17 @@ CASES = {
         "post", "/api/datasets/demo/scoring-jobs/start/", RESEARCH, body={"ks": [3]}, success=202
     ),
     "api:scoring-job-detail": Case("get", "/api/scoring-jobs/{job}/", RESEARCH),
+    # APES runs (researchers start and read them) and per-system APES.
+    "api:apes-system-list": Case("get", "/api/datasets/demo/apes/", RESEARCH),
+    "api:apes-run-list": Case("get", "/api/datasets/demo/apes-runs/", RESEARCH),
+    "api:apes-run-start": Case(
+        "post",
+        "/api/datasets/demo/apes-runs/start/",
+        RESEARCH,
+        body={"answerers": ["apes"]},
+        success=202,
+    ),
+    "api:apes-run-detail": Case("get", "/api/apes-runs/{apes_run}/", RESEARCH),
     # AutoFAR: researchers and admins fit it, start AutoFAR-L runs and read both.
     "api:autofar-fit-list": Case("get", "/api/autofar/fits/?dataset=demo", RESEARCH),
     "api:autofar-fit-create": Case(
@@ -478,6 +490,7 @@ def context(demo, users):
         "span_task": span_task.pk,
         "study": _judgment_study(dataset, users["researcher"]),
         "job": dataset.scoring_jobs.get().pk,
+        "apes_run": ApesRun.objects.create(dataset=dataset).pk,
         "facets": facets(task, False),
         "agreement_run": _span_agreement_run(dataset),
         "releases": _releases(),
