@@ -297,3 +297,27 @@ def test_the_api_starts_lists_and_reads_runs_and_refuses_bad_input(tiny, client_
     )
     assert bad_n.status_code == 400
     assert AutoFarFit.objects.count() == 1
+
+
+def test_rouge_scorers_from_one_allpairs_equal_their_own_scores():
+    """AutoFAR-L shares one all-pairs ROUGE per document among its ROUGE features."""
+    import numpy as np
+
+    from scoring.metrics.rouge import allpairs
+    from scoring.metrics.suggest import get_scorer
+
+    rng = np.random.default_rng(7)
+    words = [*"the a cat dog sat ran on at mat night bark barking loudly today".split()]
+
+    def text(n):
+        return " ".join(rng.choice(words, size=n)) + "."
+
+    names = [f"{v}-{m}" for v in ("rouge1", "rouge2", "rougel", "rougeavg") for m in "fpr"]
+    documents = [(REFERENCE, SENTENCES)]
+    documents += [([text(8) for _ in range(3)], [text(12) for _ in range(20)]) for _ in range(20)]
+    for reference, sentences in documents:
+        pairs = allpairs(reference, sentences)
+        for name in names:
+            scorer = get_scorer(name)
+            own = scorer.score(reference, sentences)
+            assert (scorer.from_pairs(pairs) == own).all(), name

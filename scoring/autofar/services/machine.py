@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import transaction
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, FacetLabel, Fam
 from scoring.metrics.fam import FacetAwareMapping
+from scoring.metrics.rouge import allpairs
 from scoring.metrics.suggest import get_scorer, machine_fam_from_scores
+from scoring.metrics.suggest.rouge import RougeScorer
 
 
 def machine_set_slug(*, scorer: str, top_n: int) -> str:
@@ -77,14 +80,23 @@ def machine_fams_compute(
     for scorer, n in pairs:
         by_scorer.setdefault(scorer, []).append(n)
     engines = {scorer: get_scorer(scorer) for scorer in by_scorer}
+    rouge = any(isinstance(engine, RougeScorer) for engine in engines.values())
     result: dict[tuple[str, int], list[MachineFam]] = {pair: [] for pair in pairs}
     for document in documents:
         references = sorted(document.references.all(), key=lambda r: r.position)
         if not references or not references[0].sentences or not document.sentences:
             continue
         reference = references[0]
+        # The ROUGE scorers share one all-pairs computation per document.
+        pairs_of = None
+        if rouge:
+            pairs_of = allpairs(reference.sentences, document.sentences)
         for scorer, ns in by_scorer.items():
-            matrix = engines[scorer].score(reference.sentences, document.sentences)
+            engine = engines[scorer]
+            if isinstance(engine, RougeScorer):
+                matrix = np.asarray(engine.from_pairs(pairs_of), dtype=np.float64)
+            else:
+                matrix = engine.score(reference.sentences, document.sentences)
             for n in ns:
                 fam = machine_fam_from_scores(matrix, top_n=n)
                 result[(scorer, n)].append(MachineFam(document, reference.pk, fam))

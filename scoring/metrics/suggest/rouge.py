@@ -6,7 +6,7 @@ from importlib.metadata import version as package_version
 
 import numpy as np
 
-from ..rouge import allpairs
+from ..rouge import AllPairs, allpairs
 from .base import Scorer, SuggestError
 
 ROUGE_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeavg")
@@ -60,7 +60,21 @@ class RougeScorer(Scorer):
         self.version = rouge_version()
 
     def _score(self, facets: tuple[str, ...], sentences: tuple[str, ...]) -> np.ndarray:
-        pairs = allpairs(facets, sentences)
+        return self.from_pairs(allpairs(facets, sentences))
+
+    def from_pairs(self, pairs: AllPairs) -> np.ndarray:
+        """This scorer's matrix from all-pairs ROUGE already computed for the document.
+
+        Every ROUGE scorer reads the same :func:`~scoring.metrics.rouge.allpairs` result, so
+        several of them (AutoFAR's features, say) can share one computation per document;
+        ``score`` gives the same values.
+
+        Args:
+            pairs: ``allpairs(facets, sentences)`` of non-empty facets and sentences.
+
+        Returns:
+            The ``(facets, sentences)`` matrix of this variant and measure.
+        """
         measure = MEASURES[self.measure]
         if self.variant != "rougeavg":
             return np.array(getattr(pairs, self.variant).measure(measure))
