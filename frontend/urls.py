@@ -20,6 +20,7 @@ urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("crossdataset/", views.crossdataset, name="crossdataset"),
     path("leaderboards/<slug:slug>/", views.leaderboard, name="leaderboard-page"),
+    path("leaderboards/<slug:slug>/bias/", views.dataset_bias, name="dataset-bias-page"),
     path(
         "leaderboards/<slug:slug>/systems/<slug:system>/",
         views.leaderboard_system,

@@ -97,6 +97,12 @@ def leaderboard(request, slug: str):
 
 
 @researcher_page
+def dataset_bias(request, slug: str):
+    """A dataset's bias measures: table, plots and the Compute button (``bias.js``)."""
+    return render(request, "frontend/dataset_bias.html", {"slug": slug})
+
+
+@researcher_page
 def leaderboard_system(request, slug: str, system: str):
     """One system's versions and per-document scores on a dataset (``system.js``)."""
     return render(request, "frontend/system.html", {"slug": slug, "system": system})

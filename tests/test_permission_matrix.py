@@ -315,6 +315,12 @@ CASES = {
     "api:dataset-bias post": Case(
         "post", "/api/datasets/matrix-private/bias/", RESEARCH, body={}, success=202
     ),
+    "api:dataset-bias-plot": Case(
+        "get", "/api/datasets/matrix-private/bias/plots/novel.svg", RESEARCH
+    ),
+    "api:dataset-bias-plot public": Case(
+        "get", "/api/datasets/matrix-public/bias/plots/novel.svg", ANYONE
+    ),
     # Adjudication: admins grant adjudicators; admins (and the campaign's adjudicators, tested in
     # test_adjudication_api.py) read, build and mark the gold.
     "api:campaign-adjudicators": Case("get", "/api/campaigns/{campaign}/adjudicators/", ADMIN_ONLY),

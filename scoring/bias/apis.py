@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
@@ -12,7 +14,13 @@ from rest_framework.views import APIView
 from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
 
-from .selectors import bias_read_allowed, dataset_bias_get
+from .plots import PLOTS, bias_plot_svg
+from .selectors import (
+    bias_read_allowed,
+    bias_rows_list,
+    bias_run_latest_succeeded,
+    dataset_bias_get,
+)
 from .services import bias_run_start
 
 
@@ -111,3 +119,24 @@ class DatasetBiasApi(APIView):
         _, queued = bias_run_start(dataset=dataset, user=request.user)
         code = status.HTTP_202_ACCEPTED if queued else status.HTTP_200_OK
         return Response(dataset_bias_get(dataset=dataset, check_stale=not queued), status=code)
+
+
+class DatasetBiasPlotApi(APIView):
+    """A bias plot of the dataset's latest figures, rendered as SVG on the server (values in
+    ``data-*`` attributes): ``novel``, ``abstractiveness`` or ``positions``."""
+
+    permission_classes = [CanReadBias]
+
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR})
+    def get(self, request, slug: str, name: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        if name not in PLOTS:
+            return Response(
+                {"message": f"unknown plot {name!r}; plots: {', '.join(PLOTS)}", "extra": {}},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        run = bias_run_latest_succeeded(dataset=dataset)
+        rows = bias_rows_list(run=run) if run else []
+        response = HttpResponse(bias_plot_svg(name, rows), content_type="image/svg+xml")
+        response["Cache-Control"] = "private, max-age=0"
+        return response

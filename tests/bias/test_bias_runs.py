@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from annotation.corpus.models import Dataset, Document, Reference
-from annotation.systems.models import OutputVersion, System, SystemKind, SystemOutput
+from annotation.corpus.models import Dataset, Document
+from annotation.systems.models import System
 from scoring.bias.models import BiasChunk, BiasRun, BiasSourceRow, RunStatus, RunTrigger
 from scoring.bias.selectors import dataset_bias_get
 from scoring.bias.services import (
@@ -17,42 +17,7 @@ from scoring.bias.services import (
     bias_run_start,
 )
 from scoring.bias.tasks import MAX_CHUNK_ATTEMPTS, bias_chunk_task, bias_run_done, bias_run_task
-
-# The worked example of scoring/metrics/bias/README.md.
-DOCUMENT = ["The storm hit the coast on Monday.", "Thousands lost power."]
-SUMMARY = ["The storm hit the coast, and thousands lost power."]
-# A second document: "Rain fell." summarised by a copy of its first sentence.
-OTHER = ["Rain fell all night.", "Roads closed at dawn."]
-
-
-def _output(system, dataset, document, number, sentences):
-    version, _ = OutputVersion.objects.get_or_create(system=system, dataset=dataset, number=number)
-    return SystemOutput.objects.create(
-        system=system, version=version, document=document, sentences=sentences
-    )
-
-
-@pytest.fixture
-def storm(db):
-    """Two documents with text (and one without), a reference each, two systems."""
-    dataset = Dataset.objects.create(slug="storm", name="Storm")
-    first = Document.objects.create(
-        dataset=dataset, external_id="d1", position=0, sentences=DOCUMENT
-    )
-    second = Document.objects.create(dataset=dataset, external_id="d2", position=1, sentences=OTHER)
-    missing = Document.objects.create(
-        dataset=dataset, external_id="d3", position=2, sentences=[], meta={"text_missing": True}
-    )
-    Reference.objects.create(document=first, position=0, sentences=SUMMARY)
-    Reference.objects.create(document=second, position=0, sentences=[OTHER[0]])
-    Reference.objects.create(document=missing, position=0, sentences=["Anything."])
-    abstractive = System.objects.create(slug="abs", name="Abs", kind=SystemKind.ABSTRACTIVE)
-    _output(abstractive, dataset, first, 1, ["Nothing like it."])
-    _output(abstractive, dataset, first, 2, SUMMARY)  # only the current version counts
-    lead = System.objects.create(slug="lead-1", name="Lead-1", kind=SystemKind.EXTRACTIVE)
-    _output(lead, dataset, first, 1, [DOCUMENT[0]])
-    _output(lead, dataset, second, 1, [OTHER[0]])
-    return dataset
+from tests.bias.conftest import add_output as _output
 
 
 def _rows(run) -> dict[str, BiasSourceRow]:
