@@ -9,6 +9,7 @@ from dataclasses import asdict
 from datetime import timedelta
 from functools import partial
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -26,8 +27,6 @@ from .selectors import bias_inputs_digest, bias_run_latest_succeeded
 
 log = logging.getLogger(__name__)
 
-#: Documents per chunk: every source's summaries of 250 documents (about 1 s of work each).
-CHUNK_DOCUMENTS = 250
 #: A queued run younger than this is reused by a new request (it reads the dataset when it
 #: runs); an older one is presumed lost (its task never reached a worker) and replaced.
 QUEUED_REUSE = timedelta(minutes=15)
@@ -125,7 +124,7 @@ def bias_run_start(*, dataset: Dataset, user) -> tuple[BiasRun, bool]:
 
 
 @transaction.atomic
-def bias_run_plan(*, run: BiasRun, chunk_size: int = CHUNK_DOCUMENTS) -> list[BiasChunk]:
+def bias_run_plan(*, run: BiasRun, chunk_size: int | None = None) -> list[BiasChunk]:
     """Fix the run's inputs and split its documents into chunks (once); mark it running.
 
     The first call reads the dataset's current output versions and the digest of everything
@@ -135,11 +134,13 @@ def bias_run_plan(*, run: BiasRun, chunk_size: int = CHUNK_DOCUMENTS) -> list[Bi
 
     Args:
         run: the run.
-        chunk_size: documents per chunk.
+        chunk_size: documents per chunk (default ``settings.LOUPE_BIAS_CHUNK``: every
+            source's summaries of 250 documents, about a second of work).
 
     Returns:
         The chunks not done yet, in order (none for a finished or reused run).
     """
+    chunk_size = chunk_size or settings.LOUPE_BIAS_CHUNK
     run = _locked(run)
     if run.finished:
         return []
@@ -323,12 +324,12 @@ def bias_run_fail(*, run: BiasRun, error: str) -> BiasRun:
     return run
 
 
-def bias_run_inline(*, run: BiasRun, chunk_size: int = CHUNK_DOCUMENTS) -> BiasRun:
+def bias_run_inline(*, run: BiasRun, chunk_size: int | None = None) -> BiasRun:
     """Run a run in this process, chunk by chunk (``manage.py bias --queue --sync``, tests).
 
     Args:
         run: the run (queued, or left running by a lost worker).
-        chunk_size: documents per chunk.
+        chunk_size: documents per chunk (default ``settings.LOUPE_BIAS_CHUNK``).
 
     Returns:
         The finished run.
