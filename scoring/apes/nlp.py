@@ -42,9 +42,7 @@ APES_DEFINITION = (
     "APES (Eyal et al. 2019): the share of the reference summary's cloze questions (one per "
     "named entity per sentence, found by spaCy) that an answerer gets right from the system "
     "summary alone; apes: entity matching by context words, apes_embedding: by the embedding "
-    "cosine of question and context. Untrained answerers, not the paper's trained reader. "
-    "Correlated here with FAR (from human FAMs): at system level one point per system (its "
-    "mean FAR against its mean APES over the same documents), at instance level one per output."
+    "cosine of question and context. Untrained answerers, not the paper's trained reader."
 )
 
 _NLP = {}

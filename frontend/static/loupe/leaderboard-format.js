@@ -11,6 +11,12 @@ const ESTIMATES = {
   autofar_l: ["AutoFAR-L (estimate)", "AutoFAR-L: FAR estimated from machine FAMs by a fitted regression (an estimate, not human FAR; extractive systems only)"],
 };
 
+// APES (Eyal et al. 2019): share of the reference's cloze questions answered from the summary.
+const APES = {
+  apes: ["APES", "APES, entity matching: share of the reference's cloze questions (its named entities masked) the summary answers"],
+  apes_embedding: ["APES emb.", "APES, embedding answerer (all-MiniLM-L6-v2, untrained for cloze questions): share of the reference's cloze questions the summary answers"],
+};
+
 const ROUGE_NAMES = { rouge1: "R-1", rouge2: "R-2", rougeL: "R-L" };
 const ROUGE_TITLES = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougeL: "ROUGE-L" };
 const PARTS = { p: ["P", "precision"], r: ["R", "recall"], f: ["F", "F1"] };
@@ -42,6 +48,7 @@ export function metricLabel(metric) {
   if (metric === "polytope") return "PolyTope";
   if (HUMAN[metric]) return HUMAN[metric][0];
   if (ESTIMATES[metric]) return ESTIMATES[metric][0];
+  if (APES[metric]) return APES[metric][0];
   if (FAR_NAMES[metric]) return FAR_NAMES[metric][0];
   const [family, part] = metric.split("_");
   return `${ROUGE_NAMES[family] || family} ${(PARTS[part] || [part])[0]}`;
@@ -51,6 +58,7 @@ export function metricTitle(metric) {
   if (metric === "polytope") return "PolyTope score (percent, pooled over the annotated outputs' words)";
   if (HUMAN[metric]) return HUMAN[metric][1];
   if (ESTIMATES[metric]) return ESTIMATES[metric][1];
+  if (APES[metric]) return APES[metric][1];
   if (FAR_NAMES[metric]) return `${FAR_NAMES[metric][0]} (${FAR_NAMES[metric][1]})`;
   const [family, part] = metric.split("_");
   return `${ROUGE_TITLES[family] || family} ${(PARTS[part] || [null, part])[1]}`;
@@ -59,7 +67,7 @@ export function metricTitle(metric) {
 // The columns to draw: the FAR family and ROUGE F always, ROUGE P and R when asked for, and
 // the column the view is sorted by in any case.
 export function visibleMetrics(metrics, showPrecisionRecall, sorted = null) {
-  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m) || m in HUMAN || m in ESTIMATES;
+  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m) || m in HUMAN || m in ESTIMATES || m in APES;
   return metrics.filter(shown);
 }
 

@@ -141,7 +141,7 @@ function plural(n, word) {
 }
 
 // One row per metric and level: n, the three coefficients and, when given, the paper's r.
-function correlationRows(items, paper) {
+export function correlationRows(items, paper) {
   return items.map((c) => {
     const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
     const n = c.level === "system" ? plural(c.n, "system") : `${plural(c.n, "output")} (${plural(c.n_systems, "system")})`;

@@ -11,6 +11,7 @@ import {
   showError,
   writeParams,
 } from "./leaderboard-format.js";
+import { renderApes } from "./leaderboard-apes.js";
 import { renderCorrelations, renderCoverage, renderDownloads, renderPlots } from "./leaderboard-extras.js";
 import { JobsPanel } from "./leaderboard-jobs.js";
 import { JudgmentsPanel } from "./leaderboard-judgments.js";
@@ -48,6 +49,7 @@ function draw() {
   renderCoverage(e);
   renderCorrelations(e.correlations, params.pr);
   renderPolytope(e, dataset, params);
+  renderApes(e);
 }
 
 async function load() {
