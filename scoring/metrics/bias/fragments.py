@@ -109,8 +109,22 @@ def greedy_fragments(
     """
     a = check_tokens(summary, "summary")
     b = check_tokens(document, "document")
-    if positions is None:
-        positions = token_positions(b)
+    return greedy_checked(a, b, token_positions(b) if positions is None else positions)
+
+
+def greedy_checked(
+    a: tuple[str, ...], b: tuple[str, ...], positions: dict[str, list[int]]
+) -> tuple[Fragment, ...]:
+    """:func:`greedy_fragments` of token tuples already checked, with the document's index.
+
+    Args:
+        a: the summary's tokens.
+        b: the document's tokens.
+        positions: ``token_positions(b)``.
+
+    Returns:
+        The fragments in summary order.
+    """
     n_a, n_b = len(a), len(b)
     matches: list[Fragment] = []
     a_start = 0

@@ -6,10 +6,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rouge.tokens import NON_ALPHANUM_RE
-from .errors import TokensError
-from .fragments import FragmentStats, check_tokens, fragment_stats, token_positions
+from .fragments import FragmentStats, fragment_stats, token_positions
 from .ngrams import DEFAULT_MAX_ORDER, NgramStats, _check_order, ngram_stats, ngrams
-from .sentences import DEFAULT_MIN_FRAGMENT_LENGTH, SentenceSupport, sentence_support
+from .sentences import (
+    DEFAULT_MIN_FRAGMENT_LENGTH,
+    SentenceSupport,
+    check_min_fragment_length,
+    check_sentences,
+    support_of,
+)
 
 
 @dataclass(frozen=True)
@@ -26,13 +31,15 @@ class ItemBias:
 class PreparedDocument:
     """A tokenized document with what every summary of it is matched against, built once.
 
-    ``sentences`` are the checked token lists, ``flat`` their concatenation, ``positions`` its
+    ``sentences`` are the checked token lists, ``flat`` their concatenation, ``owner`` the
+    sentence of each of its tokens, ``positions`` its
     :func:`~scoring.metrics.bias.fragments.token_positions` and ``ngrams`` its n-gram sets for
     orders 1..``max_order``.
     """
 
     sentences: tuple[tuple[str, ...], ...]
     flat: tuple[str, ...]
+    owner: tuple[int, ...]
     positions: dict[str, list[int]]
     ngrams: tuple[frozenset, ...]
 
@@ -55,16 +62,12 @@ def prepare_document(
         InvalidOrderError: ``max_order`` is not a positive integer.
     """
     _check_order(max_order, "max_order")
-    if isinstance(document_sentences, str | bytes):
-        raise TokensError("document_sentences must be a list of token lists, not a single string")
-    sentences = tuple(
-        check_tokens(tokens, f"document_sentences[{i}]")
-        for i, tokens in enumerate(document_sentences)
-    )
+    sentences = check_sentences(document_sentences, "document_sentences")
     flat = tuple(token for sentence in sentences for token in sentence)
     return PreparedDocument(
         sentences=sentences,
         flat=flat,
+        owner=tuple(index for index, sentence in enumerate(sentences) for _ in sentence),
         positions=token_positions(flat),
         ngrams=tuple(frozenset(ngrams(flat, n)) for n in range(1, max_order + 1)),
     )
@@ -124,13 +127,17 @@ def item_bias(
             prepared = prepare_document(prepared.sentences, max_order=max_order)
     else:
         prepared = prepare_document(document_sentences, max_order=max_order)
-    support = sentence_support(
-        summary_sentences,
-        prepared.sentences,
-        min_fragment_length=min_fragment_length,
-        positions=prepared.positions,
+    check_min_fragment_length(min_fragment_length)
+    summary_checked = check_sentences(summary_sentences, "summary_sentences")
+    support = support_of(
+        summary_checked,
+        prepared.flat,
+        prepared.owner,
+        prepared.positions,
+        len(prepared.sentences),
+        min_fragment_length,
     )
-    summary = [token for sentence in summary_sentences for token in sentence]
+    summary = [token for sentence in summary_checked for token in sentence]
     return ItemBias(
         fragments=fragment_stats(summary, prepared.flat, positions=prepared.positions),
         ngrams=ngram_stats(

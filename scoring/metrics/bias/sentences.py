@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import BiasError, TokensError
-from .fragments import check_tokens, greedy_fragments, token_positions
+from .fragments import check_tokens, greedy_checked, token_positions
 
 # A fragment shorter than this many tokens (a shared "the", "of the") is not taken as support.
 DEFAULT_MIN_FRAGMENT_LENGTH = 3
@@ -59,8 +59,36 @@ class SentenceSupport:
         return sum(self.positions) / len(self.positions) if self.positions else None
 
 
-def _check_sentences(sentences: Sequence[Sequence[str]], what: str) -> tuple[tuple[str, ...], ...]:
-    """Check a list of tokenized sentences and return it as a tuple of tuples."""
+def check_min_fragment_length(value: object) -> int:
+    """Check ``min_fragment_length``: a positive integer.
+
+    Args:
+        value: the value given.
+
+    Returns:
+        The value.
+
+    Raises:
+        BiasError: it is not a positive integer.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise BiasError(f"min_fragment_length must be a positive integer, got {value!r}")
+    return value
+
+
+def check_sentences(sentences: Sequence[Sequence[str]], what: str) -> tuple[tuple[str, ...], ...]:
+    """Check a list of tokenized sentences and return it as a tuple of tuples.
+
+    Args:
+        sentences: one token list per sentence.
+        what: the name used in error messages.
+
+    Returns:
+        The sentences as a tuple of token tuples.
+
+    Raises:
+        TokensError: not a list of token lists.
+    """
     if isinstance(sentences, str | bytes):
         raise TokensError(f"{what} must be a list of token lists, not a single string")
     return tuple(check_tokens(tokens, f"{what}[{i}]") for i, tokens in enumerate(sentences))
@@ -92,25 +120,42 @@ def sentence_support(
         TokensError: a sentence is not a list of ``str`` tokens.
         BiasError: ``min_fragment_length`` is not a positive integer.
     """
-    if (
-        isinstance(min_fragment_length, bool)
-        or not isinstance(min_fragment_length, int)
-        or min_fragment_length < 1
-    ):
-        raise BiasError(
-            f"min_fragment_length must be a positive integer, got {min_fragment_length!r}"
-        )
-    summary = _check_sentences(summary_sentences, "summary_sentences")
-    document = _check_sentences(document_sentences, "document_sentences")
+    check_min_fragment_length(min_fragment_length)
+    summary = check_sentences(summary_sentences, "summary_sentences")
+    document = check_sentences(document_sentences, "document_sentences")
     flat = tuple(token for sentence in document for token in sentence)
     owner = tuple(index for index, sentence in enumerate(document) for _ in sentence)
     if positions is None:
         positions = token_positions(flat)
+    return support_of(summary, flat, owner, positions, len(document), min_fragment_length)
+
+
+def support_of(
+    summary: Sequence[tuple[str, ...]],
+    flat: tuple[str, ...],
+    owner: tuple[int, ...],
+    positions: dict[str, list[int]],
+    n_sentences: int,
+    min_fragment_length: int,
+) -> SentenceSupport:
+    """:func:`sentence_support` on inputs already checked and indexed (a prepared document).
+
+    Args:
+        summary: the summary's checked sentences.
+        flat: the document's tokens.
+        owner: the document sentence of each token of ``flat``.
+        positions: ``token_positions(flat)``.
+        n_sentences: the document's sentences.
+        min_fragment_length: a checked positive integer.
+
+    Returns:
+        The pair's :class:`SentenceSupport`.
+    """
     sources: list[tuple[int, ...]] = []
     copied_from: list[int] = []
     for sentence in summary:
         indices: set[int] = set()
-        for fragment in greedy_fragments(sentence, flat, positions=positions):
+        for fragment in greedy_checked(sentence, flat, positions):
             if fragment.length < min_fragment_length:
                 continue
             start = fragment.document_start
@@ -118,4 +163,4 @@ def sentence_support(
             indices.update(touched)
             copied_from.extend(touched)
         sources.append(tuple(sorted(indices)))
-    return SentenceSupport(tuple(sources), tuple(copied_from), len(document), min_fragment_length)
+    return SentenceSupport(tuple(sources), tuple(copied_from), n_sentences, min_fragment_length)
