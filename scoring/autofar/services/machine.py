@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -142,35 +142,37 @@ def machine_set_get_or_create(*, dataset: Dataset, scorer: str, top_n: int) -> A
 
 
 def machine_fams_store(
-    *, annotation_set: AnnotationSet, fams: Sequence[MachineFam], document_ids: Iterable[int]
+    *,
+    fams: Mapping[AnnotationSet, Sequence[MachineFam]],
+    document_ids: Sequence[int],
 ) -> int:
-    """Replace the set's FAMs of ``document_ids`` with ``fams`` (call inside a transaction).
+    """Replace the sets' FAMs of ``document_ids`` with ``fams`` (call inside a transaction).
 
     The FAMs come from :func:`machine_fam_from_scores`, which validated them, so they are
     written in bulk without a per-row ``full_clean`` (each would re-read its document).
 
     Args:
-        annotation_set: a machine set.
-        fams: the new FAMs (of documents among ``document_ids``).
+        fams: machine set -> its new FAMs (of documents among ``document_ids``).
         document_ids: the documents whose FAMs are replaced (those without a new FAM lose it).
 
     Returns:
         How many FAMs were written.
     """
-    Fam.objects.filter(annotation_set=annotation_set, document_id__in=list(document_ids)).delete()
-    Fam.objects.bulk_create(
-        (
-            Fam(
-                annotation_set=annotation_set,
-                document_id=item.document.pk,
-                reference_id=item.reference_id,
-                facets=_facets(item.fam),
-            )
-            for item in fams
-        ),
-        batch_size=2000,
-    )
-    return len(fams)
+    old = Fam.objects.filter(annotation_set__in=list(fams), document_id__in=list(document_ids))
+    if old.exists():  # a rebuild, or a chunk sent again
+        old.delete()
+    rows = [
+        Fam(
+            annotation_set=annotation_set,
+            document_id=item.document.pk,
+            reference_id=item.reference_id,
+            facets=_facets(item.fam),
+        )
+        for annotation_set, items in fams.items()
+        for item in items
+    ]
+    Fam.objects.bulk_create(rows, batch_size=5000)
+    return len(rows)
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ def machine_fam_set_build(
     fams = machine_fams_compute(documents=documents, pairs=[(scorer, top_n)])[(scorer, top_n)]
     annotation_set = machine_set_get_or_create(dataset=dataset, scorer=scorer, top_n=top_n)
     written = machine_fams_store(
-        annotation_set=annotation_set, fams=fams, document_ids=[d.pk for d in documents]
+        fams={annotation_set: fams}, document_ids=[d.pk for d in documents]
     )
     empty = sum(1 for item in fams if not any(item.fam.groups))
     return MachineSetBuilt(annotation_set, written, empty)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from functools import partial
 
+import numpy as np
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Avg, Count, F, Q
@@ -15,7 +16,8 @@ from annotation.fams.models import AnnotationSet
 from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
 from scoring.metrics.autofar import AutoFarModel, autofar_predict
-from scoring.metrics.far.document import all_support, score_document
+from scoring.metrics.far.document import all_support
+from scoring.metrics.far.engine import FarEngine
 from scoring.metrics.stats import KeyOrder
 from scoring.scores.models import AUTOFAR_L, DocumentScore
 from scoring.scores.selectors import output_version_current_list, scoring_fam_map
@@ -221,40 +223,37 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
         feature: {item.document.pk: item.fam for item in machine[pair]}
         for feature, pair in zip(fit.features, pairs, strict=True)
     }
-    external = {d.pk: d.external_id for d in documents}
     version_ids = [v.pk for v in extractive_versions(dataset=run.dataset)]
-    outputs = (
-        SystemOutput.objects.filter(
-            version_id__in=version_ids, document_id__in=chunk.document_ids, extracted__isnull=False
-        )
-        .order_by("version_id", "document_id")
-        .values_list("version_id", "document_id", "extracted")
-    )
-    features: dict[str, dict[int, dict[int, float]]] = {f: {} for f in fit.features}
-    unsupported: list[tuple[int, int]] = []
-    predicted = 0
-    for version_id, document_id, extracted in outputs:
-        if not extracted:
-            continue
-        row = {}
-        for feature in fit.features:
-            fam = fams[feature].get(document_id)
-            if fam is None or not all_support(fam):
-                break
-            row[feature] = score_document(fam, extracted, fit.k, document=external[document_id]).far
-        else:
-            for feature, far in row.items():
-                features[feature].setdefault(version_id, {})[document_id] = far
-            predicted += 1
-            continue
-        unsupported.append((version_id, document_id))
+    extracted: dict[int, dict[int, list[int]]] = {}
+    for version_id, document_id, indices in SystemOutput.objects.filter(
+        version_id__in=version_ids, document_id__in=chunk.document_ids, extracted__isnull=False
+    ).values_list("version_id", "document_id", "extracted"):
+        if indices:
+            extracted.setdefault(version_id, {})[document_id] = indices
+    # FAR needs support under every feature: the other documents get no estimate.
+    scorable = [
+        d.pk
+        for d in documents
+        if all(d.pk in fams[f] and all_support(fams[f][d.pk]) for f in fit.features)
+    ]
+    scorable_set = set(scorable)
+    engines = {f: FarEngine({d: fams[f][d] for d in scorable}) for f in fit.features if scorable}
     model = model_of(fit)
-    order = KeyOrder(d.pk for d in documents)
-    rows = []
-    for version_id in features[fit.features[0]]:
-        values = autofar_predict(
-            model, {f: {version_id: features[f][version_id]} for f in fit.features}, order=order
-        ).per_document[version_id]
+    order = KeyOrder(scorable)
+    rows, unsupported, predicted = [], [], 0
+    for version_id, outputs in extracted.items():
+        unsupported += [(version_id, d) for d in outputs if d not in scorable_set]
+        present = np.array([d in outputs for d in scorable], dtype=bool)
+        if not present.any():  # (also when no document is scorable)
+            continue
+        features = {}
+        for feature, engine in engines.items():
+            matrix = engine.index_matrix([outputs.get(d, ()) for d in scorable])
+            table = engine.score_matrix(matrix, fit.k, present=present)
+            far = dict(zip(table.documents, table.far.tolist(), strict=True))
+            features[feature] = {version_id: far}
+        values = autofar_predict(model, features, order=order).per_document[version_id]
+        predicted += len(values)
         rows.extend(
             DocumentScore(version_id=version_id, document_id=d, metric=AUTOFAR_L, value=v)
             for d, v in values.items()
@@ -265,17 +264,18 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
         "outputs_predicted": predicted,
         "outputs_without_machine_support": len(unsupported),
     }
-    sets = {
-        pair: AnnotationSet.objects.get(
-            dataset=run.dataset, slug=machine_set_slug(scorer=pair[0], top_n=pair[1])
+    by_slug = {
+        s.slug: s
+        for s in AnnotationSet.objects.filter(
+            dataset=run.dataset, slug__in=[machine_set_slug(scorer=p[0], top_n=p[1]) for p in pairs]
         )
-        for pair in pairs
     }
+    sets = {pair: by_slug[machine_set_slug(scorer=pair[0], top_n=pair[1])] for pair in pairs}
     with transaction.atomic():
-        for pair, annotation_set in sets.items():
-            machine_fams_store(
-                annotation_set=annotation_set, fams=machine[pair], document_ids=chunk.document_ids
-            )
+        machine_fams_store(
+            fams={annotation_set: machine[pair] for pair, annotation_set in sets.items()},
+            document_ids=chunk.document_ids,
+        )
         DocumentScore.objects.bulk_create(
             rows,
             batch_size=2000,

@@ -203,7 +203,8 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         order=order,
     )
     has_polytope = any(cell is not None for cell in cells.values())
-    sort = sort or ("far" if "far" in metrics else "rouge1_f")
+    # FAR, else ROUGE-1 F, else the first column (e.g. AutoFAR-L before ROUGE was scored).
+    sort = sort or next((m for m in ("far", "rouge1_f") if m in metrics), metrics[0])
     by_polytope = sort == POLYTOPE
     if by_polytope and not has_polytope:
         raise LeaderboardParamsError(
