@@ -25,7 +25,6 @@ from scoring.metrics.apes import (
     Entity,
     EntityMatchingAnswerer,
     EntityRecognizer,
-    split_sentences,
 )
 from scoring.metrics.errors import MetricsError
 
@@ -256,22 +255,12 @@ class EmbeddingAnswerer(Answerer):
         return {t: self._vectors[t] for t in texts}
 
     def _mentions(self, summary: str) -> list[_Mention]:
-        from scoring.metrics.apes import normalize_entity, select_entities
+        from scoring.metrics.apes import normalize_entity
 
-        entities = select_entities(
-            summary, self.matcher.recognizer.recognize(summary), labels=self.matcher.labels
-        )
-        sentences = split_sentences(summary)
-        mentions = []
-        for entity in entities:
-            start, end = next(
-                ((s, e) for s, e in sentences if s <= entity.start < e), (0, len(summary))
-            )
-            context = " ".join(
-                (summary[start : entity.start] + " " + summary[entity.end : end]).split()
-            )
-            mentions.append(_Mention(normalize_entity(entity.text), entity.text, context))
-        return mentions
+        return [
+            _Mention(normalize_entity(entity.text), entity.text, context)
+            for entity, context in self.matcher.mention_contexts(summary)
+        ]
 
     def answer(self, questions: Sequence[ClozeQuestion], summary: str) -> tuple[str | None, ...]:
         """Answer each question with the best-ranked summary entity.

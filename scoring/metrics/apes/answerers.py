@@ -7,7 +7,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .entities import DEFAULT_LABELS, EntityRecognizer, normalize_entity, select_entities
+from .entities import (
+    DEFAULT_LABELS,
+    Entity,
+    EntityRecognizer,
+    normalize_entity,
+    select_entities,
+)
 from .errors import AnswerCountError
 from .questions import ClozeQuestion, split_sentences
 
@@ -133,6 +139,29 @@ class EntityMatchingAnswerer(Answerer):
         self.recognizer = recognizer
         self.labels = labels
 
+    def mention_contexts(self, summary: str) -> tuple[tuple[Entity, str], ...]:
+        """Each kept entity mention of the summary with its context: its sentence without it.
+
+        Args:
+            summary: the summary text.
+
+        Returns:
+            ``(mention, context text)`` per mention, in order of offset.
+
+        Raises:
+            EntitySpanError: the recogniser returned an entity that is not a span of the summary.
+        """
+        entities = select_entities(summary, self.recognizer.recognize(summary), labels=self.labels)
+        sentences = split_sentences(summary)
+        contexts = []
+        for entity in entities:
+            start, end = next(
+                ((s, e) for s, e in sentences if s <= entity.start < e), (0, len(summary))
+            )
+            around = summary[start : entity.start] + " " + summary[entity.end : end]
+            contexts.append((entity, " ".join(around.split())))
+        return tuple(contexts)
+
     def candidates(self, summary: str) -> tuple[Candidate, ...]:
         """The summary's distinct entities, in order of first mention.
 
@@ -145,15 +174,11 @@ class EntityMatchingAnswerer(Answerer):
         Raises:
             EntitySpanError: the recogniser returned an entity that is not a span of the summary.
         """
-        entities = select_entities(summary, self.recognizer.recognize(summary), labels=self.labels)
-        sentences = split_sentences(summary)
         grouped: dict[str, list] = {}
-        for entity in entities:
-            start, end = next(
-                ((s, e) for s, e in sentences if s <= entity.start < e), (0, len(summary))
+        for entity, context in self.mention_contexts(summary):
+            grouped.setdefault(normalize_entity(entity.text), []).append(
+                (entity, content_words(context))
             )
-            words = content_words(summary[start : entity.start] + " " + summary[entity.end : end])
-            grouped.setdefault(normalize_entity(entity.text), []).append((entity, words))
         return tuple(
             Candidate(
                 key=key,
