@@ -77,9 +77,14 @@ def _output(system, version, document, extracted):
 
 
 @pytest.fixture
-def tiny():
+def tiny(db):
+    """See :func:`build_tiny`."""
+    return build_tiny()
+
+
+def build_tiny():
     """Target dataset: t1 and t2 (no human FAM, same text), h1 (a released FAM: left out);
-    three extractive systems and an abstractive one."""
+    three extractive systems and an abstractive one; a fit set by hand (see above)."""
     dataset = Dataset.objects.create(slug="autofar-tiny", name="AutoFAR tiny")
     documents = [_document(dataset, name, n) for n, name in enumerate(("t1", "t2", "h1"))]
     released = AnnotationSet.objects.create(
