@@ -254,6 +254,26 @@ class EmbeddingAnswerer(Answerer):
                 self._vectors.popitem(last=False)
         return {t: self._vectors[t] for t in texts}
 
+    @staticmethod
+    def _asked(question: ClozeQuestion) -> str:
+        return " ".join(question.text.replace(question.placeholder, " ").split())
+
+    def prime(self, pairs: Iterable[tuple[Sequence[ClozeQuestion], str]]) -> None:
+        """Encode every question and candidate context of many summaries in one batch.
+
+        Args:
+            pairs: ``(questions, summary)`` about to be answered.
+
+        Raises:
+            EntitySpanError: the recogniser returned an entity that is not a span of a summary.
+        """
+        texts = []
+        for questions, summary in pairs:
+            mentions = self._mentions(summary)
+            if mentions and questions:
+                texts += [self._asked(q) for q in questions] + [m.context for m in mentions]
+        self._encode(texts)
+
     def _mentions(self, summary: str) -> list[_Mention]:
         from scoring.metrics.apes import normalize_entity
 
@@ -279,7 +299,7 @@ class EmbeddingAnswerer(Answerer):
         if not candidates or not questions:
             return tuple(None for _ in questions)
         mentions = self._mentions(summary)
-        asked = [" ".join(q.text.replace(q.placeholder, " ").split()) for q in questions]
+        asked = [self._asked(q) for q in questions]
         vectors = self._encode(asked + [m.context for m in mentions])
         answers = []
         for question, text in zip(questions, asked, strict=True):

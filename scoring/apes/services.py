@@ -299,6 +299,16 @@ def apes_chunk_compute(*, chunk: ApesChunk) -> int:
     clock = time.perf_counter()
     recognizer.prime(summaries.values())
     seconds["summaries"] = time.perf_counter() - clock
+    pairs = [
+        (questions[references[o.document_id].pk], summaries[o.pk])
+        for o in outputs
+        if o.document_id in references and questions.get(references[o.document_id].pk)
+    ]
+    for key, answerer in answerers.items():
+        if hasattr(answerer, "prime"):  # model answerers encode the whole chunk in one batch
+            clock = time.perf_counter()
+            answerer.prime(pairs)
+            seconds[key] += time.perf_counter() - clock
     rows, stale, outcomes, answered = [], Q(), Counter(), 0
     now = timezone.now()
     for output in outputs:
