@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import timedelta
 from xml.etree import ElementTree
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document
 from annotation.systems.models import OutputVersion, System
+from scoring.crossdataset.models import CrossDatasetPairTest, CrossDatasetTestRun
+from scoring.crossdataset.services import (
+    crossdataset_test_run_finish,
+    crossdataset_test_run_inline,
+    crossdataset_test_run_plan,
+)
+from scoring.crossdataset.tasks import MAX_PAIR_ATTEMPTS, crossdataset_pair_task
 from scoring.scores.models import DocumentScore
 from tests.crossdataset_helpers import EXAMPLE, example_load, version_add
 
@@ -81,8 +90,33 @@ def test_the_api_gives_the_hand_checked_figures_and_rankings(loaded, client_for)
     assert "sign-flip" in body["test_description"]
 
 
-def test_each_pair_is_tested_and_its_statistic_is_the_stiffness_difference(loaded, client_for):
-    body = get(client_for("admin"), metric="rouge1_f", resamples=500).json()
+def _run_tests(client, **params):
+    """Start the paired tests through the API and run them here, as the workers would."""
+    started = client.post(f"{URL}tests/", params, format="json")
+    assert started.status_code == 202, started.content
+    run = CrossDatasetTestRun.objects.get(pk=started.json()["run"])
+    assert started.json()["state"] == "queued"
+    return crossdataset_test_run_inline(run=run)
+
+
+def test_each_pair_is_tested_on_the_workers_and_its_statistic_is_the_stiffness_difference(
+    loaded, client_for
+):
+    client = client_for("admin")
+    before = get(client, metric="rouge1_f", resamples=500).json()
+    assert before["tests"] == []
+    assert before["tests_run"] == {
+        "run": None,
+        "state": "none",
+        "pairs_done": 0,
+        "pairs_total": 0,
+        "error": "",
+        "tests": [],
+    }
+    run = _run_tests(client, metric="rouge1_f", resamples=500)
+    assert (run.status, run.pairs_done, run.pairs_total) == ("succeeded", 3, 3)
+    body = get(client, metric="rouge1_f", resamples=500).json()
+    assert (body["tests_run"]["run"], body["tests_run"]["state"]) == (run.pk, "succeeded")
     pairs = {(t["system_a"], t["system_b"]): t for t in body["tests"]}
     assert sorted(pairs) == [("S1", "S2"), ("S1", "S3"), ("S2", "S3")]
     for (a, b), test in pairs.items():
@@ -91,6 +125,81 @@ def test_each_pair_is_tested_and_its_statistic_is_the_stiffness_difference(loade
         # 9 cells x 2 documents: too many units for the exact test, so 500 patterns are drawn.
         assert (test["n"], test["cells"], test["exact"], test["resamples"]) == (18, 9, False, 500)
         assert (test["dropped_a"], test["dropped_b"], test["error"]) == (0, 0, "")
+    # The command computes the same tests in-process (same seed, same units, same p).
+    data = json.loads(run_command("--format", "json", "--resamples", "500"))
+    assert data["tests"] == body["tests"]
+    # Another resampling count is another request: no tests for it yet.
+    assert get(client, metric="rouge1_f", resamples=400).json()["tests_run"]["state"] == "none"
+    # The same request reuses the run; a new score (a new upload) makes it stale.
+    again = client.post(f"{URL}tests/", {"metric": "rouge1_f", "resamples": 500}, format="json")
+    assert (again.status_code, again.json()["run"]) == (200, run.pk)
+    version_add(
+        System.objects.get(slug="s1-a"),
+        Dataset.objects.get(slug="B"),
+        {"b1": 0.25, "b2": 0.15},
+        metric="rouge1_f",
+    )
+    stale = get(client, metric="rouge1_f", resamples=500).json()
+    assert (stale["tests_run"]["state"], stale["tests"]) == ("none", [])
+    fresh = client.post(f"{URL}tests/", {"metric": "rouge1_f", "resamples": 500}, format="json")
+    assert fresh.status_code == 202 and fresh.json()["run"] != run.pk
+
+
+def test_a_pending_run_is_shared_and_a_lost_queued_one_replaced(loaded, client_for):
+    client = client_for("researcher")
+    params = {"metric": "rouge1_f", "resamples": 200}
+    first = client.post(f"{URL}tests/", params, format="json").json()
+    second = client.post(f"{URL}tests/", params, format="json").json()
+    assert first["run"] == second["run"]
+    CrossDatasetTestRun.objects.filter(pk=first["run"]).update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    third = client.post(f"{URL}tests/", params, format="json").json()
+    assert third["run"] != first["run"]
+    lost = CrossDatasetTestRun.objects.get(pk=first["run"])
+    assert lost.status == "failed" and "never started" in lost.error
+    detail = client.get(f"{URL}tests/{first['run']}/").json()
+    assert (detail["state"], detail["tests"]) == ("failed", [])
+
+
+def test_tests_need_two_systems_and_valid_scores(loaded, client_for):
+    client = client_for("researcher")
+    _drop_cell("s2-a", "B")
+    refused = client.post(f"{URL}tests/", {"metric": "rouge1_f"}, format="json")
+    assert refused.status_code == 400 and "'S2'" in refused.json()["message"]
+    assert not CrossDatasetTestRun.objects.exists()
+    System.objects.filter(name__in=["S2", "S3"]).update(trained_on="")
+    few = client.post(f"{URL}tests/", {"metric": "rouge1_f"}, format="json")
+    assert few.status_code == 400
+    assert "need at least two" in few.json()["message"]
+
+
+def test_the_pair_tasks_are_idempotent_and_a_worker_killed_too_often_fails_the_run(
+    loaded, client_for
+):
+    client = client_for("researcher")
+    started = client.post(f"{URL}tests/", {"metric": "rouge1_f", "resamples": 200}, format="json")
+    run = CrossDatasetTestRun.objects.get(pk=started.json()["run"])
+    pairs = crossdataset_test_run_plan(run=run)
+    assert [(p.system_a, p.system_b) for p in pairs] == [("S1", "S2"), ("S1", "S3"), ("S2", "S3")]
+    first, second, third = pairs
+    assert crossdataset_pair_task.run(run.pk, first.pk) == 1
+    stored = CrossDatasetPairTest.objects.get(pk=first.pk).result
+    # Redelivered (acks_late after a lost acknowledgement): nothing is stored twice.
+    assert crossdataset_pair_task.run(run.pk, first.pk) == 0
+    assert CrossDatasetPairTest.objects.get(pk=first.pk).result == stored
+    # The callback sees pairs left: the run stays running (and is sent again on a worker).
+    assert not crossdataset_test_run_finish(run=run)
+    # A pair whose worker died four times fails the run, naming it.
+    CrossDatasetPairTest.objects.filter(pk=second.pk).update(attempts=MAX_PAIR_ATTEMPTS)
+    assert crossdataset_pair_task.run(run.pk, second.pk) == 0
+    run.refresh_from_db()
+    assert run.status == "failed" and "S1 vs S3 was started 4 times" in run.error
+    assert crossdataset_pair_task.run(run.pk, third.pk) == 0  # a failed run does no more work
+    assert (run.pairs_done, CrossDatasetPairTest.objects.filter(done_at__isnull=False).count()) == (
+        1,
+        1,
+    )
 
 
 def test_the_default_datasets_are_those_both_trained_and_tested_on(loaded, client_for):
@@ -128,8 +237,12 @@ def test_a_missing_cell_is_refused_by_default_and_excluded_for_every_system_when
     assert systems["S1"]["stiffness"] == pytest.approx((2.85 - 0.20) / 8, abs=1e-12)
     assert systems["S1"]["stableness"] == pytest.approx((5.75 - 0.5) / 8, abs=1e-12)
     assert systems["S1"]["in_dataset"] == pytest.approx(0.5, abs=1e-12)
-    # The paired tests cover 8 cells x 2 documents.
-    assert {(t["n"], t["cells"]) for t in body["tests"]} == {(16, 8)}
+    # The paired tests (run here as on a worker) cover 8 cells x 2 documents.
+    _run_tests(client, metric="rouge1_f", missing="exclude", resamples=100)
+    tests = get(client, metric="rouge1_f", missing="exclude", resamples=100).json()["tests"]
+    assert {(t["n"], t["cells"]) for t in tests} == {(16, 8)}
+    s1_s2 = next(t for t in tests if (t["system_a"], t["system_b"]) == ("S1", "S2"))
+    assert s1_s2["statistic"] == pytest.approx((2.65 - (2.55 - 0.30)) / 8, abs=1e-12)
 
 
 def test_a_system_without_an_in_dataset_cell_is_left_out_under_exclude(loaded, client_for):
@@ -255,14 +368,14 @@ def test_the_heat_maps_carry_every_cell_value_in_data_attributes(loaded, client_
 # ---------------------------------------------------------------- the command
 
 
-def run(*args) -> str:
+def run_command(*args) -> str:
     out = io.StringIO()
     call_command("crossdataset", *args, stdout=out)
     return out.getvalue()
 
 
 def test_the_command_reads_the_database(loaded):
-    out = run("--metric", "rouge1_f", "--datasets", "A,B,C", "--resamples", "500")
+    out = run_command("--metric", "rouge1_f", "--datasets", "A,B,C", "--resamples", "500")
     assert "stiffness 0.3167  stableness 0.6389  in-dataset 0.5000" in out
     lines = out.splitlines()
     ranking = lines[lines.index("Ranking (1 is best; ties share a rank)") + 2 :][:3]
@@ -272,18 +385,20 @@ def test_the_command_reads_the_database(loaded):
 
 
 def test_the_command_prints_json_and_refuses_a_missing_cell(loaded):
-    data = json.loads(run("--metric", "rouge1_f", "--format", "json", "--resamples", "500"))
+    data = json.loads(run_command("--metric", "rouge1_f", "--format", "json", "--resamples", "500"))
     assert data["ranking"]["stableness"] == ["S2", "S3", "S1"]
     _drop_cell("s2-c", "A")
     with pytest.raises(CommandError, match=r"'S2'.*\('C', 'A'\)"):
-        run("--metric", "rouge1_f")
-    data = json.loads(run("--missing", "exclude", "--format", "json", "--resamples", "500"))
+        run_command("--metric", "rouge1_f")
+    data = json.loads(run_command("--missing", "exclude", "--format", "json", "--resamples", "500"))
     assert data["excluded"] == [["C", "A"]]
 
 
 def test_the_command_computes_from_a_scores_file_without_the_database():
     # No django_db mark: any database query would fail this test.
-    data = json.loads(run("--scores", str(EXAMPLE), "--format", "json", "--resamples", "500"))
+    data = json.loads(
+        run_command("--scores", str(EXAMPLE), "--format", "json", "--resamples", "500")
+    )
     systems = by_system(data)
     assert data["datasets"] == ["A", "B", "C"]
     assert systems["S1"]["stiffness"] == pytest.approx(0.3167, abs=5e-5)
@@ -293,7 +408,7 @@ def test_the_command_computes_from_a_scores_file_without_the_database():
         "stableness": ["S2", "S3", "S1"],
         "in_dataset": ["S1", "S3", "S2"],
     }
-    text = run("--scores", str(EXAMPLE), "--resamples", "500")
+    text = run_command("--scores", str(EXAMPLE), "--resamples", "500")
     assert "stiffness 0.3722  stableness 0.7500  in-dataset 0.5000" in text
 
 
@@ -301,17 +416,19 @@ def test_the_command_refuses_a_bad_scores_file(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(CommandError, match="not a JSON file"):
-        run("--scores", str(bad))
+        run_command("--scores", str(bad))
     bad.write_text(json.dumps({"systems": {"S1": {"A": {"A": [0.5]}}}}), encoding="utf-8")
     with pytest.raises(CommandError, match="not in the layout"):
-        run("--scores", str(bad))
+        run_command("--scores", str(bad))
     with pytest.raises(CommandError, match="cannot read"):
-        run("--scores", str(tmp_path / "absent.json"))
+        run_command("--scores", str(tmp_path / "absent.json"))
     nested = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     del nested["systems"]["S1"]["B"]["C"]
     partial = tmp_path / "partial.json"
     partial.write_text(json.dumps(nested), encoding="utf-8")
     with pytest.raises(CommandError, match=r"'S1'.*\('B', 'C'\)"):
-        run("--scores", str(partial))
-    data = json.loads(run("--scores", str(partial), "--missing", "exclude", "--format", "json"))
+        run_command("--scores", str(partial))
+    data = json.loads(
+        run_command("--scores", str(partial), "--missing", "exclude", "--format", "json")
+    )
     assert data["excluded"] == [["B", "C"]]

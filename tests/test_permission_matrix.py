@@ -231,6 +231,14 @@ CASES = {
     ),
     "api:system-version-list": Case("get", "/api/datasets/demo/systems/lead-3/versions/", RESEARCH),
     "api:crossdataset": Case("get", "/api/crossdataset/?metric=rouge1_f&missing=exclude", RESEARCH),
+    "api:crossdataset-test-run-start": Case(
+        "post",
+        "/api/crossdataset/tests/",
+        RESEARCH,
+        body={"metric": "rouge1_f", "datasets": "matrix-cdx", "resamples": 100},
+        success=202,
+    ),
+    "api:crossdataset-test-run-detail": Case("get", "/api/crossdataset/tests/{cdx_run}/", RESEARCH),
     "api:system-scores": Case("get", "/api/datasets/demo/systems/lead-3/scores/", RESEARCH),
     "api:output-document": Case(
         "get", "/api/datasets/demo/systems/lead-3/documents/demo-001/", RESEARCH
@@ -385,6 +393,31 @@ def _span_agreement_body() -> dict:
     return {"annotation_sets": sorted(sets.values_list("pk", flat=True))}
 
 
+def _crossdataset_run() -> int:
+    """Two systems trained and tested on one toy dataset (so tests can start) and a run."""
+    from annotation.systems.models import OutputVersion, System
+    from scoring.crossdataset.models import CrossDatasetTestRun
+    from scoring.scores.models import DocumentScore
+
+    toy = Dataset.objects.create(slug="matrix-cdx", name="Toy")
+    documents = [
+        Document.objects.create(dataset=toy, external_id=f"x{n}", sentences=["A."]) for n in (1, 2)
+    ]
+    for name, value in (("X", 0.5), ("Y", 0.25)):
+        system = System.objects.create(
+            slug=f"matrix-{name.lower()}", name=name, kind="abstractive", trained_on=toy.slug
+        )
+        version = OutputVersion.objects.create(system=system, dataset=toy, number=1)
+        for document in documents:
+            DocumentScore.objects.create(
+                version=version, document=document, metric="rouge1_f", value=value
+            )
+    return CrossDatasetTestRun.objects.create(
+        key="k", inputs_digest="d", metric="rouge1_f", datasets=[toy.slug], missing="error",
+        resamples=100,
+    ).pk  # fmt: skip
+
+
 def _releases() -> None:
     """Version 1 of a one-document private and a public dataset (built here, without a worker)."""
     from scoring.releases.services import release_build, release_create
@@ -506,6 +539,7 @@ def context(demo, users):
         "gold_doc": _gold_document(campaign, users["admin"]),  # after "job": it queues one
         "autofar_run": _autofar_run(dataset),
         "autofar_fit": _autofar_fit_id(),
+        "cdx_run": _crossdataset_run(),
     }
 
 

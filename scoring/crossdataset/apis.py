@@ -1,23 +1,90 @@
 """Cross-dataset API: U matrices, stiffness, stableness, the ranking and the paired tests."""
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsResearcherOrAdmin
 from scoring.metrics.crossdataset import MISSING_ERROR, MISSING_RULES
-from scoring.metrics.stats import DEFAULT_RESAMPLES
+from scoring.metrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
+from .models import CrossDatasetTestRun
 from .plots import crossdataset_heatmaps
 from .report import report_data
 from .selectors import (
     DEFAULT_METRIC,
     MAX_RESAMPLES,
     MIN_RESAMPLES,
+    crossdataset_inputs_digest,
     crossdataset_metrics,
     crossdataset_read,
+    crossdataset_request_key,
+    crossdataset_test_run_data,
+    crossdataset_test_run_latest,
 )
+from .services import crossdataset_test_run_start
+
+
+def _datasets(text: str) -> list[str] | None:
+    return [s.strip() for s in text.split(",") if s.strip()] if text else None
+
+
+class RequestSerializer(serializers.Serializer):
+    """The evaluation's parameters (query string of the GET, body of the tests' POST)."""
+
+    metric = serializers.CharField(
+        default=DEFAULT_METRIC,
+        help_text="A stored metric key: rouge1_f, rouge2_f, rougeL_f, far@3, sar@3, ...",
+    )
+    datasets = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Comma-separated dataset slugs in row/column order; default: every "
+        "dataset that is both a training and a test set.",
+    )
+    missing = serializers.ChoiceField(
+        choices=MISSING_RULES,
+        default=MISSING_ERROR,
+        help_text="error: every (train, test) cell is required; exclude: a missing "
+        "off-diagonal cell is left out for every system, a system without an in-dataset "
+        "cell is left out.",
+    )
+    resamples = serializers.IntegerField(
+        default=DEFAULT_RESAMPLES,
+        min_value=MIN_RESAMPLES,
+        max_value=MAX_RESAMPLES,
+        help_text="Sign patterns per paired test when it is not exact.",
+    )
+
+
+class TestSerializer(serializers.Serializer):
+    system_a = serializers.CharField()
+    system_b = serializers.CharField()
+    test = serializers.CharField()
+    statistic = serializers.FloatField(
+        allow_null=True, help_text="stiffness(A) - stiffness(B) on the shared units."
+    )
+    p_value = serializers.FloatField(allow_null=True)
+    n = serializers.IntegerField(help_text="(train, test, document) units tested.")
+    cells = serializers.IntegerField()
+    exact = serializers.BooleanField()
+    resamples = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    alternative = serializers.CharField()
+    dropped_a = serializers.IntegerField()
+    dropped_b = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True, help_text="Why the pair was not tested.")
+
+
+class TestRunSerializer(serializers.Serializer):
+    run = serializers.IntegerField(allow_null=True)
+    state = serializers.CharField(help_text="none, queued, running, succeeded or failed.")
+    pairs_done = serializers.IntegerField()
+    pairs_total = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True)
+    tests = TestSerializer(many=True, help_text="Once the run succeeded, one per pair.")
 
 
 class CrossDatasetApi(APIView):
@@ -25,32 +92,9 @@ class CrossDatasetApi(APIView):
 
     permission_classes = [IsResearcherOrAdmin]
 
-    class FilterSerializer(serializers.Serializer):
-        metric = serializers.CharField(
-            default=DEFAULT_METRIC,
-            help_text="A stored metric key: rouge1_f, rouge2_f, rougeL_f, far@3, sar@3, ...",
-        )
-        datasets = serializers.CharField(
-            required=False,
-            allow_blank=True,
-            help_text="Comma-separated dataset slugs in row/column order; default: every "
-            "dataset that is both a training and a test set.",
-        )
-        missing = serializers.ChoiceField(
-            choices=MISSING_RULES,
-            default=MISSING_ERROR,
-            help_text="error: every (train, test) cell is required; exclude: a missing "
-            "off-diagonal cell is left out for every system, a system without an in-dataset "
-            "cell is left out.",
-        )
+    class FilterSerializer(RequestSerializer):
         plots = serializers.BooleanField(
             default=False, help_text="Add each system's U and normalised heat maps (SVG text)."
-        )
-        resamples = serializers.IntegerField(
-            default=DEFAULT_RESAMPLES,
-            min_value=MIN_RESAMPLES,
-            max_value=MAX_RESAMPLES,
-            help_text="Sign patterns per paired test when it is not exact.",
         )
 
     class OutputSerializer(serializers.Serializer):
@@ -83,24 +127,6 @@ class CrossDatasetApi(APIView):
             stableness = serializers.ListField(child=serializers.CharField())
             in_dataset = serializers.ListField(child=serializers.CharField())
 
-        class TestSerializer(serializers.Serializer):
-            system_a = serializers.CharField()
-            system_b = serializers.CharField()
-            test = serializers.CharField()
-            statistic = serializers.FloatField(
-                allow_null=True, help_text="stiffness(A) - stiffness(B) on the shared units."
-            )
-            p_value = serializers.FloatField(allow_null=True)
-            n = serializers.IntegerField(help_text="(train, test, document) units tested.")
-            cells = serializers.IntegerField()
-            exact = serializers.BooleanField()
-            resamples = serializers.IntegerField()
-            seed = serializers.IntegerField()
-            alternative = serializers.CharField()
-            dropped_a = serializers.IntegerField()
-            dropped_b = serializers.IntegerField()
-            error = serializers.CharField(help_text="Why the pair could not be tested, or ''.")
-
         metric = serializers.CharField()
         metrics = serializers.ListField(child=serializers.CharField())
         datasets = serializers.ListField(child=serializers.CharField())
@@ -109,7 +135,13 @@ class CrossDatasetApi(APIView):
         systems = SystemSerializer(many=True)
         left_out = LeftOutSerializer(many=True)
         ranking = RankingSerializer()
-        tests = TestSerializer(many=True)
+        tests = TestSerializer(
+            many=True, help_text="The paired tests of tests_run once it succeeded (else [])."
+        )
+        tests_run = TestRunSerializer(
+            help_text="The run of the paired tests for these parameters and the current "
+            "scores (POST /api/crossdataset/tests/ starts it)."
+        )
         test = serializers.CharField()
         test_description = serializers.CharField()
 
@@ -118,18 +150,66 @@ class CrossDatasetApi(APIView):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         params = filters.validated_data
-        text = params.get("datasets", "")
-        datasets = [s.strip() for s in text.split(",") if s.strip()] if text else None
+        metric, missing, resamples = params["metric"], params["missing"], params["resamples"]
         report = crossdataset_read(
-            metric=params["metric"],
-            datasets=datasets,
-            missing=params["missing"],
-            resamples=params["resamples"],
+            metric=metric,
+            datasets=_datasets(params.get("datasets", "")),
+            missing=missing,
+            resamples=resamples,
+            tests=False,
         )
-        body = report_data(report, metric=params["metric"])
+        chosen = list(report.datasets)
+        key = crossdataset_request_key(
+            metric=metric, datasets=chosen, missing=missing, resamples=resamples, seed=DEFAULT_SEED
+        )
+        digest = crossdataset_inputs_digest(metric=metric, datasets=chosen)
+        run = crossdataset_test_run_latest(key=key, inputs_digest=digest)
+        body = report_data(report, metric=metric)
         body["metrics"] = list(crossdataset_metrics())
+        body["tests_run"] = crossdataset_test_run_data(run)
+        body["tests"] = body["tests_run"]["tests"]
         if params["plots"]:
             heatmaps = crossdataset_heatmaps(report, metric=params["metric"])
             for entry in body["systems"]:
                 entry["plots"] = heatmaps[entry["system"]]
         return Response(self.OutputSerializer(body).data)
+
+
+class CrossDatasetTestRunStartApi(APIView):
+    """Start the paired tests of an evaluation on the workers (or reuse a run for the same
+    parameters and scores)."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(
+        request=RequestSerializer,
+        responses={
+            202: OpenApiResponse(TestRunSerializer, description="Queued (or already pending)."),
+            200: OpenApiResponse(TestRunSerializer, description="Already computed."),
+            400: OpenApiResponse(description="Bad parameters or fewer than two systems."),
+        },
+    )
+    def post(self, request):
+        serializer = RequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        params = serializer.validated_data
+        run, _ = crossdataset_test_run_start(
+            metric=params["metric"],
+            datasets=_datasets(params.get("datasets", "")),
+            missing=params["missing"],
+            resamples=params["resamples"],
+            user=request.user,
+        )
+        code = status.HTTP_200_OK if run.status == "succeeded" else status.HTTP_202_ACCEPTED
+        return Response(TestRunSerializer(crossdataset_test_run_data(run)).data, status=code)
+
+
+class CrossDatasetTestRunDetailApi(APIView):
+    """One run of paired tests: its state and, once it succeeded, the tests."""
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    @extend_schema(responses=TestRunSerializer)
+    def get(self, request, run_id: int):
+        run = get_object_or_404(CrossDatasetTestRun, pk=run_id)
+        return Response(TestRunSerializer(crossdataset_test_run_data(run)).data)

@@ -215,7 +215,7 @@ def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
         measure: list(report.ranking.order(measure)) if report.ranking else []
         for measure in MEASURES
     }
-    tests = [_test_data(a, b, outcome) for a, b, outcome in report.tests]
+    tests = [pair_test_data(a, b, outcome) for a, b, outcome in report.tests]
     return {
         "metric": metric,
         "datasets": list(report.datasets),
@@ -233,8 +233,19 @@ def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
     }
 
 
-def _test_data(a: str, b: str, outcome) -> dict:
-    """One pair's test as plain data; ``error`` says why a pair could not be tested."""
+def pair_test_data(a: str, b: str, outcome) -> dict:
+    """One pair's test as plain data; ``error`` says why a pair could not be tested.
+
+    Args:
+        a: system A's name.
+        b: system B's name.
+        outcome: the core's ``CrossDatasetTestResult``, or the ``CrossDatasetError`` raised.
+
+    Returns:
+        ``system_a``, ``system_b``, ``test``, ``statistic``, ``p_value``, ``n``, ``cells``,
+        ``exact``, ``resamples``, ``seed``, ``alternative``, ``dropped_a``, ``dropped_b``,
+        ``error``.
+    """
     if isinstance(outcome, CrossDatasetError):
         return {
             "system_a": a,

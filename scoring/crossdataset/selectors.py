@@ -8,8 +8,12 @@ rows of the current output version of the row trained on ``train``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections import defaultdict
+
+from django.db.models import Count, Max
 
 from annotation.corpus.models import Dataset
 from annotation.systems.models import System
@@ -115,21 +119,13 @@ def crossdataset_check_datasets(slugs: list[str] | None) -> list[str]:
     return list(slugs)
 
 
-def crossdataset_scores(
-    *, metric: str, datasets: list[str]
-) -> tuple[dict[str, dict[tuple[str, str], dict[int, float]]], list[LeftOut]]:
-    """Per system name, its ``(train, test) -> document id -> score`` cells from the database.
-
-    A cell exists when the row trained on ``train`` has a current output version on ``test``
-    with at least one score of ``metric``. Rows with a blank ``trained_on``, one outside
-    ``datasets``, or a name and ``trained_on`` another row shares are left out with the reason.
-
-    Args:
-        metric: the stored metric key.
-        datasets: the chosen dataset slugs.
+def _versions_plan(
+    *, datasets: list[str]
+) -> tuple[dict[int, tuple[str, str, str]], list[LeftOut], list[str]]:
+    """The current output versions that make cells: version id -> (name, train, test).
 
     Returns:
-        ``(cells by system name, left-out rows)``; names and rows in name then slug order.
+        ``(cells by version id, left-out rows, names of the systems kept)``.
     """
     chosen = set(datasets)
     rows: dict[tuple[str, str], list[System]] = defaultdict(list)
@@ -166,9 +162,31 @@ def crossdataset_scores(
             system = by_id.get(version.system_id)
             if system is not None:
                 version_cell[version.pk] = (system.name, system.trained_on, dataset.slug)
-    cells: dict[str, dict[tuple[str, str], dict[int, float]]] = {
-        system.name: {} for system in by_id.values()
-    }
+    return version_cell, left, sorted({s.name for s in by_id.values()})
+
+
+def crossdataset_scores(
+    *, metric: str, datasets: list[str], names: set[str] | None = None
+) -> tuple[dict[str, dict[tuple[str, str], dict[int, float]]], list[LeftOut]]:
+    """Per system name, its ``(train, test) -> document id -> score`` cells from the database.
+
+    A cell exists when the row trained on ``train`` has a current output version on ``test``
+    with at least one score of ``metric``. Rows with a blank ``trained_on``, one outside
+    ``datasets``, or a name and ``trained_on`` another row shares are left out with the reason.
+
+    Args:
+        metric: the stored metric key.
+        datasets: the chosen dataset slugs.
+        names: read only these systems' scores (all when None).
+
+    Returns:
+        ``(cells by system name, left-out rows)``; names and rows in name then slug order.
+    """
+    version_cell, left, kept = _versions_plan(datasets=datasets)
+    if names is not None:
+        kept = [name for name in kept if name in names]
+        version_cell = {v: cell for v, cell in version_cell.items() if cell[0] in names}
+    cells: dict[str, dict[tuple[str, str], dict[int, float]]] = {name: {} for name in kept}
     scores = DocumentScore.objects.filter(version_id__in=list(version_cell), metric=metric)
     for version_id, document_id, value in scores.values_list(
         "version_id", "document_id", "value"
@@ -176,6 +194,143 @@ def crossdataset_scores(
         name, train, test = version_cell[version_id]
         cells[name].setdefault((train, test), {})[document_id] = value
     return cells, left
+
+
+def crossdataset_inputs_digest(*, metric: str, datasets: list[str]) -> str:
+    """A digest that changes whenever the scores an evaluation reads change.
+
+    It covers which current output versions make which cells (system name, train, test) and,
+    per version, how many ``metric`` scores it has and when the last was written.
+
+    Args:
+        metric: the stored metric key.
+        datasets: the chosen dataset slugs.
+
+    Returns:
+        A SHA-256 hex digest.
+    """
+    version_cell, _, _ = _versions_plan(datasets=datasets)
+    stamps = {
+        row["version_id"]: (row["n"], row["last"].isoformat() if row["last"] else "")
+        for row in DocumentScore.objects.filter(version_id__in=list(version_cell), metric=metric)
+        .values("version_id")
+        .annotate(n=Count("id"), last=Max("computed_at"))
+        .order_by()
+    }
+    parts = sorted(
+        [version, *cell, *stamps.get(version, (0, ""))] for version, cell in version_cell.items()
+    )
+    text = json.dumps({"metric": metric, "datasets": datasets, "cells": parts})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def crossdataset_request_key(
+    *, metric: str, datasets: list[str], missing: str, resamples: int, seed: int
+) -> str:
+    """The digest of a request's parameters (which paired tests it asks for).
+
+    Returns:
+        A SHA-256 hex digest.
+    """
+    text = json.dumps([metric, list(datasets), missing, resamples, seed])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def crossdataset_test_run_latest(*, key: str, inputs_digest: str):
+    """The newest run for this request and these inputs (succeeded first, else pending/failed).
+
+    Args:
+        key: see :func:`crossdataset_request_key`.
+        inputs_digest: see :func:`crossdataset_inputs_digest`.
+
+    Returns:
+        A ``CrossDatasetTestRun`` or None.
+    """
+    from .models import CrossDatasetTestRun, RunStatus
+
+    runs = CrossDatasetTestRun.objects.filter(key=key, inputs_digest=inputs_digest)
+    done = runs.filter(status=RunStatus.SUCCEEDED).order_by("-finished_at", "-id").first()
+    return done or runs.order_by("-created_at", "-id").first()
+
+
+def crossdataset_test_run_get(*, run_id: int):
+    """One test run with its pairs.
+
+    Args:
+        run_id: the run's primary key.
+
+    Returns:
+        The ``CrossDatasetTestRun``.
+
+    Raises:
+        CrossDatasetTestRun.DoesNotExist: no such run (404 in the API).
+    """
+    from .models import CrossDatasetTestRun
+
+    return CrossDatasetTestRun.objects.prefetch_related("pairs").get(pk=run_id)
+
+
+def crossdataset_test_run_data(run) -> dict:
+    """A run as the API shows it: its state and, once it succeeded, the tests in pair order.
+
+    Args:
+        run: a ``CrossDatasetTestRun`` (or None: no run yet).
+
+    Returns:
+        ``run``, ``state`` (``none``, ``queued``, ``running``, ``succeeded``, ``failed``),
+        ``pairs_done``, ``pairs_total``, ``error`` and ``tests``.
+    """
+    if run is None:
+        return {
+            "run": None,
+            "state": "none",
+            "pairs_done": 0,
+            "pairs_total": 0,
+            "error": "",
+            "tests": [],
+        }
+    tests = []
+    if run.status == "succeeded":
+        tests = [pair.result for pair in run.pairs.order_by("index")]
+    return {
+        "run": run.pk,
+        "state": run.status,
+        "pairs_done": run.pairs_done,
+        "pairs_total": run.pairs_total,
+        "error": run.error,
+        "tests": tests,
+    }
+
+
+def crossdataset_request_check(
+    *, metric: str, datasets: list[str] | None, missing: str, resamples: int
+) -> list[str]:
+    """Check a request's parameters.
+
+    Args:
+        metric: see :func:`crossdataset_check_metric`.
+        datasets: slugs, or None for the default list.
+        missing: ``error`` or ``exclude``.
+        resamples: sign patterns per paired test (100 to 10,000).
+
+    Returns:
+        The chosen datasets.
+
+    Raises:
+        CrossDatasetParamsError: a bad parameter.
+    """
+    crossdataset_check_metric(metric)
+    if missing not in MISSING_RULES:
+        raise CrossDatasetParamsError(
+            f"missing must be one of {', '.join(MISSING_RULES)}, got {missing!r}",
+            extra={"field": "missing"},
+        )
+    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
+        raise CrossDatasetParamsError(
+            f"resamples must be from {MIN_RESAMPLES} to {MAX_RESAMPLES}, got {resamples}",
+            extra={"field": "resamples"},
+        )
+    return crossdataset_check_datasets(datasets)
 
 
 def crossdataset_read(
@@ -206,18 +361,9 @@ def crossdataset_read(
         CrossDatasetParamsError: a bad parameter, or scores the core refuses (a missing cell
             under ``error``, a non-positive in-dataset score, ...), with the core's message.
     """
-    crossdataset_check_metric(metric)
-    if missing not in MISSING_RULES:
-        raise CrossDatasetParamsError(
-            f"missing must be one of {', '.join(MISSING_RULES)}, got {missing!r}",
-            extra={"field": "missing"},
-        )
-    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
-        raise CrossDatasetParamsError(
-            f"resamples must be from {MIN_RESAMPLES} to {MAX_RESAMPLES}, got {resamples}",
-            extra={"field": "resamples"},
-        )
-    chosen = crossdataset_check_datasets(datasets)
+    chosen = crossdataset_request_check(
+        metric=metric, datasets=datasets, missing=missing, resamples=resamples
+    )
     cells, left = crossdataset_scores(metric=metric, datasets=chosen)
     try:
         return crossdataset_report(

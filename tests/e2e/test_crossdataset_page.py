@@ -4,6 +4,8 @@ with the keyboard, at 1280x800."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from playwright.sync_api import expect
 
@@ -13,12 +15,26 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def site(demo):
-    """The demo (its systems have no training dataset: left out) and the example's nine."""
+def site(demo, monkeypatch):
+    """The demo (its systems have no training dataset: left out) and the example's nine.
+
+    No worker runs here: a queued run of paired tests is run in the server's process by the
+    same steps a worker takes (plan, each pair, finish), and recorded.
+    """
+    from scoring.crossdataset.models import CrossDatasetTestRun
+    from scoring.crossdataset.services import crossdataset_test_run_inline
+    from scoring.crossdataset.tasks import crossdataset_test_run_task
     from tests.crossdataset_helpers import example_load
 
+    runs = []
+
+    def run_here(run_id):
+        runs.append(run_id)
+        crossdataset_test_run_inline(run=CrossDatasetTestRun.objects.get(pk=run_id))
+
+    monkeypatch.setattr(crossdataset_test_run_task, "delay", run_here)
     example_load()
-    return demo.url
+    return SimpleNamespace(url=demo.url, runs=runs)
 
 
 def _wait_ready(page):
@@ -30,13 +46,14 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
 ):
     from annotation.systems.models import OutputVersion
 
+    url = site.url
     page = context.new_page()
-    login(page, site, "researcher")
-    page.goto(f"{site}/leaderboards/")
+    login(page, url, "researcher")
+    page.goto(f"{url}/leaderboards/")
     link = page.get_by_role("link", name="Cross-dataset evaluation")
     link.focus()
     page.keyboard.press("Enter")
-    page.wait_for_url(f"{site}/crossdataset/")
+    page.wait_for_url(f"{url}/crossdataset/")
     _wait_ready(page)
 
     # Default: every dataset both trained and tested on (A, B, C; not the demo), cells required.
@@ -49,7 +66,10 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     expect(s1.locator("td").nth(1)).to_contain_text("0.6389")
     expect(s1.locator("td").nth(1)).to_contain_text("rank 3")
     expect(s1.locator("td").nth(2)).to_contain_text("0.5000")
+    # The paired tests were queued once and drawn when their run finished.
+    expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
     expect(page.locator("#tests tbody tr")).to_have_count(3)
+    assert len(site.runs) == 1
     expect(page.locator('#tests tr[data-pair="S1|S2"]')).to_contain_text("+0.0333")
     # Heat maps inline: nine cells with their exact values, a legend, numbers in the cells.
     u = page.locator("section[data-system=S1] figure[data-matrix=u] svg")
@@ -97,6 +117,10 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     expect(page.locator("#excluded-note")).to_contain_text("A → B")
     expect(s1.locator("td").nth(0)).to_contain_text(f"{2.65 / 8:.4f}")
     assert "missing=exclude" in page.url
+    expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
+    expect(page.locator('#tests tr[data-pair="S1|S2"] td').nth(1)).to_contain_text(
+        f"+{(2.65 - 2.25) / 8:.4f}"
+    )
     excluded = page.locator(
         'section[data-system=S3] figure[data-matrix=u] rect.cell[data-row="A"][data-column="B"]'
     )
@@ -110,3 +134,8 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     _wait_ready(page)
     expect(page.locator("#status")).to_have_text("3 systems on A, B by rouge1_f.")
     expect(page.locator("section[data-system=S1] figure[data-matrix=u] rect.cell")).to_have_count(4)
+    # Its tests ran too (one run per request); nothing is left running when the page closes.
+    expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
+    expect(page.locator("#tests tbody tr")).to_have_count(3)
+    assert len(site.runs) == 3
+    page.close()

@@ -1,6 +1,8 @@
 // Cross-dataset evaluation page: the form (metric, datasets, missing-cell rule) drives
-// GET /api/crossdataset/?...&plots=true; the ranking, the paired tests, each system's heat maps
-// (server-built SVG, values in data-* attributes) and the left-out systems are drawn from it.
+// GET /api/crossdataset/?...&plots=true; the ranking, each system's heat maps (server-built SVG,
+// values in data-* attributes) and the left-out systems are drawn from it. The paired tests run
+// on the workers: when the GET has none for these scores, POST /api/crossdataset/tests/ starts
+// (or finds) the run and GET /api/crossdataset/tests/<id>/ is polled until it is done.
 import { api, el } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 
@@ -11,6 +13,9 @@ const datasetsBox = document.getElementById("datasets");
 const missingSelect = document.getElementById("missing");
 const status = document.getElementById("status");
 const errorBox = document.getElementById("error");
+const testsStatus = document.getElementById("tests-status");
+const POLL_MS = 1000;
+let loading = 0; // the latest load; an older one's polling stops
 
 const figure = (value) => (value === null || value === undefined ? "–" : Number(value).toFixed(4));
 
@@ -86,9 +91,8 @@ function drawRanking(body) {
   document.getElementById("ranking-section").hidden = !body.systems.length;
 }
 
-function drawTests(body) {
-  document.getElementById("tests-description").textContent = body.test_description;
-  const rows = body.tests.map((t) => {
+function drawTests(tests) {
+  const rows = tests.map((t) => {
     const row = el("tr", null, { "data-pair": `${t.system_a}|${t.system_b}` });
     if (t.error) {
       row.append(el("th", t.system_a, { scope: "row" }), el("td", t.system_b), el("td", `Not tested: ${t.error}`, { colspan: "4", class: "na" }));
@@ -107,7 +111,34 @@ function drawTests(body) {
     return row;
   });
   document.querySelector("#tests tbody").replaceChildren(...rows);
-  document.getElementById("tests-section").hidden = !body.tests.length;
+  document.getElementById("tests").hidden = !tests.length;
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function runText(run) {
+  if (run.state === "failed") return `The paired tests failed: ${run.error}`;
+  if (run.state === "queued") return "Paired tests queued for the workers…";
+  return `Paired tests running on the workers: ${run.pairs_done} of ${run.pairs_total} pairs done…`;
+}
+
+// Start (or find) the run of the paired tests and follow it until it is done.
+async function followTests(body, query, ticket) {
+  let run = body.tests_run;
+  if (run.state !== "succeeded" && run.state !== "queued" && run.state !== "running") {
+    const params = { metric: body.metric, missing: body.missing, datasets: body.datasets.join(",") };
+    if (query.get("resamples")) params.resamples = Number(query.get("resamples"));
+    run = await api("/api/crossdataset/tests/", { method: "POST", body: params });
+  }
+  while (ticket === loading && (run.state === "queued" || run.state === "running")) {
+    testsStatus.textContent = runText(run);
+    await delay(POLL_MS);
+    if (ticket !== loading) return;
+    run = await api(`/api/crossdataset/tests/${run.run}/`);
+  }
+  if (ticket !== loading) return;
+  testsStatus.textContent = run.state === "succeeded" ? `Run ${run.run}: ${run.pairs_total} pairs tested.` : runText(run);
+  drawTests(run.tests);
 }
 
 function drawMatrices(body) {
@@ -138,18 +169,25 @@ function drawLeftOut(body) {
 
 async function load() {
   const wanted = params();
+  const ticket = ++loading;
+  testsStatus.textContent = "";
   const query = new URLSearchParams({ metric: wanted.metric, missing: wanted.missing, plots: "true" });
   if (wanted.datasets.length) query.set("datasets", wanted.datasets.join(","));
+  const resamples = new URLSearchParams(window.location.search).get("resamples");
+  if (resamples) query.set("resamples", resamples);
   page.setAttribute("aria-busy", "true");
   errorBox.hidden = true;
   status.textContent = "Computing…";
+  let body;
   try {
-    const body = await api(`/api/crossdataset/?${query}`);
+    body = await api(`/api/crossdataset/?${query}`);
     fillMetrics(body.metrics, body.metric);
     missingSelect.value = body.missing;
     for (const box of datasetsBox.querySelectorAll("input[type=checkbox]")) box.checked = body.datasets.includes(box.value);
     drawRanking(body);
-    drawTests(body);
+    document.getElementById("tests-description").textContent = body.test_description;
+    drawTests(body.tests);
+    document.getElementById("tests-section").hidden = body.systems.length < 2;
     drawMatrices(body);
     drawLeftOut(body);
     status.textContent = body.systems.length
@@ -159,14 +197,24 @@ async function load() {
     status.textContent = "";
     for (const id of ["ranking-section", "tests-section", "matrices-section", "left-out-section"]) document.getElementById(id).hidden = true;
     showError(errorBox, error.message);
+    return;
   } finally {
     page.setAttribute("aria-busy", "false");
+  }
+  if (!document.getElementById("tests-section").hidden) {
+    try {
+      await followTests(body, query, ticket);
+    } catch (error) {
+      if (ticket === loading) testsStatus.textContent = `The paired tests could not be started: ${error.message}`;
+    }
   }
 }
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const query = new URLSearchParams({ metric: metricSelect.value, missing: missingSelect.value });
+  const resamples = new URLSearchParams(window.location.search).get("resamples");
+  if (resamples) query.set("resamples", resamples);
   const datasets = chosenDatasets();
   if (datasets.length) query.set("datasets", datasets.join(","));
   window.history.replaceState(null, "", `?${query}`);
