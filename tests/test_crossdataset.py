@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from datetime import timedelta
 from xml.etree import ElementTree
 
@@ -432,3 +433,25 @@ def test_the_command_refuses_a_bad_scores_file(tmp_path):
         run_command("--scores", str(partial), "--missing", "exclude", "--format", "json")
     )
     assert data["excluded"] == [["B", "C"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_runs_the_tests_queued_on_commit(celery_worker_process, client_for):
+    example_load()
+    client = client_for("researcher")
+    params = {"metric": "rouge1_f", "resamples": 300}
+    response = client.post(f"{URL}tests/", params, format="json")
+    assert response.status_code == 202, response.content
+    run = response.json()
+    deadline = time.monotonic() + 60
+    while run["state"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.3)
+        run = client.get(f"{URL}tests/{run['run']}/").json()
+    assert run["state"] == "succeeded", run["error"]
+    assert (run["pairs_done"], run["pairs_total"]) == (3, 3)
+    for test in run["tests"]:
+        a, b = test["system_a"], test["system_b"]
+        assert test["statistic"] == pytest.approx(STIFFNESS[a] - STIFFNESS[b], abs=1e-12)
+    body = get(client, **params).json()
+    assert body["tests"] == run["tests"]
+    assert CrossDatasetPairTest.objects.filter(run_id=run["run"], attempts=1).count() == 3
