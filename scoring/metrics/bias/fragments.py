@@ -171,7 +171,25 @@ def fragment_stats(
     """
     summary = check_tokens(summary, "summary")
     document = check_tokens(document, "document")
-    fragments = greedy_fragments(summary, document, positions=positions)
+    if positions is None:
+        positions = token_positions(document)
+    return stats_checked(summary, document, positions)
+
+
+def stats_checked(
+    summary: tuple[str, ...], document: tuple[str, ...], positions: dict[str, list[int]]
+) -> FragmentStats:
+    """:func:`fragment_stats` of token tuples already checked, with the document's index.
+
+    Args:
+        summary: the summary's tokens.
+        document: the document's tokens.
+        positions: ``token_positions(document)``.
+
+    Returns:
+        The pair's :class:`FragmentStats`.
+    """
+    fragments = greedy_checked(summary, document, positions)
     n_summary, n_document = len(summary), len(document)
     lengths = [fragment.length for fragment in fragments]
     if n_summary:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rouge.tokens import NON_ALPHANUM_RE
-from .fragments import FragmentStats, fragment_stats, token_positions
-from .ngrams import DEFAULT_MAX_ORDER, NgramStats, _check_order, ngram_stats, ngrams
+from .fragments import FragmentStats, stats_checked, token_positions
+from .ngrams import DEFAULT_MAX_ORDER, NgramStats, _check_order, ngrams, ngrams_checked
 from .sentences import (
     DEFAULT_MIN_FRAGMENT_LENGTH,
     SentenceSupport,
@@ -121,6 +121,7 @@ def item_bias(
         InvalidOrderError: ``max_order`` is not a positive integer.
         BiasError: ``min_fragment_length`` is not a positive integer.
     """
+    _check_order(max_order, "max_order")
     if isinstance(document_sentences, PreparedDocument):
         prepared = document_sentences
         if len(prepared.ngrams) < max_order:
@@ -137,11 +138,9 @@ def item_bias(
         len(prepared.sentences),
         min_fragment_length,
     )
-    summary = [token for sentence in summary_checked for token in sentence]
+    summary = tuple(token for sentence in summary_checked for token in sentence)
     return ItemBias(
-        fragments=fragment_stats(summary, prepared.flat, positions=prepared.positions),
-        ngrams=ngram_stats(
-            summary, prepared.flat, max_order=max_order, document_ngrams=prepared.ngrams
-        ),
+        fragments=stats_checked(summary, prepared.flat, prepared.positions),
+        ngrams=ngrams_checked(summary, prepared.ngrams, max_order),
         support=support,
     )

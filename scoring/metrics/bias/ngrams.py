@@ -77,6 +77,24 @@ def ngram_stats(
     summary = check_tokens(summary, "summary")
     document = check_tokens(document, "document")
     _check_order(max_order, "max_order")
+    if document_ngrams is None:
+        document_ngrams = tuple(frozenset(ngrams(document, n)) for n in range(1, max_order + 1))
+    return ngrams_checked(summary, document_ngrams, max_order)
+
+
+def ngrams_checked(
+    summary: tuple[str, ...], document_ngrams: Sequence[frozenset], max_order: int
+) -> NgramStats:
+    """:func:`ngram_stats` of a checked summary against the document's n-gram sets.
+
+    Args:
+        summary: the summary's tokens.
+        document_ngrams: the document's n-gram sets, orders 1..``max_order`` (at least).
+        max_order: a checked positive integer.
+
+    Returns:
+        The summary's :class:`NgramStats`.
+    """
     novel: list[float | None] = []
     repeated: list[float | None] = []
     for n in range(1, max_order + 1):
@@ -85,9 +103,8 @@ def ngram_stats(
             novel.append(None)
             repeated.append(None)
             continue
-        in_document = (
-            document_ngrams[n - 1] if document_ngrams is not None else set(ngrams(document, n))
-        )
-        novel.append(sum(gram not in in_document for gram in counts) / len(counts))
-        repeated.append(sum(count > 1 for count in counts.values()) / len(counts))
+        in_document = document_ngrams[n - 1]
+        distinct = len(counts)
+        novel.append(len(counts.keys() - in_document) / distinct)
+        repeated.append((distinct - list(counts.values()).count(1)) / distinct)
     return NgramStats(tuple(novel), tuple(repeated))
