@@ -8,12 +8,10 @@ on the workers, one Celery task per pair, and are stored here with the digest of
 from django.conf import settings
 from django.db import models
 
+from scoring.scores.models import JobStatus
 
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+# A run's states are a scoring job's: queued, running, succeeded, failed.
+RunStatus = JobStatus
 
 
 class CrossDatasetTestRun(models.Model):
