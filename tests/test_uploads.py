@@ -74,7 +74,11 @@ def test_a_jsonl_upload_creates_version_1_and_queues_a_scoring_job(
     # The job scores exactly the new version, and is sent to the workers once the upload commits.
     assert (job.trigger, job.status, job.created_by) == ("upload", "queued", users["researcher"])
     assert list(job.versions.all()) == [version]
-    assert len(queued) == 1
+    # Two callbacks: the scoring job's and the dataset's bias run's (outputs_uploaded).
+    assert len(queued) == 2
+    from scoring.bias.models import BiasRun
+
+    assert BiasRun.objects.get(dataset__slug="demo", status="queued").trigger == "upload"
 
 
 def test_a_second_upload_is_version_2_and_version_1_stays_readable(researcher):
