@@ -308,8 +308,9 @@ def test_rouge_scorers_from_one_allpairs_equal_their_own_scores():
     """AutoFAR-L shares one all-pairs ROUGE per document among its ROUGE features."""
     import numpy as np
 
+    from scoring.autofar.services.machine import top_n_prefix
     from scoring.metrics.rouge import allpairs
-    from scoring.metrics.suggest import get_scorer
+    from scoring.metrics.suggest import get_scorer, machine_fam_from_scores
 
     rng = np.random.default_rng(7)
     words = [*"the a cat dog sat ran on at mat night bark barking loudly today".split()]
@@ -326,3 +327,25 @@ def test_rouge_scorers_from_one_allpairs_equal_their_own_scores():
             scorer = get_scorer(name)
             own = scorer.score(reference, sentences)
             assert (scorer.from_pairs(pairs) == own).all(), name
+            for n in (1, 2):  # one ranking serves every N
+                assert top_n_prefix(machine_fam_from_scores(own, top_n=3), n) == (
+                    machine_fam_from_scores(own, top_n=n)
+                ), (name, n)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_through_a_real_celery_worker(celery_worker_process):
+    """The run task plans, the chord's chunks run on the worker, the callback finishes it."""
+    import time
+
+    dataset, _, fit = build_tiny()
+    run = autofar_run_create(dataset=dataset, fit=fit)  # queued when its transaction commits
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if run.finished:
+            break
+        time.sleep(0.25)
+    assert run.status == RunStatus.SUCCEEDED, (run.status, run.error)
+    assert run.chunks_done == run.chunks_total == 1 and run.dispatches == 1
+    assert _estimates(dataset) == pytest.approx(_expected(), abs=1e-12)

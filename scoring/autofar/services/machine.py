@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from django.db import transaction
@@ -97,10 +97,29 @@ def machine_fams_compute(
                 matrix = np.asarray(engine.from_pairs(pairs_of), dtype=np.float64)
             else:
                 matrix = engine.score(reference.sentences, document.sentences)
+            widest = machine_fam_from_scores(matrix, top_n=max(ns))
             for n in ns:
-                fam = machine_fam_from_scores(matrix, top_n=n)
+                fam = widest if n == max(ns) else top_n_prefix(widest, n)
                 result[(scorer, n)].append(MachineFam(document, reference.pk, fam))
     return result
+
+
+def top_n_prefix(fam: FacetAwareMapping, n: int) -> FacetAwareMapping:
+    """The machine FAM of a smaller N, from the validated one of a larger N.
+
+    ``machine_fam_from_scores`` lists each facet's groups in rank order (a stable sort, so
+    top-n is a prefix of top-N) and drops the sentences without evidence, which come last in
+    that order; so top-n's groups are the first ``n`` of top-N's (tested against
+    ``machine_fam_from_scores(top_n=n)``), and one ranking serves every N.
+
+    Args:
+        fam: a machine FAM from ``machine_fam_from_scores`` with ``top_n >= n``.
+        n: the smaller N.
+
+    Returns:
+        The FAM with each facet's first ``n`` groups.
+    """
+    return replace(fam, groups=tuple(groups[:n] for groups in fam.groups))
 
 
 def _facets(fam: FacetAwareMapping) -> list[dict]:
