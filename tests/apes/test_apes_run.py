@@ -250,3 +250,37 @@ def test_api_starts_a_run_and_reads_it(toy, client_for, django_capture_on_commit
     systems = client.get("/api/datasets/apes-toy/apes/").json()["systems"]
     assert {r["system"]: r["value"] for r in systems if r["answerer"] == "apes"}["quiet"] == 0.2
     assert client_for("annotator").get(f"/api/apes-runs/{run.pk}/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_without_the_embeddings_extra_the_embedding_answerer_is_skipped_clearly(toy, monkeypatch):
+    import sys
+
+    from scoring.apes.nlp import ApesUnavailableError, SpacyRecognizer, answerer_build
+
+    # The import now fails as if sentence-transformers were not installed (as test_suggest).
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    with pytest.raises(ApesUnavailableError, match=r"loupe\[embeddings\]"):
+        answerer_build("apes_embedding", SpacyRecognizer())
+    out = StringIO()
+    call_command("apes", "--dataset", "apes-toy", stdout=out)
+    text = out.getvalue()
+    assert "skipped apes_embedding: the embedding answerer is skipped" in text
+    assert "sentence_transformers" in text and "loupe[embeddings]" in text
+    run = ApesRun.objects.get()
+    assert run.answerers == ["apes"] and list(run.skipped) == ["apes_embedding"]
+    assert run.status == RunStatus.SUCCEEDED and run.outcomes["scored"] == 4
+    assert not DocumentScore.objects.filter(metric="apes_embedding").exists()
+    # Asking for the embedding answerer alone: nothing can run, a clear 400 / command error.
+    with pytest.raises(CommandError, match="no APES answerer can run here"):
+        call_command("apes", "--dataset", "apes-toy", "--answerer", "apes_embedding")
+
+
+@pytest.mark.django_db
+def test_the_leaderboard_page_has_the_apes_section(toy, users, client):
+    client.force_login(users["researcher"])
+    page = client.get("/leaderboards/apes-toy/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="apes-correlations"' in html and 'id="apes-corr-table"' in html
+    assert 'aria-labelledby="apes-corr-heading"' in html
