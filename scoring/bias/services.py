@@ -17,6 +17,7 @@ from django.utils import timezone
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
+from config.gc import cyclic_gc_paused
 from scoring.metrics.bias import DEFAULT_POSITION_BINS, bias_sums, sums_from_dict, sums_means
 from scoring.metrics.bias import sums_merge as merge
 from scoring.scores.selectors import output_version_current_list
@@ -218,6 +219,19 @@ def bias_chunk_compute(*, chunk: BiasChunk) -> int:
         MetricsError: a text the measures refuse (the message names it).
     """
     BiasChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    with cyclic_gc_paused():  # the prepared documents' many tuples are no cycles
+        sums, pairs = _chunk_sums(chunk)
+    with transaction.atomic():
+        first_time = BiasChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
+            sums=sums, pairs=pairs, done_at=timezone.now()
+        )
+        if first_time:
+            BiasRun.objects.filter(pk=chunk.run_id).update(chunks_done=F("chunks_done") + 1)
+    return pairs
+
+
+def _chunk_sums(chunk: BiasChunk) -> tuple[dict, int]:
+    """Read a chunk's documents and summaries; their sums per source and the pairs scored."""
     run = chunk.run
     documents = list(
         Document.objects.filter(pk__in=chunk.document_ids)
@@ -233,14 +247,7 @@ def bias_chunk_compute(*, chunk: BiasChunk) -> int:
         source: {"kind": kind, "sums": asdict(bias_sums(items, bins=run.bins))}
         for (kind, source), items in groups.items()
     }
-    pairs = sum(len(items) for items in groups.values())
-    with transaction.atomic():
-        first_time = BiasChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
-            sums=sums, pairs=pairs, done_at=timezone.now()
-        )
-        if first_time:
-            BiasRun.objects.filter(pk=run.pk).update(chunks_done=F("chunks_done") + 1)
-    return pairs
+    return sums, sum(len(items) for items in groups.values())
 
 
 @transaction.atomic
