@@ -13,7 +13,8 @@ from scoring.leaderboards.services import leaderboard_serve
 from scoring.scores.services import scoring_pending_run_inline
 
 TABLE_METRICS = (
-    "far", "autofar_l", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_r", "faithfulness",
+    "far", "autofar_l", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_r",
+    "apes", "apes_embedding", "faithfulness",
 )  # fmt: skip
 
 
