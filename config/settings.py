@@ -334,6 +334,8 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "10"))
 LOUPE_SCORING_CHUNK = env_int("LOUPE_SCORING_CHUNK", 250)
 # Documents per bias task (each with every source's summaries of them).
 LOUPE_BIAS_CHUNK = env_int("LOUPE_BIAS_CHUNK", 250)
+# Documents per AutoFAR-L task (machine FAMs, FAR and the estimate of every extractive output).
+LOUPE_AUTOFAR_CHUNK = env_int("LOUPE_AUTOFAR_CHUNK", 250)
 LOUPE_LEADERBOARD_RESAMPLES = env_int("LOUPE_LEADERBOARD_RESAMPLES", 1000)
 # A workspace tab counts as having its task open this long after its last heartbeat.
 LOUPE_PRESENCE_SECONDS = env_int_at_least("LOUPE_PRESENCE_SECONDS", 15, 1)

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import time
+import uuid
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
@@ -120,3 +125,83 @@ def test_far_release_fit_applied_to_the_polytope_release(client_for):
         assert math.isfinite(systems[slug]["autofar_l"]["mean"])
     abstractive = [s for s, row in systems.items() if row["kind"] == "abstractive"]
     assert len(abstractive) == 6 and all(systems[s]["autofar_l"] is None for s in abstractive)
+
+
+@needs_polytope
+@pytest.mark.skipif(
+    settings.CELERY_EMBEDDED_BROKER,
+    reason="a killed worker's task comes back only on a broker with acknowledgements (Redis): "
+    "set CELERY_BROKER_URL",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(worker_factory):
+    """One document per chunk on the PolyTope release; the worker is SIGKILLed inside a chunk:
+    the chunk comes back on a new worker, chunks done before are not redone, and the rows equal
+    a run in one piece."""
+    from config.celery import app
+    from scoring.autofar.models import AutoFarChunk
+    from scoring.autofar.services import autofar_run_create, autofar_run_inline
+
+    # Imported before the queue is switched: its scoring job goes where no worker listens.
+    _call(
+        "import_dataset",
+        str(POLYTOPE_OUTPUTS),
+        "--format",
+        "polytope-release",
+        "--slug",
+        "polytope",
+    )
+    polytope = Dataset.objects.get(slug="polytope")
+    source = Dataset.objects.create(slug="fit-source", name="fit source")
+    fit = AutoFarFit.objects.create(
+        dataset=source, scorers=["rouge1-f", "rougel-f"], top_ns=[1, 2], k=3,
+        features=["rouge1-f@1", "rougel-f@2"], intercept=0.05,
+        weights={"rouge1-f@1": 0.6, "rougel-f@2": 0.3}, rmse=0.2, report={}, n_documents=1,
+        n_systems=3, n_rows=3, digest="kill",
+    )  # fmt: skip
+    queue = f"loupe-kill-{uuid.uuid4().hex[:8]}"
+    previous, app.conf.task_default_queue = app.conf.task_default_queue, queue
+    try:
+        first = worker_factory(queue, env={"LOUPE_AUTOFAR_CHUNK": "1"})
+        run = autofar_run_create(dataset=polytope, fit=fit)  # queued on commit
+        chunks = AutoFarChunk.objects.filter(run=run)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            run.refresh_from_db()
+            started = chunks.filter(attempts__gte=1, done_at__isnull=True).exists()
+            if run.chunks_done >= 5 and started:
+                break
+            time.sleep(0.005)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+        run.refresh_from_db()
+        interrupted = set(
+            chunks.filter(attempts__gte=1, done_at__isnull=True).values_list("index", flat=True)
+        )
+        assert interrupted, "the worker died between two chunks; nothing was interrupted"
+        assert run.status == RunStatus.RUNNING and 5 <= run.chunks_done < run.chunks_total == 150
+        done_before = set(chunks.filter(done_at__isnull=False).values_list("index", flat=True))
+        worker_factory(
+            queue, env={"CELERY_VISIBILITY_TIMEOUT": "5", "CELERY_RESTORE_INTERVAL": "1"}
+        )
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not run.finished:
+            time.sleep(0.25)
+            run.refresh_from_db()
+    finally:
+        app.conf.task_default_queue = previous
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.chunks_done == run.chunks_total == 150
+    assert set(chunks.filter(attempts=1).values_list("index", flat=True)) >= done_before
+    assert set(chunks.filter(attempts__gte=2).values_list("index", flat=True)) >= interrupted
+    rows = DocumentScore.objects.filter(version__dataset=polytope, metric="autofar_l")
+    stored = list(rows.values_list("version_id", "document_id"))
+    assert len(stored) == len(set(stored)) == sum(EXTRACTIVE.values())
+    assert run.scores_written == len(stored) == run.result["outputs_predicted"]
+    after_kill = {(v, d): x for v, d, x in rows.values_list("version_id", "document_id", "value")}
+    # A run in one piece gives the same estimates.
+    whole = autofar_run_inline(run=autofar_run_create(dataset=polytope, fit=fit, queue=False),
+                               chunk_size=150)  # fmt: skip
+    assert whole.status == RunStatus.SUCCEEDED and whole.chunks_total == 1
+    again = {(v, d): x for v, d, x in rows.values_list("version_id", "document_id", "value")}
+    assert again == pytest.approx(after_kill, abs=1e-12)

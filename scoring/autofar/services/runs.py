@@ -33,7 +33,6 @@ from .machine import (
 
 log = logging.getLogger(__name__)
 EXTRACTIVE = "extractive"
-CHUNK_SIZE = 250  # documents per chunk (settings.LOUPE_AUTOFAR_CHUNK overrides it)
 
 
 class AutoFarRunError(ApplicationError):
@@ -160,14 +159,14 @@ def autofar_run_plan(*, run: AutoFarRun, chunk_size: int | None = None) -> list[
 
     Args:
         run: the run.
-        chunk_size: documents per chunk (default ``settings.LOUPE_AUTOFAR_CHUNK`` or 250).
+        chunk_size: documents per chunk (default ``settings.LOUPE_AUTOFAR_CHUNK``, 250).
 
     Returns:
         The chunks not done yet, in order.
     """
     run = AutoFarRun.objects.select_for_update().select_related("fit").get(pk=run.pk)
     if not run.chunks.exists():
-        size = chunk_size or getattr(settings, "LOUPE_AUTOFAR_CHUNK", CHUNK_SIZE)
+        size = chunk_size or settings.LOUPE_AUTOFAR_CHUNK
         ids = target_document_ids(dataset=run.dataset)
         for feature in run.fit.features:
             scorer, n = feature_parts(feature)
