@@ -204,27 +204,39 @@ def test_a_lost_worker_and_a_failing_chunk_lose_nothing(tiny):
     # Asking again resumes the stale run instead of starting another.
     assert autofar_run_create(dataset=dataset, fit=fit, queue=False).pk == run.pk
 
-    # A chunk that raises (an extracted index outside its document) writes nothing of its own.
+    # Resumed here, a chunk that raises (an extracted index outside its document) writes
+    # nothing of its own; the run, which a worker may still own, stays running.
     bad = SystemOutput.objects.get(document=documents[1], system__slug="sys-b")
     bad.extracted = [1, 9]
     bad.save()
-    with pytest.raises(MetricsError):
+    with pytest.raises(MetricsError, match="index 9 is out of range"):
         autofar_run_inline(run=run)
     run.refresh_from_db()
-    assert run.status == RunStatus.FAILED and "index 9 is out of range" in run.error
+    assert (run.status, run.chunks_done) == (RunStatus.RUNNING, 1)
     assert set(_estimates(dataset)) == {(s, "t1") for s in EXPECTED}
     assert not Fam.objects.filter(
         annotation_set__kind=AnnotationSetKind.MACHINE, document=documents[1]
     ).exists()
 
-    # Fixed and run again: the same rows as the hand-worked figures, none twice.
+    # Fixed and resumed: the same rows as the hand-worked figures, none twice, chunk 0 not redone.
     bad.extracted = EXTRACTED["sys-b"]
     bad.save()
-    rerun = autofar_run_inline(run=autofar_run_create(dataset=dataset, fit=fit, queue=False))
-    assert rerun.pk != run.pk and rerun.status == RunStatus.SUCCEEDED
+    resumed = autofar_run_inline(run=autofar_run_create(dataset=dataset, fit=fit, queue=False))
+    assert resumed.pk == run.pk and resumed.status == RunStatus.SUCCEEDED
+    attempts = dict(resumed.chunks.values_list("index", "attempts"))
+    assert attempts == {0: 2, 1: 2}  # chunk 0: its task and the redelivery; chunk 1: twice
+    assert resumed.scores_written == 6 and resumed.result["outputs_predicted"] == 6
     estimates = _estimates(dataset)
     assert estimates == pytest.approx(_expected(), abs=1e-12)
     assert DocumentScore.objects.filter(version__dataset=dataset, metric="autofar_l").count() == 6
+    # A new run of a queued (owned) state fails on the same error and keeps the rows.
+    bad.extracted = [1, 9]
+    bad.save()
+    with pytest.raises(MetricsError):
+        autofar_run_inline(run=autofar_run_create(dataset=dataset, fit=fit, queue=False))
+    failed = AutoFarRun.objects.exclude(pk=run.pk).get()
+    assert failed.status == RunStatus.FAILED and "index 9 is out of range" in failed.error
+    assert _estimates(dataset) == pytest.approx(_expected(), abs=1e-12)
     assert Fam.objects.filter(annotation_set__kind=AnnotationSetKind.MACHINE).count() == 2 * 2
 
 

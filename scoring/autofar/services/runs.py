@@ -383,13 +383,16 @@ def autofar_run_inline(*, run: AutoFarRun, chunk_size: int | None = None) -> Aut
         The finished run.
 
     Raises:
-        MetricsError: an output the metrics refuse (the run is then failed).
+        MetricsError: an output the metrics refuse (the run is then failed, unless it was
+            already running: a worker may still own it).
     """
+    owned = run.status == RunStatus.QUEUED  # a running run may belong to a worker too
     try:
         for chunk in autofar_run_plan(run=run, chunk_size=chunk_size):
             autofar_chunk_compute(chunk=chunk)
     except Exception as error:
-        autofar_run_fail(run=run, error=f"{type(error).__name__}: {error}")
+        if owned:
+            autofar_run_fail(run=run, error=f"{type(error).__name__}: {error}")
         raise
     autofar_run_finish(run=run)
     run.refresh_from_db()
