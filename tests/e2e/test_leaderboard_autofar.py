@@ -14,10 +14,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def autofar_board(demo):
-    """tests/test_autofar_runs.py's hand-worked dataset, scored and estimated in this process."""
+    """The hand-worked dataset of tests/autofar/test_autofar_runs.py, scored and estimated here."""
     from scoring.autofar.services import autofar_run_create, autofar_run_inline
     from scoring.scores.services import scoring_pending_run_inline
-    from tests.test_autofar_runs import build_tiny
+    from tests.autofar.test_autofar_runs import build_tiny
 
     dataset, _, fit = build_tiny()
     scoring_pending_run_inline(dataset=dataset, ks=[2, 3])
