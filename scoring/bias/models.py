@@ -6,13 +6,7 @@ from django.db import models
 
 from annotation.corpus.models import Dataset
 from annotation.systems.models import OutputVersion
-
-
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+from scoring.scores.models import JobStatus as RunStatus  # a run's states are a job's
 
 
 class RunTrigger(models.TextChoices):

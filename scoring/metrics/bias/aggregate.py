@@ -39,11 +39,6 @@ class BiasMeans:
     position_histogram: tuple[float, ...]
 
 
-def _mean(values: list[float]) -> float | None:
-    """Mean of a list, None when it is empty."""
-    return sum(values) / len(values) if values else None
-
-
 def aggregate(items: Iterable[ItemBias], *, bins: int = DEFAULT_POSITION_BINS) -> BiasMeans:
     """Means of the bias measures over a set of pairs.
 
@@ -58,45 +53,13 @@ def aggregate(items: Iterable[ItemBias], *, bins: int = DEFAULT_POSITION_BINS) -
         NoItemsError: ``items`` is empty.
         BiasError: ``bins`` is not a positive integer, or the items differ in ``max_order``.
     """
-    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
-        raise BiasError(f"bins must be a positive integer, got {bins!r}")
+    from .partial import bias_sums, sums_means  # partial builds on BiasMeans, defined here
+
     items = list(items)
     if not items:
-        raise NoItemsError("no (document, summary) pair to aggregate: the mean is undefined")
-    orders = {len(item.ngrams.novel) for item in items}
-    if len(orders) != 1:
-        raise BiasError(f"the items were scored with different max_order values: {sorted(orders)}")
-    (max_order,) = orders
-    novel, repeated, counts = [], [], []
-    for n in range(max_order):
-        defined = [item.ngrams for item in items if item.ngrams.novel[n] is not None]
-        novel.append(_mean([stats.novel[n] for stats in defined]))
-        repeated.append(_mean([stats.repeated[n] for stats in defined]))
-        counts.append(len(defined))
-    positions = [p for item in items for p in item.support.positions]
-    histogram = [0] * bins
-    for item in items:
-        n_sentences = item.support.n_document_sentences
-        for index in item.support.copied_from:
-            # Integer arithmetic: index / n_sentences * bins in floats can fall just short of
-            # a bin edge (1 / 49 * 49 < 1).
-            histogram[index * bins // n_sentences] += 1
-    fusions = [item.support.fusion for item in items if item.support.fusion is not None]
-    n = len(items)
-    return BiasMeans(
-        n_items=n,
-        n_empty_summaries=sum(item.fragments.summary_length == 0 for item in items),
-        coverage=sum(item.fragments.coverage for item in items) / n,
-        density=sum(item.fragments.density for item in items) / n,
-        compression=sum(item.fragments.compression for item in items) / n,
-        copy_length=sum(item.fragments.copy_length for item in items) / n,
-        novel=tuple(novel),
-        repeated=tuple(repeated),
-        ngram_counts=tuple(counts),
-        fusion=_mean(fusions),
-        mean_position=_mean(positions),
-        position_histogram=tuple(c / len(positions) if positions else 0.0 for c in histogram),
-    )
+        raise NoItemsError("no (document, summary) pair to aggregate: the means are undefined")
+    # The sums add the values in the items' order, as a mean over them does: the same floats.
+    return sums_means(bias_sums(items, bins=bins))
 
 
 def aggregate_by(
