@@ -151,7 +151,7 @@ def dataset_bias_get(*, dataset: Dataset, check_stale: bool = True) -> dict:
     Args:
         dataset: the dataset.
         check_stale: compare the figures' digest with the dataset's inputs now (one pass over
-            the texts' digests in the database).
+            the texts' digests in the database; skipped while a run is queued or running).
 
     Returns:
         ``{"dataset", "status", "stale", "run", "computed_by", "rows", "meta"}``: ``status``
@@ -161,7 +161,8 @@ def dataset_bias_get(*, dataset: Dataset, check_stale: bool = True) -> dict:
     latest = bias_run_list(dataset=dataset).first()
     done = bias_run_latest_succeeded(dataset=dataset)
     stale = False
-    if done is not None and check_stale:
+    # While a run waits or runs, the page polls and the new run will answer; no digest then.
+    if done is not None and check_stale and latest.finished:
         current = bias_inputs_digest(
             dataset=dataset, versions=output_version_current_list(dataset=dataset), bins=done.bins
         )
