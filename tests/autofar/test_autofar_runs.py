@@ -361,3 +361,37 @@ def test_a_run_through_a_real_celery_worker(celery_worker_process):
     assert run.status == RunStatus.SUCCEEDED, (run.status, run.error)
     assert run.chunks_done == run.chunks_total == 1 and run.dispatches == 1
     assert _estimates(dataset) == pytest.approx(_expected(), abs=1e-12)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_chunk_computed_twice_at_once_writes_once():
+    """A chunk redelivered while its first worker still runs it: both finish, no collision."""
+    import threading
+
+    from django.db import connection
+
+    dataset, documents, fit = build_tiny()
+    run = autofar_run_create(dataset=dataset, fit=fit, queue=False)
+    (chunk,) = autofar_run_plan(run=run)
+    errors, start = [], threading.Barrier(2)
+
+    def work():
+        try:
+            start.wait()
+            autofar_chunk_compute(chunk=AutoFarChunk.objects.get(pk=chunk.pk))
+        except Exception as error:  # recorded for the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert autofar_run_finish(run=run)
+    run.refresh_from_db()
+    assert (run.chunks_done, run.scores_written) == (1, 6)
+    assert _estimates(dataset) == pytest.approx(_expected(), abs=1e-12)
+    assert Fam.objects.filter(annotation_set__kind=AnnotationSetKind.MACHINE).count() == 2 * 2

@@ -271,6 +271,9 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
     }
     sets = {pair: by_slug[machine_set_slug(scorer=pair[0], top_n=pair[1])] for pair in pairs}
     with transaction.atomic():
+        # One writer per chunk at a time: a chunk computed twice at once (redelivered while it
+        # ran, or a resumed run) replaces the other's rows instead of colliding with them.
+        AutoFarChunk.objects.select_for_update().filter(pk=chunk.pk).first()
         machine_fams_store(
             fams={annotation_set: machine[pair] for pair, annotation_set in sets.items()},
             document_ids=chunk.document_ids,
