@@ -1,6 +1,8 @@
 """Score models: a ScoringJob, its ScoringChunks (the fan-out), the DocumentScores it upserts and
 the ErrorBreakdowns of scored span annotations."""
 
+import sys
+
 from django.conf import settings
 from django.db import models
 
@@ -10,8 +12,10 @@ from annotation.systems.models import OutputVersion
 from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS, POLYTOPE_METRICS
 
 # AutoFAR-L (scoring.autofar): a regression estimate of FAR, not clipped, so any finite value.
+# The bound is the largest finite float, not infinity: SQLite's SQL has no infinity literal
+# (Django writes ``inf``, which SQLite reads as a column name).
 AUTOFAR_L = "autofar_l"
-INFINITY = float("inf")
+FLOAT_MAX = sys.float_info.max
 
 
 class JobStatus(models.TextChoices):
@@ -135,7 +139,7 @@ class DocumentScore(models.Model):
                 condition=(
                     models.Q(metric=POLYTOPE, value__lte=100.0)
                     | models.Q(metric__in=POLYTOPE_COUNTS, value__gte=0.0)
-                    | models.Q(metric=AUTOFAR_L, value__gt=-INFINITY, value__lt=INFINITY)
+                    | models.Q(metric=AUTOFAR_L, value__gte=-FLOAT_MAX, value__lte=FLOAT_MAX)
                     | (
                         ~models.Q(metric__in=POLYTOPE_METRICS)
                         & models.Q(value__gte=0.0, value__lte=1.0)

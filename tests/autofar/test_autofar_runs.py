@@ -24,6 +24,7 @@ A = -0.2 + 1.5 = 1.3 (not clipped), B = -0.2 + 0.75 + 0.2 = 0.75, C = -0.2 + 0.4
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
@@ -395,3 +396,25 @@ def test_one_chunk_computed_twice_at_once_writes_once():
     assert (run.chunks_done, run.scores_written) == (1, 6)
     assert _estimates(dataset) == pytest.approx(_expected(), abs=1e-12)
     assert Fam.objects.filter(annotation_set__kind=AnnotationSetKind.MACHINE).count() == 2 * 2
+
+
+@pytest.mark.parametrize("value", [1.3, -7.25, 1e300, -1e300])
+def test_autofar_l_stores_any_finite_value(tiny, value):
+    dataset, documents, _ = tiny
+    version = OutputVersion.objects.filter(dataset=dataset).first()
+    DocumentScore.objects.create(
+        version=version, document=documents[0], metric="autofar_l", value=value
+    )
+    assert DocumentScore.objects.get(version=version, metric="autofar_l").value == value
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_autofar_l_refuses_what_is_not_finite(tiny, value):
+    """The check constraint is written with the largest finite float, so it migrates on SQLite
+    (the quickstart's database) as on PostgreSQL, and still refuses infinities and NaN."""
+    dataset, documents, _ = tiny
+    version = OutputVersion.objects.filter(dataset=dataset).first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        DocumentScore.objects.create(
+            version=version, document=documents[0], metric="autofar_l", value=value
+        )
