@@ -203,7 +203,9 @@ def test_repeated_and_long_sentences_match_score_pair():
             assert result.pair(i, j) == score_pair(facet, sentence)
 
 
-def test_allpairs_dataset_streams_lazily():
+@pytest.mark.parametrize("batch", [1, 2])
+def test_allpairs_dataset_streams_lazily(batch):
+    """Documents are pulled one batch at a time: at most ``batch`` before the first result."""
     pulled = []
 
     def documents():
@@ -211,9 +213,9 @@ def test_allpairs_dataset_streams_lazily():
             pulled.append(number)
             yield f"doc-{number}", [f"facet {number}"], ["sentence one", f"facet {number}"]
 
-    stream = allpairs_dataset(documents())
+    stream = allpairs_dataset(documents(), batch=batch)
     doc_id, result = next(stream)
-    assert (doc_id, pulled) == ("doc-0", [0])
+    assert (doc_id, pulled) == ("doc-0", list(range(batch)))
     assert result.rouge1.fmeasure[0, 1] == 1.0
     assert [doc for doc, _ in stream] == ["doc-1", "doc-2"]
     assert pulled == [0, 1, 2]

@@ -10,8 +10,18 @@ import pytest
 from rouge_score.rouge_scorer import RougeScorer, _lcs_table
 from rouge_score.tokenizers import DefaultTokenizer
 
-from scoring.metrics.rouge import ROUGE_TYPES, allpairs, allpairs_dataset, score_pair, tokenize
-from scoring.metrics.rouge.lcs import lcs_length, lcs_matrix
+from scoring.metrics.rouge import (
+    ROUGE_TYPES,
+    allpairs,
+    allpairs_dataset,
+    allpairs_many,
+    score_pair,
+    score_pairs,
+    tokenize,
+)
+from scoring.metrics.rouge.batch import _SEPARATOR, encode
+from scoring.metrics.rouge.lcs import lcs_length
+from scoring.metrics.rouge.tokens import tokenize_nltk
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 POLYTOPE = SHARED / "polytope-release" / "outputs"
@@ -88,10 +98,6 @@ def test_rapidfuzz_lcs_is_the_lcs_of_token_ids():
         a = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 5, 30, 64, 65, 130]))]
         b = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 5, 30, 64, 65, 130]))]
         assert lcs_length(a, b) == _lcs_table(a, b)[-1][-1]
-    rows = [[1, 2, 3, 2, 1], [], [3, 3, 3]]
-    columns = [[3, 2, 1], [1, 2, 3, 2, 1], [4]]
-    expected = [[_lcs_table(r, c)[-1][-1] for c in columns] for r in rows]
-    assert lcs_matrix(rows, columns).tolist() == expected
 
 
 def test_random_pairs_are_identical_to_rouge_score():
@@ -136,13 +142,130 @@ def test_polytope_documents_are_identical():
         assert np.array_equal(engine_arrays(result), expected), doc_id
 
 
-@pytest.mark.parametrize("block_cells", [1, 7, 50])
-def test_prediction_blocks_give_the_same_values(monkeypatch, block_cells):
-    from scoring.metrics.rouge import ngrams
+ODD_TEXTS = [
+    "",
+    "!!! ... ---",
+    "\u0130stanbul \u00df \u03a3\u03b1 \uff21\uff22 x\u00b2 \u2167 \u212aelvin",
+    "tab\tnew\nline\r\nand\x00nul",
+    f"a text holding the separator word {_SEPARATOR} itself",
+    "ODYSSEUS's ships sailed; 1,200 sailors (exhausted) rested.",
+    "\U0001f600 emoji \ud800 lone surrogate",
+]
 
-    monkeypatch.setattr(ngrams, "BLOCK_CELLS", block_cells)
-    rng = random.Random(block_cells)
-    facets = [random_sentence(rng) for _ in range(4)]
-    sentences = [random_sentence(rng) for _ in range(15)] + [""]
-    expected = reference_arrays(facets, sentences)
-    assert np.array_equal(engine_arrays(allpairs(facets, sentences)), expected)
+
+def test_tokenizers_agree_with_rouge_score():
+    theirs = DefaultTokenizer(use_stemmer=True)
+    rng = random.Random(7)
+    texts = REAL + ODD_TEXTS + [random_sentence(rng) for _ in range(300)]
+    for text in texts:
+        expected = theirs.tokenize(text.encode("utf-8", "replace").decode("utf-8"))
+        assert list(tokenize_nltk(text)) == expected, text
+        assert list(tokenize(text)) == expected, text
+
+
+@pytest.mark.parametrize("with_separator", [False, True])
+def test_encode_numbers_each_texts_tokens(with_separator):
+    rng = random.Random(5)
+    texts = REAL + ODD_TEXTS + [random_sentence(rng) for _ in range(100)]
+    if not with_separator:  # the one-string path; with it, the text-by-text fallback
+        texts = [t for t in texts if _SEPARATOR not in t]
+    encoded = encode(texts)
+    seen: dict[int, str] = {}
+    for n, text in enumerate(texts):
+        ids = encoded.ids[encoded.bounds[n] : encoded.bounds[n + 1]].tolist()
+        tokens = tokenize(text)
+        assert len(ids) == len(tokens), text
+        for number, token in zip(ids, tokens, strict=True):
+            assert seen.setdefault(number, token) == token  # one id, one token
+    assert len(set(seen.values())) == len(seen) == encoded.vocabulary
+    assert encode([]).ids.size == 0 and encode([""]).bounds.tolist() == [0, 0]
+    with pytest.raises(TypeError, match="text 1"):
+        encode(["fine", None])
+
+
+def test_many_documents_at_once_are_identical_to_rouge_score():
+    rng = random.Random(99)
+    documents = [
+        (
+            [random_sentence(rng) for _ in range(rng.randint(0, 5))],
+            [random_sentence(rng) for _ in range(rng.randint(0, 20))],
+        )
+        for _ in range(25)
+    ]
+    documents.append((REAL[:3], ODD_TEXTS))
+    results = allpairs_many(documents)
+    assert len(results) == len(documents)
+    for (facets, sentences), result in zip(documents, results, strict=True):
+        assert result.shape == (len(facets), len(sentences))
+        assert np.array_equal(engine_arrays(result), reference_arrays(facets, sentences))
+    assert allpairs_many([]) == []
+
+
+@pytest.mark.parametrize("batch", [1, 3, 1000])
+def test_dataset_batches_give_the_same_values(batch):
+    rng = random.Random(batch)
+    documents = [
+        (
+            f"d{n}",
+            [random_sentence(rng) for _ in range(3)],
+            [random_sentence(rng) for _ in range(7)],
+        )
+        for n in range(7)
+    ]
+    stream = list(allpairs_dataset(iter(documents), batch=batch))
+    assert [doc_id for doc_id, _ in stream] == [doc_id for doc_id, _, _ in documents]
+    for (_, facets, sentences), (_, result) in zip(documents, stream, strict=True):
+        assert np.array_equal(engine_arrays(result), reference_arrays(facets, sentences))
+
+
+def test_dataset_names_the_bad_document():
+    with pytest.raises(TypeError, match="document 'd2'"):
+        list(allpairs_dataset([("d1", ["a"], ["b"]), ("d2", ["a"], [None])]))
+
+
+def test_score_pairs_is_identical_to_rouge_score():
+    rng = random.Random(17)
+    texts = REAL + ODD_TEXTS + [random_sentence(rng) for _ in range(60)]
+    targets = [rng.choice(texts) for _ in range(150)]
+    predictions = [rng.choice(texts) for _ in range(150)]
+    result = score_pairs(targets, predictions)
+    assert len(result) == 150
+    for n, (target, prediction) in enumerate(zip(targets, predictions, strict=True)):
+        theirs = SCORER.score(target, prediction)
+        assert result.pair(n) == score_pair(target, prediction)
+        for name in ROUGE_TYPES:
+            assert tuple(getattr(result.pair(n), name).as_dict().values()) == tuple(theirs[name])
+    assert len(score_pairs([], [])) == 0
+
+
+def test_score_pairs_refuses_bad_input():
+    with pytest.raises(ValueError, match="2 targets but 1 predictions"):
+        score_pairs(["a", "b"], ["a"])
+    with pytest.raises(TypeError, match="single str"):
+        score_pairs("ab", "ab")
+    with pytest.raises(TypeError, match="must be a str"):
+        score_pairs(["a"], [3])
+
+
+@pytest.mark.shared
+@pytest.mark.skipif(not POLYTOPE.is_dir(), reason=f"{POLYTOPE} is absent (the PolyTope release)")
+def test_native_stems_are_nltks_on_every_word_of_the_releases():
+    """The compiled tokenizer against NLTK's Porter stemmer on every distinct word of the
+    PolyTope release (articles, references, the ten systems' outputs) and the FAR release."""
+    from annotation.corpus.importers.parsers.far import parse_far_release
+    from annotation.corpus.importers.parsers.polytope import parse_polytope_release
+    from scoring.metrics.rouge.tokens import NON_ALPHANUM_RE, stem_word
+
+    texts = []
+    polytope = parse_polytope_release(POLYTOPE)
+    for document in polytope.documents:
+        texts += [*document.sentences, *(s for r in document.references for s in r.sentences)]
+    for output in getattr(polytope, "outputs", ()):
+        texts += list(output.sentences)
+    for document in parse_far_release(SHARED / "far-release").documents:
+        texts += [*document.sentences, *(s for r in document.references for s in r.sentences)]
+    words = sorted({w for t in texts for w in NON_ALPHANUM_RE.sub(" ", t.lower()).split()})
+    assert len(words) > 10_000
+    native = tokenize(" ".join(words))
+    assert list(native) == [stem_word(w) for w in words]
+    assert list(native) == DefaultTokenizer(use_stemmer=True).tokenize(" ".join(words))

@@ -1,4 +1,4 @@
-"""ROUGE-1/2/L for one pair, for all pairs of a document, and streamed over a dataset."""
+"""ROUGE-1/2/L for one pair, for all pairs of one or many documents, streamed over a dataset."""
 
 from __future__ import annotations
 
@@ -7,10 +7,15 @@ from itertools import chain
 
 import numpy as np
 
-from .lcs import lcs_length, lcs_matrix
-from .ngrams import clipped_overlap, ngram_counts, overlap_matrix
-from .results import AllPairs, PairScores, prf, prf_matrix
+from .batch import encode, pair_counts
+from .lcs import lcs_length
+from .ngrams import clipped_overlap, ngram_counts
+from .results import MEASURES, AllPairs, PairScores, PRFMatrix, prf
 from .tokens import tokenize
+
+# Documents that allpairs_dataset scores together: enough to amortise the array calls, few
+# enough to keep memory small (a CNN/DM-sized document has about 120 pairs).
+DOCUMENTS_PER_BATCH = 256
 
 
 def _token_ids(token_lists: Sequence[Sequence[str]]) -> list[list[int]]:
@@ -66,10 +71,75 @@ def _texts(texts: Sequence[str], what: str) -> tuple[str, ...]:
     return texts
 
 
+def allpairs_many(
+    documents: Sequence[tuple[Sequence[str], Sequence[str]]],
+    names: Sequence[object] | None = None,
+) -> list[AllPairs]:
+    """:func:`allpairs` of several documents at once, vectorised across them.
+
+    Every text is tokenized once; the n-gram overlaps of all documents come from a few sparse
+    matrix products (each document's n-grams coded apart, so no pair crosses documents), the
+    LCS lengths from one RapidFuzz call and P/R/F from one pass over all pairs.
+
+    Args:
+        documents: ``(facets, sentences)`` of each document.
+        names: each document's name for error messages (default: its position).
+
+    Returns:
+        One :class:`AllPairs` per document, in order.
+
+    Raises:
+        TypeError: as :func:`allpairs`, naming the document.
+    """
+    checked, texts = [], []
+    for position, (facets, sentences) in enumerate(documents):
+        try:
+            pair = (_texts(facets, "facets"), _texts(sentences, "sentences"))
+        except TypeError as error:
+            name = position if names is None else names[position]
+            raise TypeError(f"document {name!r}: {error}") from None
+        checked.append(pair)
+        texts.extend(chain(*pair))
+    encoded = encode(texts)
+    n_facets = np.fromiter((len(f) for f, _ in checked), dtype=np.int64, count=len(checked))
+    n_sentences = np.fromiter((len(s) for _, s in checked), dtype=np.int64, count=len(checked))
+    first_text = np.concatenate([[0], np.cumsum(n_facets + n_sentences)[:-1]]).astype(np.int64)
+    n_pairs = n_facets * n_sentences
+    # Pair k of document d is (facet k // S_d, sentence k % S_d): row-major, as the matrices.
+    document = np.repeat(np.arange(len(checked), dtype=np.int64), n_pairs)
+    within = np.arange(int(n_pairs.sum()), dtype=np.int64) - np.repeat(
+        np.cumsum(n_pairs) - n_pairs, n_pairs
+    )
+    columns = n_sentences[document]
+    counts = pair_counts(
+        encoded,
+        np.repeat(np.arange(len(checked), dtype=np.int64), n_facets + n_sentences),
+        first_text[document] + within // np.maximum(columns, 1),
+        first_text[document] + n_facets[document] + within % np.maximum(columns, 1),
+    )
+    shapes = list(zip(n_facets.tolist(), n_sentences.tolist(), strict=True))
+    flat = counts.prf()
+    results, start = [], 0
+    for shape in shapes:
+        end = start + shape[0] * shape[1]
+        results.append(
+            AllPairs(
+                *(
+                    PRFMatrix(
+                        *(getattr(matrix, name)[start:end].reshape(shape) for name in MEASURES)
+                    )
+                    for matrix in flat
+                )
+            )
+        )
+        start = end
+    return results
+
+
 def allpairs(facets: Sequence[str], sentences: Sequence[str]) -> AllPairs:
     """ROUGE-1/2/L of every facet (target) against every document sentence (prediction).
 
-    Each text is tokenized once, its n-grams are counted once, overlaps come from small matrix
+    Each text is tokenized once, its n-grams are counted once, overlaps come from sparse matrix
     products and LCS lengths from RapidFuzz. Every value equals ``score_pair(facets[i],
     sentences[j])`` and rouge-score's, bit for bit. Empty texts score 0.0, as in
     :func:`score_pair`.
@@ -86,43 +156,22 @@ def allpairs(facets: Sequence[str], sentences: Sequence[str]) -> AllPairs:
     """
     facets = _texts(facets, "facets")
     sentences = _texts(sentences, "sentences")
-    n_targets, n_texts = len(facets), len(facets) + len(sentences)
-    id_lists = _token_ids([tokenize(text) for text in chain(facets, sentences)])
-    lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=n_texts)
-    ids = np.fromiter(chain.from_iterable(id_lists), dtype=np.int64, count=int(lengths.sum()))
-    owners = np.repeat(np.arange(n_texts, dtype=np.int64), lengths)
-
-    same_text = owners[:-1] == owners[1:]
-    bigram_codes = ids[:-1][same_text] * max(ids.size, 1) + ids[1:][same_text]
-    bigram_owners = owners[:-1][same_text]
-    bigram_lengths = np.maximum(lengths - 1, 0)
-
-    rouge1 = prf_matrix(
-        overlap_matrix(ids, owners, n_targets, n_texts), lengths[:n_targets], lengths[n_targets:]
-    )
-    rouge2 = prf_matrix(
-        overlap_matrix(bigram_codes, bigram_owners, n_targets, n_texts),
-        bigram_lengths[:n_targets],
-        bigram_lengths[n_targets:],
-    )
-    rouge_l = prf_matrix(
-        lcs_matrix(id_lists[:n_targets], id_lists[n_targets:]),
-        lengths[:n_targets],
-        lengths[n_targets:],
-    )
-    return AllPairs(rouge1, rouge2, rouge_l)
+    return allpairs_many([(facets, sentences)])[0]
 
 
 def allpairs_dataset(
     documents: Iterable[tuple[str, Sequence[str], Sequence[str]]],
+    batch: int = DOCUMENTS_PER_BATCH,
 ) -> Iterator[tuple[str, AllPairs]]:
-    """Stream :func:`allpairs` over a dataset, one document at a time.
+    """Stream :func:`allpairs` over a dataset, vectorised over batches of documents.
 
-    Nothing is kept between documents except the bounded stem cache, so memory does not grow
-    with the dataset when ``documents`` is itself a generator and the caller drops each result.
+    Only one batch of documents and results is held at a time (and the tokenizer's bounded
+    stem cache), so memory does not grow with the dataset when ``documents`` is itself a
+    generator and the caller drops each result.
 
     Args:
         documents: ``(doc_id, facets, sentences)`` triples, e.g. a generator over a file.
+        batch: documents scored together (default :data:`DOCUMENTS_PER_BATCH`).
 
     Yields:
         ``(doc_id, AllPairs)`` in input order.
@@ -131,6 +180,14 @@ def allpairs_dataset(
         TypeError: as :func:`allpairs`, with the document id added to the message.
         ValueError: an item is not a ``(doc_id, facets, sentences)`` triple.
     """
+    pending: list[tuple[str, Sequence[str], Sequence[str]]] = []
+
+    def flush() -> Iterator[tuple[str, AllPairs]]:
+        names = [doc_id for doc_id, _, _ in pending]
+        results = allpairs_many([(facets, sentences) for _, facets, sentences in pending], names)
+        pending.clear()
+        yield from zip(names, results, strict=True)
+
     for item in documents:
         try:
             doc_id, facets, sentences = item
@@ -138,8 +195,8 @@ def allpairs_dataset(
             raise ValueError(
                 f"expected (doc_id, facets, sentences), got {type(item).__name__}"
             ) from None
-        try:
-            result = allpairs(facets, sentences)
-        except TypeError as error:
-            raise TypeError(f"document {doc_id!r}: {error}") from None
-        yield doc_id, result
+        pending.append((doc_id, facets, sentences))
+        if len(pending) >= batch:
+            yield from flush()
+    if pending:
+        yield from flush()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
 
@@ -23,18 +21,3 @@ def lcs_length(a: Sequence[int], b: Sequence[int]) -> int:
         The LCS length (0 when either side is empty).
     """
     return int(LCSseq.similarity(a, b))
-
-
-def lcs_matrix(rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]]) -> np.ndarray:
-    """LCS length of every row sequence against every column sequence.
-
-    Args:
-        rows: token-id sequences (the facets).
-        columns: token-id sequences (the document sentences).
-
-    Returns:
-        A (len(rows), len(columns)) int64 array.
-    """
-    if not rows or not columns:
-        return np.zeros((len(rows), len(columns)), dtype=np.int64)
-    return process.cdist(rows, columns, scorer=LCSseq.similarity, dtype=np.int64)

@@ -62,7 +62,8 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class PRFMatrix:
-    """One ROUGE type over all pairs: read-only float64 arrays of shape (facets, sentences)."""
+    """One ROUGE type over many pairs: read-only float64 arrays, (facets, sentences) for all
+    pairs of a document, (pairs,) for a list of pairs."""
 
     precision: np.ndarray
     recall: np.ndarray
@@ -89,10 +90,35 @@ class PRFMatrix:
         return getattr(self, name)
 
 
+def prf_arrays(
+    overlap: np.ndarray, target_counts: np.ndarray, prediction_counts: np.ndarray
+) -> PRFMatrix:
+    """Vectorised :func:`prf` over broadcastable arrays: the same IEEE operations in the same
+    order, so the same bits.
+
+    Args:
+        overlap: matched counts (integral values), one per pair.
+        target_counts: the targets' n-gram (or token) counts, broadcastable against ``overlap``.
+        prediction_counts: the predictions' counts, broadcastable against ``overlap``.
+
+    Returns:
+        The :class:`PRFMatrix` of ``overlap``'s shape; pairs with an empty side get 0.0.
+    """
+    overlap = np.asarray(overlap, dtype=np.float64)
+    predictions = np.maximum(np.asarray(prediction_counts, dtype=np.float64), 1.0)
+    targets = np.maximum(np.asarray(target_counts, dtype=np.float64), 1.0)
+    precision = overlap / predictions
+    recall = overlap / targets
+    total = precision + recall
+    fmeasure = np.zeros_like(overlap)
+    np.divide(2 * precision * recall, total, out=fmeasure, where=total > 0)
+    return PRFMatrix(precision, recall, fmeasure)
+
+
 def prf_matrix(
     overlap: np.ndarray, target_counts: np.ndarray, prediction_counts: np.ndarray
 ) -> PRFMatrix:
-    """Vectorised :func:`prf`: the same IEEE operations in the same order, so the same bits.
+    """:func:`prf_arrays` of a (facets, sentences) overlap matrix.
 
     Args:
         overlap: (facets, sentences) matched counts, integral values.
@@ -102,15 +128,11 @@ def prf_matrix(
     Returns:
         The :class:`PRFMatrix`; pairs with an empty side get 0.0 everywhere.
     """
-    overlap = np.asarray(overlap, dtype=np.float64)
-    predictions = np.maximum(np.asarray(prediction_counts, dtype=np.float64), 1.0)
-    targets = np.maximum(np.asarray(target_counts, dtype=np.float64), 1.0)
-    precision = overlap / predictions[np.newaxis, :]
-    recall = overlap / targets[:, np.newaxis]
-    total = precision + recall
-    fmeasure = np.zeros_like(overlap)
-    np.divide(2 * precision * recall, total, out=fmeasure, where=total > 0)
-    return PRFMatrix(precision, recall, fmeasure)
+    return prf_arrays(
+        overlap,
+        np.asarray(target_counts)[:, np.newaxis],
+        np.asarray(prediction_counts)[np.newaxis, :],
+    )
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,14 +16,17 @@ MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
 def rouge_version() -> str:
     """The ROUGE scorers' cache version: our code's version and the packages behind the scores.
 
-    The tokenizer follows rouge-score's and the stems come from nltk's Porter stemmer, whose
-    output has changed between nltk releases; so precomputed suggestions are keyed by both
-    installed versions (read from the package metadata, without importing them).
+    The tokenizer follows rouge-score's and the stems come from rouge-score-rs's compiled port
+    of NLTK's Porter stemmer (tested identical to NLTK's), so precomputed suggestions are keyed
+    by both installed versions (read from the package metadata, without importing them).
 
     Returns:
-        E.g. ``"1 (rouge-score 0.1.2, nltk 3.9.1)"``.
+        E.g. ``"2 (rouge-score 0.1.2, rouge-score-rs 0.2.1)"``.
     """
-    return f"1 (rouge-score {package_version('rouge-score')}, nltk {package_version('nltk')})"
+    return (
+        f"2 (rouge-score {package_version('rouge-score')}, "
+        f"rouge-score-rs {package_version('rouge-score-rs')})"
+    )
 
 
 class RougeScorer(Scorer):
@@ -35,8 +38,9 @@ class RougeScorer(Scorer):
     sentence's n-grams found in the facet; recall the share of the facet's n-grams found in
     the sentence.
 
-    :attr:`version` holds the rouge-score and nltk versions (see :func:`rouge_version`), so a
-    cache of precomputed suggestions keyed by it is not reused after either changes.
+    :attr:`version` holds the rouge-score and rouge-score-rs versions (see
+    :func:`rouge_version`), so a cache of precomputed suggestions keyed by it is not reused
+    after either changes.
     """
 
     def __init__(self, variant: str = "rougeavg", measure: str = "f"):

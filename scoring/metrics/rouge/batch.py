@@ -1,0 +1,317 @@
+"""ROUGE-1/2/L of many (target, prediction) pairs at once, across documents, in array operations.
+
+For all pairs of many documents (:func:`pair_counts`): every text is tokenized once and its
+tokens numbered; a *group* (a document) makes n-gram codes local, so texts of different groups
+never share an n-gram. Clipped n-gram overlaps are then a few sparse matrix products over all
+groups at once, LCS lengths one RapidFuzz call over all pairs, and P/R/F the same IEEE
+operations as rouge-score, so every value equals its bit for bit. For independent pairs
+(:func:`score_pairs`), where no text is shared, rouge-score-rs's compiled batch scorer is
+faster, and it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import chain
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import LCSseq
+from scipy import sparse
+
+from .results import MEASURES, PRF, ROUGE_TYPES, PairScores, PRFMatrix, prf_arrays
+from .tokens import stem_words, tokenize
+
+# Token ids become code points for RapidFuzz's string LCS: skip the surrogate block, and keep
+# below the last code point. A larger vocabulary falls back to sequences of integers.
+_SURROGATES, _SURROGATE_SPAN = 0xD800, 0x800
+_MAX_CHAR_VOCABULARY = 0x110000 - _SURROGATE_SPAN
+# The word put between texts when they are tokenized as one string: digits only, so the
+# stemmer keeps it as it is.
+_SEPARATOR = "40894237519036"
+_CUT, _DROPPED = -2, -1  # the codes of the separator and of a word with no token
+# bytes.translate table: [a-z0-9] stay, every other byte becomes a space.
+_SEPARATE = bytes(
+    c if chr(c).isascii() and chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32
+    for c in range(256)
+)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Texts as token ids: ``ids[bounds[i]:bounds[i + 1]]`` are text ``i``'s tokens, in order.
+
+    Equal ids are equal tokens (across all the texts); ``vocabulary`` is the number of ids.
+    """
+
+    ids: np.ndarray
+    bounds: np.ndarray
+    vocabulary: int
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Tokens per text (int64)."""
+        return np.diff(self.bounds)
+
+
+def encode(texts: Sequence[str]) -> Encoded:
+    """Tokenize the texts (rouge-score's tokenizer with stemming) and number the tokens.
+
+    The texts are lower-cased, split and counted as one string, with a numeric separator word
+    between them that no text contains; each distinct word is stemmed once. The tokens are
+    those of :func:`~scoring.metrics.rouge.tokens.tokenize` on each text (if a text held the
+    separator word, each text is tokenized on its own instead).
+
+    Args:
+        texts: the texts.
+
+    Returns:
+        The :class:`Encoded` texts.
+
+    Raises:
+        TypeError: a text is not a ``str``.
+    """
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"text {index} must be a str, got {type(text).__name__}")
+    # rouge-score's steps on all texts at once: lower-case (str.lower, so the Kelvin sign
+    # becomes k), then every character outside [a-z0-9] separates words: non-ASCII ones
+    # become "?" and every byte outside [a-z0-9] a space.
+    joined = f" {_SEPARATOR} ".join(texts).lower().encode("ascii", "replace")
+    words = joined.translate(_SEPARATE).split()
+    distinct = dict.fromkeys(words)
+    tokens = stem_words([word.decode("ascii") for word in distinct])
+    numbers: dict[str, int] = {_SEPARATOR: _CUT}  # the separator is no token
+    token_ids = [_DROPPED if t is None else numbers.setdefault(t, len(numbers) - 1) for t in tokens]
+    distinct.update(zip(distinct, token_ids, strict=True))
+    codes = np.fromiter(map(distinct.__getitem__, words), dtype=np.int64, count=len(words))
+    is_cut = codes == _CUT
+    if int(is_cut.sum()) != max(len(texts) - 1, 0):
+        return _encode_each(texts)
+    owners = np.cumsum(is_cut)  # the text of each word: separators before it
+    kept = codes >= 0  # neither a separator nor a word whose stem rouge-score drops
+    bounds = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owners[kept], minlength=len(texts)), out=bounds[1:])
+    return Encoded(codes[kept], bounds, len(numbers) - 1)
+
+
+def _encode_each(texts: Sequence[str]) -> Encoded:
+    """:func:`encode` one text at a time."""
+    token_lists = [tokenize(text) for text in texts]
+    flat = list(chain.from_iterable(token_lists))
+    index = {token: n for n, token in enumerate(dict.fromkeys(flat))}
+    ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+    bounds = np.zeros(len(token_lists) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=bounds[1:])
+    return Encoded(ids, bounds, len(index))
+
+
+def _owners(encoded: Encoded) -> np.ndarray:
+    """The text index of every token."""
+    return np.repeat(np.arange(encoded.lengths.size, dtype=np.int64), encoded.lengths)
+
+
+def _counts(codes: np.ndarray, owners: np.ndarray, n_texts: int) -> sparse.csr_matrix:
+    """The texts x distinct-codes count matrix."""
+    columns_of, columns = np.unique(codes, return_inverse=True)
+    return sparse.csr_matrix(
+        (np.ones(codes.size, dtype=np.int64), (owners, columns.reshape(-1))),
+        shape=(n_texts, max(columns_of.size, 1)),
+    )
+
+
+def _at_least(matrix: sparse.csr_matrix, level: int) -> sparse.csr_matrix:
+    """The 0/1 matrix of the cells whose count is at least ``level``."""
+    mask = matrix.copy()
+    mask.data = (mask.data >= level).astype(np.int64)
+    mask.eliminate_zeros()
+    return mask
+
+
+def clipped_overlaps(
+    codes: np.ndarray,
+    owners: np.ndarray,
+    n_texts: int,
+    pair_targets: np.ndarray,
+    pair_predictions: np.ndarray,
+) -> np.ndarray:
+    """Matched n-grams of each pair: ``sum over n-grams of min(target count, prediction count)``.
+
+    With ``A`` and ``B`` the 0/1 matrices "count >= k" of the targets and predictions, the
+    overlap of every (target, prediction) is ``sum_k A_k @ B_k.T`` (exact: integer counts).
+    Codes must be local to a group of texts, so the sparse products only hold cells of texts
+    that share a group.
+
+    Args:
+        codes: int64 code of every n-gram (equal codes, equal n-grams of the same group).
+        owners: int64 text index of every n-gram.
+        n_texts: number of texts.
+        pair_targets: text index of each pair's target.
+        pair_predictions: text index of each pair's prediction.
+
+    Returns:
+        An int64 array, one overlap per pair.
+    """
+    if codes.size == 0 or pair_targets.size == 0:
+        return np.zeros(pair_targets.size, dtype=np.int64)
+    counts = _counts(codes, owners, n_texts)
+    targets, target_rows = np.unique(pair_targets, return_inverse=True)
+    predictions, prediction_rows = np.unique(pair_predictions, return_inverse=True)
+    target_counts, prediction_counts = counts[targets], counts[predictions]
+    top = int(target_counts.max()) if target_counts.nnz else 0
+    overlap = sparse.csr_matrix((targets.size, predictions.size), dtype=np.int64)
+    for level in range(1, top + 1):
+        overlap = overlap + _at_least(target_counts, level) @ _at_least(prediction_counts, level).T
+    picked = overlap[target_rows.reshape(-1), prediction_rows.reshape(-1)]
+    return np.asarray(picked, dtype=np.int64).reshape(-1)
+
+
+def _lcs_lengths(encoded: Encoded, pair_targets: np.ndarray, pair_predictions: np.ndarray):
+    """LCS length of each pair's token sequences, by RapidFuzz over all pairs in one call."""
+    if pair_targets.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    bounds = encoded.bounds.tolist()
+    if encoded.vocabulary <= _MAX_CHAR_VOCABULARY:
+        # One code point per token id: one decode for all texts, then slices.
+        points = encoded.ids + (encoded.ids >= _SURROGATES) * _SURROGATE_SPAN
+        joined = points.astype("<u4").tobytes().decode("utf-32-le")
+        texts = [joined[start:end] for start, end in zip(bounds, bounds[1:], strict=False)]
+    else:
+        ids = encoded.ids.tolist()
+        texts = [ids[start:end] for start, end in zip(bounds, bounds[1:], strict=False)]
+    queries = [texts[n] for n in pair_targets.tolist()]
+    choices = [texts[n] for n in pair_predictions.tolist()]
+    return process.cpdist(queries, choices, scorer=LCSseq.similarity, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Per pair: token counts of both sides, unigram and bigram overlaps, the LCS length."""
+
+    target_tokens: np.ndarray
+    prediction_tokens: np.ndarray
+    overlap1: np.ndarray
+    overlap2: np.ndarray
+    lcs: np.ndarray
+
+    def prf(self) -> tuple[PRFMatrix, PRFMatrix, PRFMatrix]:
+        """ROUGE-1, -2 and -L as :class:`PRFMatrix` of one dimension (one value per pair)."""
+        bigrams_t = np.maximum(self.target_tokens - 1, 0)
+        bigrams_p = np.maximum(self.prediction_tokens - 1, 0)
+        return (
+            prf_arrays(self.overlap1, self.target_tokens, self.prediction_tokens),
+            prf_arrays(self.overlap2, bigrams_t, bigrams_p),
+            prf_arrays(self.lcs, self.target_tokens, self.prediction_tokens),
+        )
+
+
+def pair_counts(
+    encoded: Encoded, groups: np.ndarray, pair_targets: np.ndarray, pair_predictions: np.ndarray
+) -> PairCounts:
+    """Count what ROUGE-1/2/L need for each pair of encoded texts.
+
+    Args:
+        encoded: the texts.
+        groups: int64 group of each text; a pair's two texts must share their group.
+        pair_targets: text index of each pair's target.
+        pair_predictions: text index of each pair's prediction.
+
+    Returns:
+        The :class:`PairCounts`.
+    """
+    ids, n_texts = encoded.ids, encoded.lengths.size
+    owners = _owners(encoded)
+    width = max(encoded.vocabulary, 1)
+    local = groups[owners] * width + ids
+    same_text = owners[:-1] == owners[1:]
+    # Bigram (a, b) of group g: ((g * V) + a) * V + b, below 2**63 for any real batch.
+    bigrams = local[:-1][same_text] * width + ids[1:][same_text]
+    lengths = encoded.lengths
+    return PairCounts(
+        target_tokens=lengths[pair_targets],
+        prediction_tokens=lengths[pair_predictions],
+        overlap1=clipped_overlaps(local, owners, n_texts, pair_targets, pair_predictions),
+        overlap2=clipped_overlaps(
+            bigrams, owners[:-1][same_text], n_texts, pair_targets, pair_predictions
+        ),
+        lcs=_lcs_lengths(encoded, pair_targets, pair_predictions),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseScores:
+    """ROUGE-1/2/L of n (target, prediction) pairs: read-only arrays of shape (n,)."""
+
+    rouge1: PRFMatrix
+    rouge2: PRFMatrix
+    rougeL: PRFMatrix  # camel case, as rouge-score names it
+
+    def __len__(self) -> int:
+        return self.rouge1.fmeasure.size
+
+    def pair(self, index: int) -> PairScores:
+        """The scores of pair ``index``, as :func:`~scoring.metrics.rouge.score_pair` gives them.
+
+        Args:
+            index: the pair's position.
+
+        Returns:
+            Its :class:`PairScores` (Python floats).
+
+        Raises:
+            IndexError: no such pair.
+        """
+        return PairScores(
+            *(
+                PRF(*(float(getattr(matrix, name)[index]) for name in MEASURES))
+                for matrix in (self.rouge1, self.rouge2, self.rougeL)
+            )
+        )
+
+
+def score_pairs(targets: Sequence[str], predictions: Sequence[str]) -> PairwiseScores:
+    """ROUGE-1/2/L of each (target, prediction) pair, identical to rouge-score.
+
+    ``score_pairs(targets, predictions).pair(i) == score_pair(targets[i], predictions[i])``.
+    Each text here is scored once, so nothing is shared between pairs; rouge-score-rs's batch
+    scorer (compiled, the same values as rouge-score) does it faster than array operations in
+    Python can, and its scores come back as arrays.
+
+    Args:
+        targets: the references.
+        predictions: the candidates, as many as the targets.
+
+    Returns:
+        The :class:`PairwiseScores`.
+
+    Raises:
+        TypeError: a text is not a ``str``, or either side is a single string.
+        ValueError: the two sides differ in length.
+    """
+    for side, what in ((targets, "targets"), (predictions, "predictions")):
+        if isinstance(side, str | bytes):
+            raise TypeError(f"{what} must be a sequence of texts, not a single str")
+        for index, text in enumerate(side):
+            if not isinstance(text, str):
+                raise TypeError(f"{what}[{index}] must be a str, got {type(text).__name__}")
+    targets, predictions = list(targets), list(predictions)
+    if len(targets) != len(predictions):
+        raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
+    rows = _batch_scorer().score_batch(targets, predictions)
+    # Each row's scores are (precision, recall, fmeasure) named tuples: (pairs, types, 3).
+    values = np.array([[row[name] for name in ROUGE_TYPES] for row in rows], dtype=np.float64)
+    values = values.reshape(len(rows), len(ROUGE_TYPES), len(MEASURES))
+    return PairwiseScores(
+        *(PRFMatrix(*(values[:, t, m] for m in range(len(MEASURES)))) for t in range(3))
+    )
+
+
+@cache
+def _batch_scorer():
+    """rouge-score-rs's scorer of ROUGE-1/2/L with stemming, made once."""
+    from rouge_score_rs import RougeScorer
+
+    return RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
