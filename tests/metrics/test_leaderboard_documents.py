@@ -13,9 +13,11 @@ from scoring.metrics.leaderboard import (
     ROUGE_KEYS,
     OutputScores,
     far_key,
+    outputs_rouge,
     parse_far_key,
     score_output,
 )
+from scoring.metrics.rouge import score_pair
 
 NO_REFERENCE = "ROUGE: the document has no reference"
 NO_SUPPORT = "FAR: the FAM has no support group"
@@ -230,3 +232,22 @@ def test_far_key_rejects_a_bad_k(k):
 )
 def test_parse_far_key_returns_none_for_other_names(key):
     assert parse_far_key(key) is None
+
+
+def test_outputs_rouge_is_score_outputs_rouge_for_many_outputs_at_once():
+    items = [
+        (["The cat sat on the mat.", "It was happy."], ["The cat on the mat."]),
+        (None, ["No reference here."]),
+        ([], ["An empty reference is none."]),
+        (["Police arrested two men."], ["Two men were arrested by police.", "Nobody was hurt."]),
+        (["Same words."], []),
+    ]
+    batch = outputs_rouge(items)
+    assert batch[1] is None and batch[2] is None
+    for (reference, summary), rouge in zip(items, batch, strict=True):
+        alone = score_output(summary=summary, reference=reference)
+        given = score_output(summary=summary, reference=reference, rouge=rouge)
+        assert given == alone
+        if rouge is not None:
+            assert rouge == score_pair(" ".join(reference), " ".join(summary))
+    assert outputs_rouge([]) == []

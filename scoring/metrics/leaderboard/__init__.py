@@ -7,6 +7,7 @@ from .documents import (
     ROUGE_KEYS,
     OutputScores,
     far_key,
+    outputs_rouge,
     parse_far_key,
     score_output,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "polytope_cell",
     "polytope_document",
     "rank_by_polytope",
+    "outputs_rouge",
     "score_output",
     "segment_from_values",
     "severity_by_label",

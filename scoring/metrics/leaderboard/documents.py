@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..errors import MetricsError
 from ..fam import FacetAwareMapping
 from ..far import NoSupportError, check_k, score_document
-from ..rouge import score_pair
+from ..rouge import PairScores, score_pair, score_pairs
 
 FAR_MEASURES = ("far", "sar", "sap", "saf1")
 _ROUGE_PARTS = (("p", "precision"), ("r", "recall"), ("f", "fmeasure"))
@@ -74,6 +74,7 @@ def score_output(
     fam: FacetAwareMapping | None = None,
     ks: Sequence[int] = (3,),
     document: object = None,
+    rouge: PairScores | None = None,
 ) -> OutputScores:
     """Score one output: ROUGE against the reference, FAR/SAR/SAP/SAF1 against the FAM.
 
@@ -89,6 +90,8 @@ def score_output(
         fam: the document's validated FAM, or None (no FAR).
         ks: the cut-offs at which to compute the FAR family.
         document: the document's id, carried into error messages.
+        rouge: the pair's ROUGE when already computed for many outputs at once
+            (:func:`outputs_rouge`); computed here when None.
 
     Returns:
         The :class:`OutputScores`.
@@ -99,7 +102,7 @@ def score_output(
     values: dict[str, float] = {}
     notes: list[str] = []
     if reference:
-        pair = score_pair(" ".join(reference), " ".join(summary))
+        pair = rouge or score_pair(" ".join(reference), " ".join(summary))
         for rouge in ("rouge1", "rouge2", "rougeL"):
             prf = getattr(pair, rouge)
             for short, attribute in _ROUGE_PARTS:
@@ -118,3 +121,25 @@ def score_output(
     elif extracted is not None:
         notes.append("FAR: the document has no gold or released FAM")
     return OutputScores(values=values, notes=tuple(notes))
+
+
+def outputs_rouge(
+    items: Sequence[tuple[Sequence[str] | None, Sequence[str]]],
+) -> list[PairScores | None]:
+    """ROUGE of many outputs at once, as :func:`score_output` computes it for one.
+
+    Args:
+        items: ``(reference sentences or None, summary sentences)`` per output.
+
+    Returns:
+        Per output, the :class:`PairScores` of the joined summary against the joined reference,
+        or None when there is no reference (or an empty one).
+    """
+    scored = [n for n, (reference, _) in enumerate(items) if reference]
+    pairs = score_pairs(
+        [" ".join(items[n][0]) for n in scored], [" ".join(items[n][1]) for n in scored]
+    )
+    result: list[PairScores | None] = [None] * len(items)
+    for position, n in enumerate(scored):
+        result[n] = pairs.pair(position)
+    return result

@@ -16,6 +16,7 @@ from scoring.metrics.leaderboard import (
     POLYTOPE,
     ROUGE_KEYS,
     far_key,
+    outputs_rouge,
     score_output,
 )
 
@@ -93,17 +94,23 @@ def _fams(dataset, n_sentences: dict[int, int]):
 def _automatic_rows(job, outputs, keys):
     """ROUGE and the FAR family of each output, and the stale rows among ``keys`` to delete."""
     fams = _fams(job.dataset, {o.document_id: o.document.sentence_count for o in outputs})
-    rows, stale = [], Q()
+    references = []
     for output in outputs:
-        references = sorted(output.document.references.all(), key=lambda r: r.position)
+        ordered = sorted(output.document.references.all(), key=lambda r: r.position)
+        references.append(ordered[0].sentences if ordered else None)
+    # ROUGE of the whole chunk in one batch; FAR per output.
+    rouge = outputs_rouge(list(zip(references, (o.sentences for o in outputs), strict=True)))
+    rows, stale = [], Q()
+    for output, reference, pair in zip(outputs, references, rouge, strict=True):
         fam, valid = fams.get(output.document_id, (None, None))
         result = score_output(
             summary=output.sentences,
-            reference=references[0].sentences if references else None,
+            reference=reference,
             extracted=output.extracted,
             fam=valid,
             ks=job.ks,
             document=output.document.external_id,
+            rouge=pair,
         )
         rows.extend(
             DocumentScore(
