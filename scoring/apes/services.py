@@ -12,15 +12,20 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Reference
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
 from scoring.metrics.apes import ClozeQuestion, Entity, make_questions, score_summary
-from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import output_version_current_list
+from scoring.scores.services.store import (
+    ScoreRow,
+    StaleScores,
+    document_scores_delete,
+    document_scores_upsert,
+)
 
 from .models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
 from .nlp import (
@@ -309,15 +314,17 @@ def apes_chunk_compute(*, chunk: ApesChunk) -> int:
             clock = time.perf_counter()
             answerer.prime(pairs)
             seconds[key] += time.perf_counter() - clock
-    rows, stale, outcomes, answered = [], Q(), Counter(), 0
-    now = timezone.now()
+    rows, stale, outcomes, answered = [], StaleScores(), Counter(), 0
     for output in outputs:
-        pair = Q(version_id=output.version_id, document_id=output.document_id)
         reference = references.get(output.document_id)
         asked = questions.get(reference.pk, ()) if reference is not None else ()
         if not asked:
             outcomes[NO_REFERENCE if reference is None else NO_QUESTIONS] += 1
-            stale |= pair & Q(metric__in=ANSWERER_KEYS)
+            stale.add(
+                version_id=output.version_id,
+                document_id=output.document_id,
+                metrics=ANSWERER_KEYS,
+            )
             continue
         outcomes[SCORED] += 1
         for key, answerer in answerers.items():
@@ -325,25 +332,10 @@ def apes_chunk_compute(*, chunk: ApesChunk) -> int:
             result = score_summary(asked, summaries[output.pk], answerer)
             seconds[key] += time.perf_counter() - clock
             answered += result.n_questions
-            rows.append(
-                DocumentScore(
-                    version_id=output.version_id,
-                    document_id=output.document_id,
-                    metric=key,
-                    value=result.value,
-                    computed_at=now,
-                )
-            )
+            rows.append(ScoreRow(output.version_id, output.document_id, key, result.value))
     with transaction.atomic():
-        DocumentScore.objects.bulk_create(
-            rows,
-            batch_size=2000,
-            update_conflicts=True,
-            unique_fields=["version", "document", "metric"],
-            update_fields=["value", "fam", "job", "computed_at"],
-        )
-        if stale:
-            DocumentScore.objects.filter(stale).delete()
+        document_scores_upsert(rows=rows)
+        document_scores_delete(stale=stale)
         first_time = ApesChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(),
             scores_written=len(rows),

@@ -8,7 +8,7 @@ from functools import partial
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Avg, Count, F, Q
+from django.db.models import Avg, Count, F
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document
@@ -21,6 +21,12 @@ from scoring.metrics.far.engine import FarEngine
 from scoring.metrics.stats import KeyOrder
 from scoring.scores.models import AUTOFAR_L, DocumentScore
 from scoring.scores.selectors import output_version_current_list, scoring_fam_map
+from scoring.scores.services.store import (
+    ScoreRow,
+    StaleScores,
+    document_scores_delete,
+    document_scores_upsert,
+)
 
 from ..models import AutoFarChunk, AutoFarFit, AutoFarRun, RunStatus
 from .machine import (
@@ -253,10 +259,7 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
             features[feature] = {version_id: far}
         values = autofar_predict(model, features, order=order).per_document[version_id]
         predicted += len(values)
-        rows.extend(
-            DocumentScore(version_id=version_id, document_id=d, metric=AUTOFAR_L, value=v)
-            for d, v in values.items()
-        )
+        rows.extend(ScoreRow(version_id, d, AUTOFAR_L, v) for d, v in values.items())
     counts = {
         "documents": len(documents),
         "documents_without_reference": len(documents) - len(machine[pairs[0]]),
@@ -278,18 +281,11 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
             fams={annotation_set: machine[pair] for pair, annotation_set in sets.items()},
             document_ids=chunk.document_ids,
         )
-        DocumentScore.objects.bulk_create(
-            rows,
-            batch_size=2000,
-            update_conflicts=True,
-            unique_fields=["version", "document", "metric"],
-            update_fields=["value", "fam", "job", "computed_at"],
-        )
-        if unsupported:
-            stale = Q()
-            for version_id, document_id in unsupported:
-                stale |= Q(version_id=version_id, document_id=document_id)
-            DocumentScore.objects.filter(stale, metric=AUTOFAR_L).delete()
+        document_scores_upsert(rows=rows)
+        stale = StaleScores()
+        for version_id, document_id in unsupported:
+            stale.add(version_id=version_id, document_id=document_id, metrics=(AUTOFAR_L,))
+        document_scores_delete(stale=stale)
         first_time = AutoFarChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows), counts=counts
         )

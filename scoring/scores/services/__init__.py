@@ -10,8 +10,13 @@ from .jobs import (
     scoring_job_run_inline,
     scoring_pending_run_inline,
 )
+from .store import ScoreRow, StaleScores, document_scores_delete, document_scores_upsert
 
 __all__ = [
+    "ScoreRow",
+    "StaleScores",
+    "document_scores_delete",
+    "document_scores_upsert",
     "scoring_chunk_compute",
     "scoring_job_create",
     "scoring_job_fail",

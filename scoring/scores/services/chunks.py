@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from functools import reduce
+from operator import or_
+
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
@@ -23,6 +27,7 @@ from scoring.metrics.leaderboard import (
 from ..models import DocumentScore, ErrorBreakdown, JobStatus, JobTrigger, ScoringChunk, ScoringJob
 from ..selectors import POLYTOPE_SCHEME, scoring_fam_map
 from .spans import SPAN_KEYS, span_rows_compute
+from .store import ScoreRow, StaleScores, document_scores_delete, document_scores_upsert
 
 
 @transaction.atomic
@@ -91,8 +96,9 @@ def _fams(dataset, n_sentences: dict[int, int]):
     return fams
 
 
-def _automatic_rows(job, outputs, keys):
-    """ROUGE and the FAR family of each output, and the stale rows among ``keys`` to delete."""
+def _automatic_rows(job, outputs, keys, stale: StaleScores) -> list[ScoreRow]:
+    """ROUGE and the FAR family of each output; the metrics among ``keys`` it no longer has
+    are added to ``stale``."""
     fams = _fams(job.dataset, {o.document_id: o.document.sentence_count for o in outputs})
     references = []
     for output in outputs:
@@ -100,7 +106,7 @@ def _automatic_rows(job, outputs, keys):
         references.append(ordered[0].sentences if ordered else None)
     # ROUGE of the whole chunk in one batch; FAR per output.
     rouge = outputs_rouge(list(zip(references, (o.sentences for o in outputs), strict=True)))
-    rows, stale = [], Q()
+    rows = []
     for output, reference, pair in zip(outputs, references, rouge, strict=True):
         fam, valid = fams.get(output.document_id, (None, None))
         result = score_output(
@@ -112,23 +118,24 @@ def _automatic_rows(job, outputs, keys):
             document=output.document.external_id,
             rouge=pair,
         )
+        fam_id = fam.pk if fam is not None else None
         rows.extend(
-            DocumentScore(
-                version_id=output.version_id,
-                document_id=output.document_id,
-                metric=metric,
-                value=min(1.0, max(0.0, value)),
-                fam=fam if "@" in metric else None,
-                job=job,
+            ScoreRow(
+                output.version_id,
+                output.document_id,
+                metric,
+                min(1.0, max(0.0, value)),
+                fam_id if "@" in metric else None,
+                job.pk,
             )
             for metric, value in result.values.items()
         )
-        missing = keys - set(result.values)
-        if missing:
-            stale |= Q(
-                version_id=output.version_id, document_id=output.document_id, metric__in=missing
-            )
-    return rows, stale
+        stale.add(
+            version_id=output.version_id,
+            document_id=output.document_id,
+            metrics=keys - set(result.values),
+        )
+    return rows
 
 
 def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
@@ -155,30 +162,26 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     if automatic:  # ROUGE and FAR read the references; span-derived scores do not
         outputs = outputs.prefetch_related("document__references")
     outputs = list(outputs)
-    rows, stale = [], Q()
+    rows, stale = [], StaleScores()
     if automatic:
         keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
-        rows, stale = _automatic_rows(job, outputs, keys)
+        rows = _automatic_rows(job, outputs, keys, stale)
     spans = span_rows_compute(job=job, outputs=outputs)
     rows += spans.scores
     # Span-derived rows that no longer apply (the annotation was removed) go, as do the
     # breakdowns of outputs PolyTope no longer scores.
-    unscored = Q()
+    unscored: dict[int, list[int]] = defaultdict(list)  # version -> documents
     for output in outputs:
         written = spans.written.get(output.pk, set())
-        pair = Q(version_id=output.version_id, document_id=output.document_id)
-        if SPAN_KEYS - written:
-            stale |= pair & Q(metric__in=SPAN_KEYS - written)
-        if POLYTOPE not in written:
-            unscored |= pair
-    with transaction.atomic():
-        DocumentScore.objects.bulk_create(
-            rows,
-            batch_size=2000,
-            update_conflicts=True,
-            unique_fields=["version", "document", "metric"],
-            update_fields=["value", "fam", "job", "computed_at"],
+        stale.add(
+            version_id=output.version_id,
+            document_id=output.document_id,
+            metrics=SPAN_KEYS - written,
         )
+        if POLYTOPE not in written:
+            unscored[output.version_id].append(output.document_id)
+    with transaction.atomic():
+        document_scores_upsert(rows=rows)
         ErrorBreakdown.objects.bulk_create(
             spans.breakdowns,
             batch_size=2000,
@@ -186,10 +189,12 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
             unique_fields=["version", "document", "scheme"],
             update_fields=["annotation_set", "counts", "job", "computed_at"],
         )
-        if stale:
-            DocumentScore.objects.filter(stale).delete()
+        document_scores_delete(stale=stale)
         if unscored:
-            ErrorBreakdown.objects.filter(unscored, scheme=POLYTOPE_SCHEME).delete()
+            ErrorBreakdown.objects.filter(
+                reduce(or_, (Q(version_id=v, document_id__in=d) for v, d in unscored.items())),
+                scheme=POLYTOPE_SCHEME,
+            ).delete()
         first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows)
         )

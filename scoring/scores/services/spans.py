@@ -11,8 +11,9 @@ from scoring.metrics.errors import MetricsError
 from scoring.metrics.leaderboard import FAITHFULNESS, POLYTOPE_METRICS, polytope_document
 from scoring.metrics.spans import SIDE_SUMMARY, faithfulness, join_sentences
 
-from ..models import DocumentScore, ErrorBreakdown, ScoringJob
+from ..models import ErrorBreakdown, ScoringJob
 from ..selectors import POLYTOPE_SCHEME, scoring_judged_spans, scoring_span_map
+from .store import ScoreRow
 
 XSUM_SCHEME = "xsum-hallucinations"
 # Every metric a span-scoring pass writes (and deletes where it no longer applies).
@@ -23,7 +24,7 @@ SPAN_KEYS = frozenset((*POLYTOPE_METRICS, FAITHFULNESS))
 class SpanRows:
     """What a chunk's span scoring upserts: scores, breakdowns, and per output what it wrote."""
 
-    scores: list[DocumentScore] = field(default_factory=list)
+    scores: list[ScoreRow] = field(default_factory=list)
     breakdowns: list[ErrorBreakdown] = field(default_factory=list)
     written: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
 
@@ -31,13 +32,7 @@ class SpanRows:
         """Queue one output's values as DocumentScore rows."""
         self.written[output.pk] |= set(values)
         self.scores.extend(
-            DocumentScore(
-                version_id=output.version_id,
-                document_id=output.document_id,
-                metric=metric,
-                value=value,
-                job=job,
-            )
+            ScoreRow(output.version_id, output.document_id, metric, value, None, job.pk)
             for metric, value in values.items()
         )
 
