@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Func, IntegerField, QuerySet
+from django.db.models.functions import Coalesce
 
 from annotation.imports.validators import KnownDocument
 
-from .models import Category, Dataset, Document
+from .models import Category, Dataset, Document, Reference
 
 
 def dataset_list() -> QuerySet[Dataset]:
@@ -116,8 +117,24 @@ def document_is_frozen(*, document: Document) -> bool:
     return document.fams.exists() or document.outputs.exists()
 
 
+class _JsonArrayLength(Func):
+    """The length of a JSON array column (0 for NULL), computed by the database."""
+
+    function = "jsonb_array_length"
+    output_field = IntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, function="json_array_length", **extra)
+
+
+def _length(field: str) -> Coalesce:
+    return Coalesce(_JsonArrayLength(field), 0)
+
+
 def document_known_map(*, dataset: Dataset) -> dict[str, KnownDocument]:
     """What the import validators must know of a dataset's documents, by external id.
+
+    The counts come from the database (JSON array lengths), so no sentence is read.
 
     Args:
         dataset: the dataset that an import adds to.
@@ -125,9 +142,16 @@ def document_known_map(*, dataset: Dataset) -> dict[str, KnownDocument]:
     Returns:
         Each document's sentence count and the facet count of each of its references.
     """
+    facets: dict[int, list[int]] = {}
+    for document_id, count in (
+        Reference.objects.filter(document__dataset=dataset)
+        .order_by("document_id", "position", "id")
+        .values_list("document_id", _length("sentences"))
+    ):
+        facets.setdefault(document_id, []).append(count)
     return {
-        doc.external_id: KnownDocument(
-            doc.sentence_count, tuple(r.facet_count for r in doc.references.all())
+        external_id: KnownDocument(count, tuple(facets.get(pk, ())))
+        for pk, external_id, count in dataset.documents.values_list(
+            "pk", "external_id", _length("sentences")
         )
-        for doc in dataset.documents.prefetch_related("references")
     }

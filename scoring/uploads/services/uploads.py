@@ -67,7 +67,10 @@ def _outputs_import(
     accept_low_confidence: bool,
 ) -> ImportSummary:
     """Parse with ``parse``, validate with the import kernel, then write in one transaction."""
-    documents = {d.external_id: tuple(d.sentences) for d in dataset.documents.all()}
+    documents = {
+        external_id: tuple(sentences)
+        for external_id, sentences in dataset.documents.values_list("external_id", "sentences")
+    }
     bundle = ImportBundle(
         dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
     )
@@ -88,8 +91,12 @@ def _outputs_import(
         )
     with concurrent_conflicts(dataset.slug), transaction.atomic():
         # The freeze check in document_update_sentences takes the same row locks.
+        # The outputs only point at the documents: their ids are all the writer reads.
         locked = {
-            d.external_id: d for d in Document.objects.select_for_update().filter(dataset=dataset)
+            d.external_id: d
+            for d in Document.objects.select_for_update()
+            .filter(dataset=dataset)
+            .only("id", "external_id")
         }
         versions = OUTPUTS_WRITER.write(
             bundle, dataset=dataset, documents=locked, user=user, source=label or dataset.source
