@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.db import IntegrityError, transaction
 
 from annotation.corpus.models import Dataset
@@ -10,6 +12,8 @@ from scoring.scores.selectors import scoring_jobs_summary
 
 from .models import LeaderboardSnapshot
 from .selectors import leaderboard_read
+
+log = logging.getLogger(__name__)
 
 
 def leaderboard_snapshot_store(*, dataset: Dataset, params: str, stamp: str, payload: dict) -> None:
@@ -61,3 +65,22 @@ def leaderboard_serve(
             dataset=dataset, params=read.params, stamp=read.stamp, payload=read.payload
         )
     return {**read.payload, "jobs": scoring_jobs_summary(dataset=dataset)}
+
+
+def leaderboard_first_view_store(*, dataset: Dataset, ks: list[int]) -> None:
+    """Store the leaderboard page's default view: all documents, at the default k if computed.
+
+    Called in the transaction that marks a scoring job done. A failure is logged, not raised:
+    it must not undo the job's success (a savepoint keeps the caller's transaction usable),
+    and the first reader then computes the table as before.
+
+    Args:
+        dataset: the dataset.
+        ks: the FAR cut-offs the job computed.
+    """
+    k = DEFAULT_K if DEFAULT_K in ks or not ks else ks[0]
+    try:
+        with transaction.atomic():
+            leaderboard_serve(dataset=dataset, k=k)
+    except Exception:  # noqa: BLE001 - the job stays succeeded whatever the leaderboard does
+        log.exception("could not store the first leaderboard of dataset %s", dataset.pk)

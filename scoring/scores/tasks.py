@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.db import transaction
 
 from config.celery import chord_failure_task, chord_fan_out, long_job
 
@@ -98,6 +99,7 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
     Returns:
         The scores written by this round of chunks.
     """
+    from scoring.leaderboards.services import leaderboard_first_view_store
     from scoring.leaderboards.tasks import leaderboard_warm
 
     from .services import scoring_job_finish
@@ -105,8 +107,14 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
     job = _job(job_id)
     if job is None:
         return sum(results)
-    if scoring_job_finish(job=job):
-        leaderboard_warm.delay(job.dataset_id, job.ks)
+    with transaction.atomic():
+        finished = scoring_job_finish(job=job)
+        if finished:
+            # The leaderboard a reader opens first is stored in the transaction that marks
+            # the job done: whoever sees "succeeded" reads it instead of computing it again.
+            leaderboard_first_view_store(dataset=job.dataset, ks=job.ks)
+    if finished:
+        leaderboard_warm.delay(job.dataset_id, job.ks)  # the category tables
     else:
         log.warning("scoring job %s has unfinished chunks; sending them again", job_id)
         scoring_job_run.delay(job_id)

@@ -230,3 +230,41 @@ def test_gold_fam_edits_in_the_admin_queue_a_rescoring(tiny, users, client):
     )
     assert changed.status_code == 302
     assert ScoringJob.objects.filter(trigger="fams", status=JobStatus.QUEUED).count() == 1
+
+
+def _chunks_done(dataset) -> ScoringJob:
+    from scoring.scores.services import scoring_chunk_compute, scoring_job_plan
+
+    job = scoring_job_create(dataset=dataset, trigger="manual", queue=False)
+    for chunk in scoring_job_plan(job=job):
+        scoring_chunk_compute(chunk=chunk)
+    return job
+
+
+def test_the_job_callback_stores_the_first_leaderboard_with_the_success(tiny):
+    from scoring.leaderboards.models import LeaderboardSnapshot
+    from scoring.leaderboards.selectors import leaderboard_read
+    from scoring.scores.tasks import scoring_job_done
+
+    job = _chunks_done(tiny["dataset"])
+    assert not LeaderboardSnapshot.objects.filter(dataset=tiny["dataset"]).exists()
+    scoring_job_done([13], job.pk)  # the chord's callback, called as the worker calls it
+    job.refresh_from_db()
+    assert job.status == JobStatus.SUCCEEDED
+    # The page's default view is stored: its first reader reads it, nobody computes it again.
+    assert leaderboard_read(dataset=tiny["dataset"], k=3).stored
+
+
+def test_a_leaderboard_that_fails_does_not_undo_the_jobs_success(tiny, monkeypatch, caplog):
+    from scoring.leaderboards import services as leaderboard_services
+    from scoring.scores.tasks import scoring_job_done
+
+    def broken(**kwargs):
+        raise RuntimeError("the table could not be built")
+
+    monkeypatch.setattr(leaderboard_services, "leaderboard_serve", broken)
+    job = _chunks_done(tiny["dataset"])
+    scoring_job_done([13], job.pk)
+    job.refresh_from_db()
+    assert job.status == JobStatus.SUCCEEDED
+    assert "could not store the first leaderboard" in caplog.text
