@@ -6,13 +6,13 @@ import logging
 
 from celery import shared_task
 
-from config.celery import chord_failure_task, chord_fan_out, long_job
+from config.celery import BACKGROUND, chord_failure_task, chord_fan_out, long_job
 
 from .models import ApesChunk, ApesRun
 
 log = logging.getLogger(__name__)
 
-LONG_JOB = long_job(soft_time_limit=900)
+LONG_JOB = long_job(soft_time_limit=900, background=True)
 # How often a run re-sends chunks that never finished before it gives up.
 MAX_DISPATCHES = 4
 # A chunk started this often without finishing kills its worker each time: the run fails
@@ -94,7 +94,7 @@ def _warm(run: ApesRun) -> None:
     leaderboard_warm.delay(run.dataset_id, [DEFAULT_K])
 
 
-@shared_task(name="loupe.apes.done")
+@shared_task(name="loupe.apes.done", **BACKGROUND)
 def apes_run_done(results: list[int], run_id: int) -> int:
     """Chord callback: finish the run, or re-send the chunks that are not done yet.
 

@@ -6,13 +6,13 @@ import logging
 
 from celery import shared_task
 
-from config.celery import chord_failure_task, chord_fan_out, long_job
+from config.celery import BACKGROUND, chord_failure_task, chord_fan_out, long_job
 
 from .models import AutoFarChunk, AutoFarRun
 
 log = logging.getLogger(__name__)
 
-LONG_JOB = long_job(soft_time_limit=900)
+LONG_JOB = long_job(soft_time_limit=900, background=True)
 # How often a run re-sends chunks that never finished before it gives up.
 MAX_DISPATCHES = 4
 # A chunk started this often without finishing kills its worker each time: the run fails
@@ -88,7 +88,7 @@ def autofar_chunk_task(run_id: int, chunk_id: int) -> int:
     return autofar_chunk_compute(chunk=chunk)
 
 
-@shared_task(name="loupe.autofar.run_done")
+@shared_task(name="loupe.autofar.run_done", **BACKGROUND)
 def autofar_run_done(results: list[int], run_id: int) -> int:
     """Chord callback: finish the run and warm the leaderboards, or re-send unfinished chunks.
 

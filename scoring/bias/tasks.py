@@ -6,13 +6,13 @@ import logging
 
 from celery import shared_task
 
-from config.celery import chord_failure_task, chord_fan_out, long_job
+from config.celery import BACKGROUND, chord_failure_task, chord_fan_out, long_job
 
 from .models import BiasChunk, BiasRun
 
 log = logging.getLogger(__name__)
 
-LONG_JOB = long_job(soft_time_limit=900)
+LONG_JOB = long_job(soft_time_limit=900, background=True)
 # How often a run re-sends chunks that never finished before it gives up.
 MAX_DISPATCHES = 4
 # A chunk started this often without finishing kills its worker each time (say, out of
@@ -92,7 +92,7 @@ def bias_chunk_task(run_id: int, chunk_id: int) -> int:
     return bias_chunk_compute(chunk=chunk)
 
 
-@shared_task(name="loupe.bias.run_done")
+@shared_task(name="loupe.bias.run_done", **BACKGROUND)
 def bias_run_done(results: list[int], run_id: int) -> int:
     """Chord callback: merge the chunks into rows, or re-send the chunks not done yet.
 

@@ -6,13 +6,13 @@ import logging
 
 from celery import shared_task
 
-from config.celery import chord_failure_task, chord_fan_out, long_job
+from config.celery import BACKGROUND, chord_failure_task, chord_fan_out, long_job
 
 from .models import CrossDatasetPairTest, CrossDatasetTestRun
 
 log = logging.getLogger(__name__)
 
-LONG_JOB = long_job(soft_time_limit=900)
+LONG_JOB = long_job(soft_time_limit=900, background=True)
 # How often a run re-sends pairs that never finished before it gives up.
 MAX_DISPATCHES = 4
 # A pair started this often without finishing kills its worker each time (say, out of
@@ -94,7 +94,7 @@ def crossdataset_pair_task(run_id: int, pair_id: int) -> int:
     return crossdataset_pair_compute(pair=pair)
 
 
-@shared_task(name="loupe.crossdataset.run_done")
+@shared_task(name="loupe.crossdataset.run_done", **BACKGROUND)
 def crossdataset_test_run_done(results: list[int], run_id: int) -> int:
     """Chord callback: finish the run, or re-send the pairs not done yet.
 
