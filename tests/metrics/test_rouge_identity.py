@@ -269,3 +269,19 @@ def test_native_stems_are_nltks_on_every_word_of_the_releases():
     native = tokenize(" ".join(words))
     assert list(native) == [stem_word(w) for w in words]
     assert list(native) == DefaultTokenizer(use_stemmer=True).tokenize(" ".join(words))
+
+
+def test_the_only_non_ascii_letters_that_lower_case_to_ascii_are_known():
+    """encode() replaces these before it drops every other non-ASCII character: checked
+    against every code point of this Python's Unicode database."""
+    from scoring.metrics.rouge.batch import ASCII_LOWERED
+
+    found = {
+        chr(code): chr(code).lower()
+        for code in range(128, 0x110000)
+        if any(c.isascii() and c.isalnum() for c in chr(code).lower())
+    }
+    assert {c: DefaultTokenizer(use_stemmer=True).tokenize(f"x{c}x") for c in found} == {
+        c: DefaultTokenizer(use_stemmer=True).tokenize(f"x{v}x") for c, v in ASCII_LOWERED.items()
+    }
+    assert set(found) == set(ASCII_LOWERED)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 from rapidfuzz import process
@@ -32,11 +33,14 @@ _MAX_CHAR_VOCABULARY = 0x110000 - _SURROGATE_SPAN
 # stemmer keeps it as it is.
 _SEPARATOR = "40894237519036"
 _CUT, _DROPPED = -2, -1  # the codes of the separator and of a word with no token
-# bytes.translate table: [a-z0-9] stay, every other byte becomes a space.
-_SEPARATE = bytes(
-    c if chr(c).isascii() and chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32
-    for c in range(256)
+# bytes.translate table: [a-z0-9] stay, A-Z become a-z, every other byte becomes a space.
+_LOWER_AND_SEPARATE = bytes(
+    ord(chr(c).lower()) if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256)
 )
+# The non-ASCII characters that str.lower() turns into ASCII letters (U+0130 becomes "i" and
+# a combining dot, which separates), checked against every code point in the tests. Every
+# other non-ASCII character stays non-ASCII when lower-cased, so it only separates words.
+ASCII_LOWERED = {"\u0130": "i?", "\u212a": "k"}
 
 
 @dataclass(frozen=True)
@@ -76,13 +80,18 @@ def encode(texts: Sequence[str]) -> Encoded:
     for index, text in enumerate(texts):
         if not isinstance(text, str):
             raise TypeError(f"text {index} must be a str, got {type(text).__name__}")
-    # rouge-score's steps on all texts at once: lower-case (str.lower, so the Kelvin sign
-    # becomes k), then every character outside [a-z0-9] separates words: non-ASCII ones
-    # become "?" and every byte outside [a-z0-9] a space.
-    joined = f" {_SEPARATOR} ".join(texts).lower().encode("ascii", "replace")
-    words = joined.translate(_SEPARATE).split()
+    # rouge-score's steps on all texts at once: lower-case, then every character outside
+    # [a-z0-9] separates words. The two non-ASCII letters that lower-case to ASCII are
+    # replaced by what they become, every other non-ASCII character by "?" (a separator);
+    # then one byte table lower-cases A-Z and turns every other byte into a space.
+    joined = f" {_SEPARATOR} ".join(texts)
+    if not joined.isascii():
+        for char, lowered in ASCII_LOWERED.items():
+            if char in joined:
+                joined = joined.replace(char, lowered)
+    words = joined.encode("ascii", "replace").translate(_LOWER_AND_SEPARATE).split()
     distinct = dict.fromkeys(words)
-    tokens = stem_words([word.decode("ascii") for word in distinct])
+    tokens = stem_words(b" ".join(distinct).decode("ascii"), len(distinct))
     numbers: dict[str, int] = {_SEPARATOR: _CUT}  # the separator is no token
     token_ids = [_DROPPED if t is None else numbers.setdefault(t, len(numbers) - 1) for t in tokens]
     distinct.update(zip(distinct, token_ids, strict=True))
@@ -114,59 +123,69 @@ def _owners(encoded: Encoded) -> np.ndarray:
     return np.repeat(np.arange(encoded.lengths.size, dtype=np.int64), encoded.lengths)
 
 
-def _counts(codes: np.ndarray, owners: np.ndarray, n_texts: int) -> sparse.csr_matrix:
-    """The texts x distinct-codes count matrix."""
-    columns_of, columns = np.unique(codes, return_inverse=True)
-    return sparse.csr_matrix(
-        (np.ones(codes.size, dtype=np.int64), (owners, columns.reshape(-1))),
-        shape=(n_texts, max(columns_of.size, 1)),
-    )
-
-
-def _at_least(matrix: sparse.csr_matrix, level: int) -> sparse.csr_matrix:
-    """The 0/1 matrix of the cells whose count is at least ``level``."""
+def _at_least(matrix: sparse.csr_matrix, level: int, weights: np.ndarray) -> sparse.csr_matrix:
+    """The cells whose count is at least ``level``, each holding its column's weight."""
     mask = matrix.copy()
-    mask.data = (mask.data >= level).astype(np.int64)
+    mask.data = np.where(mask.data >= level, weights[mask.indices], 0)
     mask.eliminate_zeros()
     return mask
 
 
+# Bigram matches are counted in the high half of one int64 sum, unigram ones in the low half.
+_BIGRAM_WEIGHT = 1 << 32
+
+
 def clipped_overlaps(
-    codes: np.ndarray,
-    owners: np.ndarray,
+    unigrams: tuple[np.ndarray, np.ndarray],
+    bigrams: tuple[np.ndarray, np.ndarray],
     n_texts: int,
     pair_targets: np.ndarray,
     pair_predictions: np.ndarray,
-) -> np.ndarray:
-    """Matched n-grams of each pair: ``sum over n-grams of min(target count, prediction count)``.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Matched unigrams and bigrams of each pair: ``sum of min(target count, prediction count)``.
 
-    With ``A`` and ``B`` the 0/1 matrices "count >= k" of the targets and predictions, the
-    overlap of every (target, prediction) is ``sum_k A_k @ B_k.T`` (exact: integer counts).
-    Codes must be local to a group of texts, so the sparse products only hold cells of texts
-    that share a group.
+    With ``A_k`` and ``B_k`` the 0/1 matrices "count >= k" of the targets and predictions (over
+    the n-grams), the overlap of every (target, prediction) is ``sum_k A_k @ B_k.T``, exact in
+    integers. Unigrams and bigrams share one matrix: a bigram column of ``A_k`` holds 2**32
+    instead of 1, so one product gives ``unigrams + 2**32 * bigrams``. Codes must be local to
+    a group of texts, so the sparse products only hold cells of texts that share a group.
 
     Args:
-        codes: int64 code of every n-gram (equal codes, equal n-grams of the same group).
-        owners: int64 text index of every n-gram.
+        unigrams: ``(codes, owners)``: int64 code of every unigram (equal codes, equal tokens
+            of the same group) and the text index it belongs to.
+        bigrams: the same for the bigrams.
         n_texts: number of texts.
         pair_targets: text index of each pair's target.
         pair_predictions: text index of each pair's prediction.
 
     Returns:
-        An int64 array, one overlap per pair.
+        Two int64 arrays, the unigram and the bigram overlap of each pair.
     """
+    empty = np.zeros(pair_targets.size, dtype=np.int64)
+    codes = np.concatenate([unigrams[0] * 2, bigrams[0] * 2 + 1])
     if codes.size == 0 or pair_targets.size == 0:
-        return np.zeros(pair_targets.size, dtype=np.int64)
-    counts = _counts(codes, owners, n_texts)
+        return empty, empty.copy()
+    owners = np.concatenate([unigrams[1], bigrams[1]])
+    keys, columns = np.unique(codes, return_inverse=True)
+    weights = np.where(keys & 1, _BIGRAM_WEIGHT, 1).astype(np.int64)
+    counts = sparse.csr_matrix(
+        (np.ones(codes.size, dtype=np.int64), (owners, columns.reshape(-1))),
+        shape=(n_texts, keys.size),
+    )
     targets, target_rows = np.unique(pair_targets, return_inverse=True)
     predictions, prediction_rows = np.unique(pair_predictions, return_inverse=True)
     target_counts, prediction_counts = counts[targets], counts[predictions]
+    ones = np.ones(keys.size, dtype=np.int64)
     top = int(target_counts.max()) if target_counts.nnz else 0
     overlap = sparse.csr_matrix((targets.size, predictions.size), dtype=np.int64)
     for level in range(1, top + 1):
-        overlap = overlap + _at_least(target_counts, level) @ _at_least(prediction_counts, level).T
-    picked = overlap[target_rows.reshape(-1), prediction_rows.reshape(-1)]
-    return np.asarray(picked, dtype=np.int64).reshape(-1)
+        overlap = overlap + (
+            _at_least(target_counts, level, weights) @ _at_least(prediction_counts, level, ones).T
+        )
+    picked = np.asarray(
+        overlap[target_rows.reshape(-1), prediction_rows.reshape(-1)], dtype=np.int64
+    ).reshape(-1)
+    return picked & (_BIGRAM_WEIGHT - 1), picked >> 32
 
 
 def _lcs_lengths(encoded: Encoded, pair_targets: np.ndarray, pair_predictions: np.ndarray):
@@ -230,13 +249,18 @@ def pair_counts(
     # Bigram (a, b) of group g: ((g * V) + a) * V + b, below 2**63 for any real batch.
     bigrams = local[:-1][same_text] * width + ids[1:][same_text]
     lengths = encoded.lengths
+    overlap1, overlap2 = clipped_overlaps(
+        (local, owners),
+        (bigrams, owners[:-1][same_text]),
+        n_texts,
+        pair_targets,
+        pair_predictions,
+    )
     return PairCounts(
         target_tokens=lengths[pair_targets],
         prediction_tokens=lengths[pair_predictions],
-        overlap1=clipped_overlaps(local, owners, n_texts, pair_targets, pair_predictions),
-        overlap2=clipped_overlaps(
-            bigrams, owners[:-1][same_text], n_texts, pair_targets, pair_predictions
-        ),
+        overlap1=overlap1,
+        overlap2=overlap2,
         lcs=_lcs_lengths(encoded, pair_targets, pair_predictions),
     )
 
@@ -302,8 +326,11 @@ def score_pairs(targets: Sequence[str], predictions: Sequence[str]) -> PairwiseS
         raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
     rows = _batch_scorer().score_batch(targets, predictions)
     # Each row's scores are (precision, recall, fmeasure) named tuples: (pairs, types, 3).
-    values = np.array([[row[name] for name in ROUGE_TYPES] for row in rows], dtype=np.float64)
-    values = values.reshape(len(rows), len(ROUGE_TYPES), len(MEASURES))
+    values = np.fromiter(
+        chain.from_iterable(chain.from_iterable(map(itemgetter(*ROUGE_TYPES), rows))),
+        dtype=np.float64,
+        count=len(rows) * len(ROUGE_TYPES) * len(MEASURES),
+    ).reshape(len(rows), len(ROUGE_TYPES), len(MEASURES))
     return PairwiseScores(
         *(PRFMatrix(*(values[:, t, m] for m in range(len(MEASURES)))) for t in range(3))
     )

@@ -9,7 +9,6 @@ the native one is tested against (every word of the public releases gives the sa
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from rouge_score_rs.tokenizers import DefaultTokenizer
 
@@ -110,21 +109,22 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tuple(_NATIVE.tokenize(_text(text)))
 
 
-def stem_words(words: Sequence[str]) -> list[str | None]:
-    """The token each word becomes, for many distinct words in one native call.
+def stem_words(words: str, count: int) -> list[str | None]:
+    """The token each of many words becomes, in one native call.
 
     Args:
-        words: lower-cased runs of ``[a-z0-9]`` characters, as the tokenizer's substitution
-            leaves them.
+        words: ``count`` lower-cased runs of ``[a-z0-9]`` characters separated by spaces, as
+            the tokenizer's substitution leaves them.
+        count: how many words.
 
     Returns:
         Each word's token (its Porter stem when longer than three characters), or None when
         rouge-score would drop it.
     """
-    tokens = _NATIVE.tokenize(" ".join(words))
-    if len(tokens) == len(words):  # one token per word: every stem was a valid token
+    tokens = _NATIVE.tokenize(words)
+    if len(tokens) == count:  # one token per word: every stem was a valid token
         return tokens
-    return [next(iter(_NATIVE.tokenize(word)), None) for word in words]
+    return [next(iter(_NATIVE.tokenize(word)), None) for word in words.split()]
 
 
 def clear_stem_cache() -> None:
