@@ -91,12 +91,9 @@ def _outputs_import(
         )
     with concurrent_conflicts(dataset.slug), transaction.atomic():
         # The freeze check in document_update_sentences takes the same row locks.
-        # The outputs only point at the documents: their ids are all the writer reads.
+        # Whole rows: each new output's clean() checks its indices against the sentences.
         locked = {
-            d.external_id: d
-            for d in Document.objects.select_for_update()
-            .filter(dataset=dataset)
-            .only("id", "external_id")
+            d.external_id: d for d in Document.objects.select_for_update().filter(dataset=dataset)
         }
         versions = OUTPUTS_WRITER.write(
             bundle, dataset=dataset, documents=locked, user=user, source=label or dataset.source
