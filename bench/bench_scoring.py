@@ -692,6 +692,17 @@ def report_runs(runs: list[dict]) -> None:
             "with the production settings it fails (the worker is killed, HTTP 500)"
         )
     by_workers = {run["workers"]: run for run in runs}
+    if 1 in by_workers and len(by_workers) > 1:
+        # What predicts a cluster: the job's throughput per worker process, against one worker.
+        base = by_workers[1]["job"]["outputs_total"] / by_workers[1]["job"]["seconds"]
+        print(f"scaling of the job (1 worker: {base:,.0f} outputs/s; {os.cpu_count()} cores here):")
+        for count, run in sorted(by_workers.items()):
+            rate = run["job"]["outputs_total"] / run["job"]["seconds"]
+            print(
+                f"  {count} worker(s): {rate:,.0f} outputs/s, {rate / base:.2f}x one worker, "
+                f"{rate / count:,.0f} outputs/s per worker ({rate / count / base:.0%} of one "
+                f"alone); end to end {run['total']:.1f} s"
+            )
     if 1 in by_workers and 2 in by_workers:
         one, two = by_workers[1], by_workers[2]
         print(

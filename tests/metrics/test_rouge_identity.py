@@ -285,3 +285,18 @@ def test_the_only_non_ascii_letters_that_lower_case_to_ascii_are_known():
         c: DefaultTokenizer(use_stemmer=True).tokenize(f"x{v}x") for c, v in ASCII_LOWERED.items()
     }
     assert set(found) == set(ASCII_LOWERED)
+
+
+def test_lcs_without_code_points_gives_the_same_values(monkeypatch):
+    """Past about a million distinct tokens in one batch, LCS runs on lists of token ids."""
+    from scoring.metrics.rouge import batch
+
+    rng = random.Random(23)
+    documents = [([random_sentence(rng) for _ in range(3)], REAL) for _ in range(3)]
+    expected = [engine_arrays(r) for r in allpairs_many(documents)]
+    monkeypatch.setattr(batch, "_MAX_CHAR_VOCABULARY", 0)
+    found = [engine_arrays(r) for r in allpairs_many(documents)]
+    assert all(np.array_equal(a, b) for a, b in zip(found, expected, strict=True))
+    assert all(
+        np.array_equal(a, reference_arrays(*d)) for a, d in zip(found, documents, strict=True)
+    )
