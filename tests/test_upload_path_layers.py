@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db
 EXTRACTIVE = {"system": "traced-ext", "kind": "extractive", "name": "Traced Ext"}
 
 # (station, "module:function" of its first call), in the order an upload reaches them. The
-# rows are the scores' upsert: the chunk's bulk_create of DocumentScore rows.
+# rows are the scores' upsert: the chunk's call of the score store (which writes the
+# DocumentScore rows with one INSERT ... ON CONFLICT, or bulk_create on SQLite).
 STATIONS = [
     ("view", lambda c: c == "scoring.uploads.apis:post"),
     ("service", lambda c: c == "scoring.uploads.services.uploads:system_outputs_upload"),
@@ -36,7 +37,7 @@ STATIONS = [
     ("job", lambda c: c == "scoring.scores.services.jobs:scoring_job_create"),
     ("chunks", lambda c: c == "scoring.scores.tasks:scoring_chunk_run"),
     ("core", lambda c: c.startswith(("scoring.metrics.far", "scoring.metrics.rouge"))),
-    ("rows", lambda c: c == "scoring.scores.services.chunks -> django:bulk_create(DocumentScore)"),
+    ("rows", lambda c: c == "scoring.scores.services.store:document_scores_upsert"),
     ("board", lambda c: c.startswith("scoring.leaderboards.selectors")),
 ]
 
