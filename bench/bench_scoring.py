@@ -66,9 +66,9 @@ PROFILE_PHASES = {
     "of which full_clean": ("writer.py", "_clean_all"),
     "of which ForeignKey.validate": ("related.py", "validate"),
     "bulk_create": ("query.py", "bulk_create"),
+    "score upsert": ("store.py", "document_scores_upsert"),
+    "ROUGE of the chunk (outputs_rouge)": ("documents.py", "outputs_rouge"),
     "score_output": ("documents.py", "score_output"),
-    "ROUGE score_pair": ("engine.py", "score_pair"),
-    "of which stemming": ("tokens.py", "stem_word"),
     "FAMs (_fams)": ("", "_fams"),
     "prefetch references": ("query.py", "prefetch_related_objects"),
 }
