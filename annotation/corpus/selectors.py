@@ -127,7 +127,16 @@ class _JsonArrayLength(Func):
         return super().as_sql(compiler, connection, function="json_array_length", **extra)
 
 
-def _length(field: str) -> Coalesce:
+def json_array_length(field: str) -> Coalesce:
+    """The length of a JSON array field, computed by the database (0 for NULL), for
+    ``values_list`` and ``annotate``: counts sentences without reading them.
+
+    Args:
+        field: the field's name (lookups across relations allowed).
+
+    Returns:
+        An integer expression.
+    """
     return Coalesce(_JsonArrayLength(field), 0)
 
 
@@ -146,12 +155,12 @@ def document_known_map(*, dataset: Dataset) -> dict[str, KnownDocument]:
     for document_id, count in (
         Reference.objects.filter(document__dataset=dataset)
         .order_by("document_id", "position", "id")
-        .values_list("document_id", _length("sentences"))
+        .values_list("document_id", json_array_length("sentences"))
     ):
         facets.setdefault(document_id, []).append(count)
     return {
         external_id: KnownDocument(count, tuple(facets.get(pk, ())))
         for pk, external_id, count in dataset.documents.values_list(
-            "pk", "external_id", _length("sentences")
+            "pk", "external_id", json_array_length("sentences")
         )
     }

@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document, Reference
+from annotation.corpus.selectors import json_array_length
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
 from config.gc import cyclic_gc_paused
@@ -158,10 +159,16 @@ def bias_run_plan(*, run: BiasRun, chunk_size: int | None = None) -> list[BiasCh
             .first()
         )
         documents = Document.objects.filter(dataset=dataset).order_by("position", "id")
-        ids = [pk for pk, sentences in documents.values_list("pk", "sentences") if sentences]
+        # Counted by the database: the sentences themselves are the chunks' to read.
+        ids = list(
+            documents.annotate(n=json_array_length("sentences"))
+            .filter(n__gt=0)
+            .values_list("pk", flat=True)
+        )
+        total = documents.count()
         run.meta = {
-            "documents": documents.count(),
-            "documents_without_text_left_out": documents.count() - len(ids),
+            "documents": total,
+            "documents_without_text_left_out": total - len(ids),
             "systems": [v.system.slug for v in versions],
             "output_versions": {v.system.slug: v.number for v in versions},
             "bins": run.bins,

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from django.db.models import Max, QuerySet
 
 from annotation.adjudication.selectors import gold_counted_q
-from annotation.corpus.models import Dataset
+from annotation.corpus.models import Dataset, Reference
+from annotation.corpus.selectors import json_array_length
 from annotation.fams.models import AnnotationSetKind, Fam
 from annotation.spans.models import SpanAnnotation
-from annotation.systems.models import OutputVersion
+from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.far import DEFAULT_K
 
 from .models import JobStatus, ScoringJob
@@ -40,7 +44,9 @@ def output_version_current_list(*, dataset: Dataset) -> list[OutputVersion]:
     )
 
 
-def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
+def scoring_fam_map(
+    *, dataset: Dataset, document_ids=None, with_reference: bool = True
+) -> dict[int, Fam]:
     """The FAM each document's FAR is computed against: gold if there is one, else released.
 
     Only FAMs without an annotator (adjudicated or released) count, and a campaign's gold FAM
@@ -51,16 +57,18 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
     Args:
         dataset: the dataset.
         document_ids: only these documents (all when None).
+        with_reference: load each FAM's reference too (False: the caller has the text).
 
     Returns:
-        document id -> :class:`Fam`, with its annotation set and reference loaded.
+        document id -> :class:`Fam`, with its annotation set (and reference) loaded.
     """
+    related = ("annotation_set", "reference") if with_reference else ("annotation_set",)
     fams = Fam.objects.filter(
         gold_counted_q(),
         annotation_set__dataset=dataset,
         annotation_set__kind__in=FAM_SOURCES,
         annotator__isnull=True,
-    ).select_related("annotation_set", "reference")
+    ).select_related(*related)
     if document_ids is not None:
         fams = fams.filter(document_id__in=list(document_ids))
     rank = {kind: position for position, kind in enumerate(FAM_SOURCES)}
@@ -70,6 +78,64 @@ def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
         if current is None or rank[fam.annotation_set.kind] < rank[current.annotation_set.kind]:
             chosen[fam.document_id] = fam
     return chosen
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkOutput:
+    """What scoring reads of one system output: its text and indices, and its document's
+    external id and sentence count (the document's sentences themselves are not read)."""
+
+    pk: int
+    version_id: int
+    document_id: int
+    sentences: list[str]
+    extracted: list[int] | None
+    external_id: str
+    sentence_count: int
+
+
+def scoring_chunk_outputs(*, output_ids: Iterable[int]) -> list[ChunkOutput]:
+    """A scoring chunk's outputs, read in one query as plain rows (no model instances).
+
+    Args:
+        output_ids: the outputs.
+
+    Returns:
+        The existing ones among them, by version and document position.
+    """
+    rows = (
+        SystemOutput.objects.filter(pk__in=list(output_ids))
+        .order_by("version_id", "document__position", "document_id")
+        .values_list(
+            "pk",
+            "version_id",
+            "document_id",
+            "sentences",
+            "extracted",
+            "document__external_id",
+            json_array_length("document__sentences"),
+        )
+    )
+    return [ChunkOutput(*row) for row in rows]
+
+
+def scoring_reference_texts(*, document_ids: Iterable[int]) -> dict[int, dict[int, list[str]]]:
+    """The references of some documents, as sentences, in each document's reference order.
+
+    Args:
+        document_ids: the documents.
+
+    Returns:
+        document id -> reference id -> sentences (the first item is the first reference).
+    """
+    found: dict[int, dict[int, list[str]]] = {}
+    for reference_id, document_id, sentences in (
+        Reference.objects.filter(document_id__in=list(document_ids))
+        .order_by("document_id", "position", "id")
+        .values_list("id", "document_id", "sentences")
+    ):
+        found.setdefault(document_id, {})[reference_id] = sentences
+    return found
 
 
 # The span annotations PolyTope is scored against, best first: adjudicated gold, then released

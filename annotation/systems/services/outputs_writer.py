@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from annotation.imports.bundle import ImportBundle, Issue, Location
+from annotation.imports.copy import rows_copy
 from annotation.imports.hooks import OutputsPartWriter, PartCheck
 from annotation.imports.rows import clean_all
 
@@ -96,7 +97,7 @@ class SystemOutputsWriter(OutputsPartWriter):
             for o in bundle.outputs
         ]
         clean_all(outputs)
-        SystemOutput.objects.bulk_create(outputs, batch_size=500)
+        rows_copy(outputs)
         return tuple((slug, version.number) for slug, version in versions.items())
 
 

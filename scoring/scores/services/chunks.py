@@ -25,7 +25,13 @@ from scoring.metrics.leaderboard import (
 )
 
 from ..models import DocumentScore, ErrorBreakdown, JobStatus, JobTrigger, ScoringChunk, ScoringJob
-from ..selectors import POLYTOPE_SCHEME, scoring_fam_map
+from ..selectors import (
+    POLYTOPE_SCHEME,
+    ChunkOutput,
+    scoring_chunk_outputs,
+    scoring_fam_map,
+    scoring_reference_texts,
+)
 from .spans import SPAN_KEYS, span_rows_compute
 from .store import ScoreRow, StaleScores, document_scores_delete, document_scores_upsert
 
@@ -79,31 +85,35 @@ def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[
     return list(job.chunks.filter(done_at__isnull=True).order_by("index"))
 
 
-def _fams(dataset, n_sentences: dict[int, int]):
-    """Each document's scoring FAM and its validated form; the documents' sentence counts come
-    from the outputs already loaded, so the documents are not read a second time."""
+def _fams(dataset, outputs: list[ChunkOutput], references: dict[int, dict[int, list[str]]]):
+    """Each document's scoring FAM and its validated form; the sentence and facet counts come
+    from the rows already read, so neither documents nor references are read again."""
+    n_sentences = {o.document_id: o.sentence_count for o in outputs}
+    facets = {rid: len(s) for texts in references.values() for rid, s in texts.items()}
     fams = {}
-    for document_id, fam in scoring_fam_map(dataset=dataset, document_ids=n_sentences).items():
+    chosen = scoring_fam_map(dataset=dataset, document_ids=n_sentences, with_reference=False)
+    for document_id, fam in chosen.items():
         fams[document_id] = (
             fam,
             validate_fam(
                 [facet["groups"] for facet in fam.facets],
                 n_sentences=n_sentences[document_id],
-                n_facets=fam.reference.facet_count,
+                n_facets=facets[fam.reference_id],
                 allow_duplicate_groups=fam.annotation_set.kind == AnnotationSetKind.RELEASED,
             ),
         )
     return fams
 
 
-def _automatic_rows(job, outputs, keys, stale: StaleScores) -> list[ScoreRow]:
+def _automatic_rows(job, outputs: list[ChunkOutput], keys, stale: StaleScores) -> list[ScoreRow]:
     """ROUGE and the FAR family of each output; the metrics among ``keys`` it no longer has
     are added to ``stale``."""
-    fams = _fams(job.dataset, {o.document_id: o.document.sentence_count for o in outputs})
+    texts = scoring_reference_texts(document_ids={o.document_id for o in outputs})
+    fams = _fams(job.dataset, outputs, texts)
     references = []
     for output in outputs:
-        ordered = sorted(output.document.references.all(), key=lambda r: r.position)
-        references.append(ordered[0].sentences if ordered else None)
+        first = next(iter(texts.get(output.document_id, {}).values()), None)
+        references.append(first)
     # ROUGE of the whole chunk in one batch; FAR per output.
     rouge = outputs_rouge(list(zip(references, (o.sentences for o in outputs), strict=True)))
     rows = []
@@ -115,7 +125,7 @@ def _automatic_rows(job, outputs, keys, stale: StaleScores) -> list[ScoreRow]:
             extracted=output.extracted,
             fam=valid,
             ks=job.ks,
-            document=output.document.external_id,
+            document=output.external_id,
             rouge=pair,
         )
         fam_id = fam.pk if fam is not None else None
@@ -158,10 +168,7 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     job = chunk.job
     automatic = job.trigger != JobTrigger.SPANS
-    outputs = SystemOutput.objects.filter(pk__in=chunk.output_ids).select_related("document")
-    if automatic:  # ROUGE and FAR read the references; span-derived scores do not
-        outputs = outputs.prefetch_related("document__references")
-    outputs = list(outputs)
+    outputs = scoring_chunk_outputs(output_ids=chunk.output_ids)
     rows, stale = [], StaleScores()
     if automatic:
         keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}

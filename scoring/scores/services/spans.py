@@ -6,13 +6,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from annotation.systems.models import SystemOutput
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.leaderboard import FAITHFULNESS, POLYTOPE_METRICS, polytope_document
 from scoring.metrics.spans import SIDE_SUMMARY, faithfulness, join_sentences
 
 from ..models import ErrorBreakdown, ScoringJob
-from ..selectors import POLYTOPE_SCHEME, scoring_judged_spans, scoring_span_map
+from ..selectors import POLYTOPE_SCHEME, ChunkOutput, scoring_judged_spans, scoring_span_map
 from .store import ScoreRow
 
 XSUM_SCHEME = "xsum-hallucinations"
@@ -28,7 +27,7 @@ class SpanRows:
     breakdowns: list[ErrorBreakdown] = field(default_factory=list)
     written: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
 
-    def add(self, output: SystemOutput, values: dict[str, float], job: ScoringJob) -> None:
+    def add(self, output: ChunkOutput, values: dict[str, float], job: ScoringJob) -> None:
         """Queue one output's values as DocumentScore rows."""
         self.written[output.pk] |= set(values)
         self.scores.extend(
@@ -37,13 +36,13 @@ class SpanRows:
         )
 
 
-def _named(output: SystemOutput, what: str, error: MetricsError) -> MetricsError:
+def _named(output: ChunkOutput, what: str, error: MetricsError) -> MetricsError:
     return MetricsError(
-        f"{what} of document {output.document.external_id!r}, system output {output.pk}: {error}"
+        f"{what} of document {output.external_id!r}, system output {output.pk}: {error}"
     )
 
 
-def _polytope(found: SpanRows, job: ScoringJob, outputs: Sequence[SystemOutput]) -> None:
+def _polytope(found: SpanRows, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> None:
     annotations = scoring_span_map(output_ids=[o.pk for o in outputs], scheme=POLYTOPE_SCHEME)
     for output in outputs:
         annotation = annotations.get(output.pk)
@@ -67,7 +66,7 @@ def _polytope(found: SpanRows, job: ScoringJob, outputs: Sequence[SystemOutput])
         )
 
 
-def _faithfulness(found: SpanRows, job: ScoringJob, outputs: Sequence[SystemOutput]) -> None:
+def _faithfulness(found: SpanRows, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> None:
     judged = scoring_judged_spans(output_ids=[o.pk for o in outputs], scheme=XSUM_SCHEME)
     for output in outputs:
         annotators = judged.get(output.pk)
@@ -84,7 +83,7 @@ def _faithfulness(found: SpanRows, job: ScoringJob, outputs: Sequence[SystemOutp
         found.add(output, {FAITHFULNESS: value}, job)
 
 
-def span_rows_compute(*, job: ScoringJob, outputs: Sequence[SystemOutput]) -> SpanRows:
+def span_rows_compute(*, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> SpanRows:
     """The span-derived scores of ``outputs``, from the annotations that score them.
 
     * **PolyTope**, for every output with a released or gold annotation (gold wins): the

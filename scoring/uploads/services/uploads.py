@@ -66,35 +66,41 @@ def _outputs_import(
     dry_run: bool,
     accept_low_confidence: bool,
 ) -> ImportSummary:
-    """Parse with ``parse``, validate with the import kernel, then write in one transaction."""
-    documents = {
-        external_id: tuple(sentences)
-        for external_id, sentences in dataset.documents.values_list("external_id", "sentences")
-    }
-    bundle = ImportBundle(
-        dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
-    )
-    bundle.outputs = parse(documents, bundle.report)
-    issues = [] if accept_low_confidence else low_confidence_issues(bundle.outputs)
-    try:
-        validate_bundle(bundle, existing_documents=document_known_map(dataset=dataset))
-    except ImportValidationError as error:
-        issues = [*error.issues, *issues]
-    if issues:
-        raise ImportValidationError(issues)
-    check = OUTPUTS_WRITER.check(bundle, dataset=dataset)
-    if check.issues:
-        raise ImportValidationError(list(check.issues))
-    if dry_run:
-        return summarize(
-            bundle, slug=dataset.slug, existing_systems=check.existing_systems, dry_run=True
-        )
+    """Parse with ``parse``, validate with the import kernel, then write in one transaction.
+
+    The dataset's documents are read once, with their sentences (the parser maps text to
+    indices, each new output's ``clean()`` checks its indices), and locked unless this is a
+    dry run: the freeze check in ``document_update_sentences`` takes the same row locks.
+    """
     with concurrent_conflicts(dataset.slug), transaction.atomic():
-        # The freeze check in document_update_sentences takes the same row locks.
-        # Whole rows: each new output's clean() checks its indices against the sentences.
+        rows = Document.objects.filter(dataset=dataset)
+        if not dry_run:
+            rows = rows.select_for_update()
         locked = {
-            d.external_id: d for d in Document.objects.select_for_update().filter(dataset=dataset)
+            external_id: Document(
+                pk=pk, dataset_id=dataset.pk, external_id=external_id, sentences=sentences
+            )
+            for pk, external_id, sentences in rows.values_list("pk", "external_id", "sentences")
         }
+        documents = {key: tuple(d.sentences or ()) for key, d in locked.items()}
+        bundle = ImportBundle(
+            dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
+        )
+        bundle.outputs = parse(documents, bundle.report)
+        issues = [] if accept_low_confidence else low_confidence_issues(bundle.outputs)
+        try:
+            validate_bundle(bundle, existing_documents=document_known_map(dataset=dataset))
+        except ImportValidationError as error:
+            issues = [*error.issues, *issues]
+        if issues:
+            raise ImportValidationError(issues)
+        check = OUTPUTS_WRITER.check(bundle, dataset=dataset)
+        if check.issues:
+            raise ImportValidationError(list(check.issues))
+        if dry_run:
+            return summarize(
+                bundle, slug=dataset.slug, existing_systems=check.existing_systems, dry_run=True
+            )
         versions = OUTPUTS_WRITER.write(
             bundle, dataset=dataset, documents=locked, user=user, source=label or dataset.source
         )
