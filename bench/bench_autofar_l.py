@@ -119,7 +119,7 @@ def _run_row(database_url: str, run_id: int) -> dict:
                 [run_id],
             )
             row = cursor.fetchone()
-            cursor.execute("SELECT count(*) FROM scores_documentscore WHERE metric = 'autofar_l'")
+            cursor.execute("SELECT count(*) FROM scores_documentscore WHERE metrics ? 'autofar_l'")
             rows = cursor.fetchone()[0]
             cursor.execute("SELECT count(*) FROM fams_fam f JOIN fams_annotationset s "
                            "ON s.id = f.annotation_set_id WHERE s.kind = 'machine'")  # fmt: skip

@@ -89,10 +89,11 @@ def load(runs: int) -> dict:
         [Issue(str(r.output_id), e["type"], e["label"]) for r in rows for e in r.errors],
     )
     stored = dict.fromkeys((POLYTOPE_PENALTY, POLYTOPE_WORDS), 0.0)
-    for metric, value in DocumentScore.objects.filter(
-        version__system__slug="bart", version__dataset=dataset, metric__in=list(stored)
-    ).values_list("metric", "value"):
-        stored[metric] += value
+    for metrics in DocumentScore.objects.filter(
+        version__system__slug="bart", version__dataset=dataset
+    ).values_list("metrics", flat=True):
+        for metric in stored:
+            stored[metric] += metrics.get(metric, 0.0)
     return {
         "release_seconds": release_seconds,
         "timings": timings,

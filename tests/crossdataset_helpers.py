@@ -13,7 +13,7 @@ from pathlib import Path
 
 from annotation.corpus.models import Dataset, Document
 from annotation.systems.models import OutputVersion, System, SystemOutput
-from scoring.scores.models import DocumentScore
+from tests.score_helpers import score_plant
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "crossdataset" / "example.json"
 
@@ -35,7 +35,7 @@ def version_add(system: System, dataset: Dataset, scores: dict[str, float], *, m
         SystemOutput.objects.create(
             system=system, version=version, document=document, sentences=["A summary."]
         )
-        DocumentScore.objects.create(version=version, document=document, metric=metric, value=value)
+        score_plant(version=version, document=document, metric=metric, value=value)
     return version
 
 

@@ -21,8 +21,8 @@ from scoring.crossdataset.services import (
     crossdataset_test_run_plan,
 )
 from scoring.crossdataset.tasks import MAX_PAIR_ATTEMPTS, crossdataset_pair_task
-from scoring.scores.models import DocumentScore
 from tests.crossdataset_helpers import EXAMPLE, example_load, version_add
+from tests.score_helpers import score_plant, stored_scores
 
 URL = "/api/crossdataset/"
 
@@ -317,9 +317,12 @@ def test_a_metric_without_scores_is_refused_with_the_missing_cells(loaded, clien
 
 
 def test_another_metric_is_read_from_its_own_rows(loaded, client_for):
-    for score in DocumentScore.objects.filter(metric="rouge1_f"):
-        DocumentScore.objects.create(
-            version=score.version, document=score.document, metric="far@3", value=score.value / 2
+    for score in stored_scores("rouge1_f"):
+        score_plant(
+            version=score.row.version,
+            document=score.row.document,
+            metric="far@3",
+            value=score.value / 2,
         )
     body = get(client_for("researcher"), metric="far@3").json()
     # Halving every score halves U; the normalised matrix and stableness do not change.

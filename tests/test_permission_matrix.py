@@ -18,6 +18,7 @@ from annotation.campaigns.services import (
 from annotation.corpus.models import Dataset, Document, Reference
 from scoring.apes.models import ApesRun
 from scoring.judgments.services import human_judgments_import
+from tests.score_helpers import score_plant
 
 ROLES = ("anonymous", "norole", "annotator", "researcher", "admin")
 ANYONE = dict.fromkeys(ROLES, 200)
@@ -397,7 +398,6 @@ def _crossdataset_run() -> int:
     """Two systems trained and tested on one toy dataset (so tests can start) and a run."""
     from annotation.systems.models import OutputVersion, System
     from scoring.crossdataset.models import CrossDatasetTestRun
-    from scoring.scores.models import DocumentScore
 
     toy = Dataset.objects.create(slug="matrix-cdx", name="Toy")
     documents = [
@@ -409,9 +409,7 @@ def _crossdataset_run() -> int:
         )
         version = OutputVersion.objects.create(system=system, dataset=toy, number=1)
         for document in documents:
-            DocumentScore.objects.create(
-                version=version, document=document, metric="rouge1_f", value=value
-            )
+            score_plant(version=version, document=document, metric="rouge1_f", value=value)
     return CrossDatasetTestRun.objects.create(
         key="k", inputs_digest="d", metric="rouge1_f", datasets=[toy.slug], missing="error",
         resamples=100,

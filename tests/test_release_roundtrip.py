@@ -23,10 +23,10 @@ from django.core.management import call_command
 from annotation.corpus.models import Dataset
 from annotation.corpus.services import dataset_import
 from scoring.leaderboards.selectors import leaderboard_read
-from scoring.scores.models import DocumentScore
 from scoring.scores.services import scoring_pending_run_inline
 from tests.conftest import FAR_RELEASE, needs_far
 from tests.release_helpers import build, members, released_spans
+from tests.score_helpers import stored_scores
 
 pytestmark = pytest.mark.django_db
 
@@ -77,10 +77,8 @@ def test_the_demo_round_trip_gives_byte_identical_files(dataset, tmp_path):
     assert "workbooks/polytope-release/demo-abs.xlsx" in found
     assert found["polytope.jsonl"].count(b"\n") == 2
     # The copy's scores were computed after its import, not copied.
-    assert DocumentScore.objects.filter(version__dataset=copy).count() == len(
-        found["scores.jsonl"].splitlines()
-    )
-    assert set(DocumentScore.objects.filter(version__dataset=copy).values_list("job", flat=True))
+    assert len(stored_scores(version__dataset=copy)) == len(found["scores.jsonl"].splitlines())
+    assert all(s.job_id for s in stored_scores(version__dataset=copy))
     assert copy.scoring_jobs.filter(status="succeeded").exists()
 
 
@@ -103,24 +101,23 @@ def _assert_same_leaderboard(original, copy, **params) -> dict:
 
 def _far_scores(dataset) -> dict[tuple[str, str, str], float]:
     """(system, document id, metric) -> value of every FAR-family score at k = 3."""
-    rows = DocumentScore.objects.filter(
-        version__dataset=dataset, metric__in=["far@3", "sar@3", "sap@3", "saf1@3"]
-    ).values_list("version__system__slug", "document__external_id", "metric", "value")
-    return {(system, document, metric): value for system, document, metric, value in rows}
+    return {
+        (s.row.version.system.slug, s.row.document.external_id, s.metric): s.value
+        for s in stored_scores(version__dataset=dataset)
+        if s.metric in ("far@3", "sar@3", "sap@3", "saf1@3")
+    }
 
 
 def _mean_in_dataset_order(dataset, system: str, metric: str) -> float:
     """The mean of one system's low-abstraction scores, added in the dataset's order."""
-    values = (
-        DocumentScore.objects.filter(
-            version__dataset=dataset,
-            version__system__slug=system,
-            metric=f"{metric}@3",
-            document__category="low",
-        )
-        .order_by("document__position", "document__external_id")
-        .values_list("value", flat=True)
+    rows = stored_scores(
+        f"{metric}@3",
+        version__dataset=dataset,
+        version__system__slug=system,
+        document__category="low",
     )
+    rows.sort(key=lambda s: (s.row.document.position, s.row.document.external_id))
+    values = [s.value for s in rows]
     return sum(values) / len(values)
 
 

@@ -22,7 +22,6 @@ from scoring.releases.models import Release, ReleaseStatus
 from scoring.releases.selectors import release_archive_path, release_dir, releases_root
 from scoring.releases.services import MAX_ATTEMPTS, release_create
 from scoring.releases.tasks import release_build_task
-from scoring.scores.models import DocumentScore
 from scoring.scores.services import scoring_pending_run_inline
 from tests.release_helpers import (
     DEMO,
@@ -32,6 +31,7 @@ from tests.release_helpers import (
     members,
     released_spans,
 )
+from tests.score_helpers import stored_scores
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +151,7 @@ def test_documents_outputs_and_fams_say_what_the_fixtures_say(scored):
         }
     ]
     scores = jsonl(found["scores.jsonl"])
-    assert len(scores) == DocumentScore.objects.filter(version__dataset=scored).count()
+    assert len(scores) == len(stored_scores(version__dataset=scored))
     assert {s["metric"] for s in scores} >= {"rouge1_f", "far@3", "sar@3"}
     assert found["polytope.jsonl"] == b""
     assert json.loads(found["agreement.json"]) == {"campaigns": [], "span_runs": []}
@@ -293,7 +293,7 @@ def test_progress_counts_every_row(scored):
         6  # documents
         + 18  # outputs
         + 6  # gold FAMs
-        + DocumentScore.objects.filter(version__dataset=scored).count()
+        + len(stored_scores(version__dataset=scored))  # one line per value
     )
     assert (release.progress_done, release.progress_total, release.stage) == (
         expected,

@@ -27,7 +27,7 @@ EXTRACTIVE = {"system": "traced-ext", "kind": "extractive", "name": "Traced Ext"
 
 # (station, "module:function" of its first call), in the order an upload reaches them. The
 # rows are the scores' upsert: the chunk's call of the score store (which writes the
-# DocumentScore rows with one INSERT ... ON CONFLICT, or bulk_create on SQLite).
+# DocumentScore rows, one per output, with one INSERT ... ON CONFLICT).
 STATIONS = [
     ("view", lambda c: c == "scoring.uploads.apis:post"),
     ("service", lambda c: c == "scoring.uploads.services.uploads:system_outputs_upload"),
@@ -135,7 +135,7 @@ def test_an_upload_goes_from_the_view_to_the_board_through_layers_at_or_below(
     rows = {row["system"]: row for row in board.json()["systems"]}
     assert rows["traced-ext"]["far"]["n"] == 1
     assert DocumentScore.objects.filter(
-        document=document, version__system__slug="traced-ext", metric="far@3"
+        document=document, version__system__slug="traced-ext", metrics__has_key="far@3"
     ).exists()
 
     upward = sorted({f"{a} -> {b}: {why}" for a, b in tracer.hops if (why := _upward(a, b))})

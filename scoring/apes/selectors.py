@@ -9,8 +9,7 @@ from django.shortcuts import get_object_or_404
 from annotation.corpus.models import Dataset, Document
 from annotation.systems.models import SystemOutput
 from scoring.metrics.apes import NO_QUESTIONS, SummaryApes, system_apes
-from scoring.scores.models import DocumentScore
-from scoring.scores.selectors import output_version_current_list
+from scoring.scores.selectors import document_score_list, output_version_current_list
 
 from .models import ApesQuestionSet, ApesRun, RunStatus
 from .nlp import ANSWERER_KEYS
@@ -136,9 +135,9 @@ def apes_system_list(*, dataset: Dataset, answerers=ANSWERER_KEYS) -> list[dict]
     ):
         outputs[version_id].append(document_id)
     values: dict = defaultdict(dict)
-    for version_id, document_id, metric, value in DocumentScore.objects.filter(
-        version__in=versions, metric__in=list(answerers)
-    ).values_list("version_id", "document_id", "metric", "value"):
+    for version_id, document_id, metric, value in document_score_list(
+        version_ids=[v.pk for v in versions], metrics=answerers
+    ):
         values[(version_id, metric)][document_id] = value
     order = {d: i for i, d in enumerate(documents)}
     result = []

@@ -62,9 +62,9 @@ class AutoFarRun(models.Model):
     """One AutoFAR-L run: a fit applied to a target dataset's documents without human FAMs.
 
     Its chunks (documents) build the machine FAMs, compute every current extractive output's
-    FAR under each feature and upsert ``DocumentScore(metric="autofar_l")``. ``result`` holds
-    the counts (documents, outputs predicted, documents without machine support, abstractive
-    systems left out) once it finished.
+    FAR under each feature and upsert the ``autofar_l`` key of each output's
+    ``DocumentScore``. ``result`` holds the counts (documents, outputs predicted, documents
+    without machine support, abstractive systems left out) once it finished.
     """
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="autofar_runs")

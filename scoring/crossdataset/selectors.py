@@ -22,7 +22,7 @@ from scoring.metrics.crossdataset import MISSING_ERROR, MISSING_RULES, CrossData
 from scoring.metrics.leaderboard import FAR_MEASURES, POLYTOPE
 from scoring.metrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from scoring.scores.models import DocumentScore
-from scoring.scores.selectors import output_version_current_list
+from scoring.scores.selectors import document_score_list, output_version_current_list
 
 from .report import CrossDatasetReport, LeftOut, crossdataset_report
 
@@ -187,10 +187,9 @@ def crossdataset_scores(
         kept = [name for name in kept if name in names]
         version_cell = {v: cell for v, cell in version_cell.items() if cell[0] in names}
     cells: dict[str, dict[tuple[str, str], dict[int, float]]] = {name: {} for name in kept}
-    scores = DocumentScore.objects.filter(version_id__in=list(version_cell), metric=metric)
-    for version_id, document_id, value in scores.values_list(
-        "version_id", "document_id", "value"
-    ).order_by():
+    for version_id, document_id, _, value in document_score_list(
+        version_ids=version_cell, metrics=[metric]
+    ):
         name, train, test = version_cell[version_id]
         cells[name].setdefault((train, test), {})[document_id] = value
     return cells, left
@@ -212,7 +211,9 @@ def crossdataset_inputs_digest(*, metric: str, datasets: list[str]) -> str:
     version_cell, _, _ = _versions_plan(datasets=datasets)
     stamps = {
         row["version_id"]: (row["n"], row["last"].isoformat() if row["last"] else "")
-        for row in DocumentScore.objects.filter(version_id__in=list(version_cell), metric=metric)
+        for row in DocumentScore.objects.filter(
+            version_id__in=list(version_cell), metrics__has_key=metric
+        )
         .values("version_id")
         .annotate(n=Count("id"), last=Max("computed_at"))
         .order_by()

@@ -165,7 +165,12 @@ def plan(export: Export) -> int:
         + SystemOutput.objects.filter(version__in=export.versions).count()
         + fams.count()
         + spans.count()
-        + DocumentScore.objects.filter(version__in=export.versions).count()
+        + sum(
+            len(metrics)
+            for metrics in DocumentScore.objects.filter(version__in=export.versions)
+            .values_list("metrics", flat=True)
+            .iterator(chunk_size=CHUNK)
+        )
     )
 
 
@@ -466,15 +471,16 @@ def write_scores(export: Export) -> None:
     writer = export.writer(layout.SCORES, "scores")
     rows = (
         DocumentScore.objects.filter(version__in=export.versions)
-        .order_by("version__system__slug", "document__position", "document_id", "metric")
-        .values_list("version__system__slug", "document__external_id", "metric", "value")
+        .order_by("version__system__slug", "document__position", "document_id")
+        .values_list("version__system__slug", "document__external_id", "metrics")
     )
     metrics: set[str] = set()
-    for system, document, metric, value in rows.iterator(chunk_size=CHUNK):
-        record = {"system": system, "document": document, "metric": metric, "value": value}
-        writer.write_line(record)
-        metrics.add(metric)
-        export.tick("scores")
+    for system, document, stored in rows.iterator(chunk_size=CHUNK):
+        for metric in sorted(stored):  # one line per value, by metric, as ever
+            record = {"system": system, "document": document, "metric": metric}
+            writer.write_line({**record, "value": stored[metric]})
+            metrics.add(metric)
+            export.tick("scores")
     export.finish(writer)
     export.counts["scores"] = writer.rows
     export.facts["metrics"] = sorted(metrics)

@@ -1,21 +1,26 @@
-"""Score models: a ScoringJob, its ScoringChunks (the fan-out), the DocumentScores it upserts and
-the ErrorBreakdowns of scored span annotations."""
+"""Score models: jobs and their chunks, the per-output DocumentScores, and error breakdowns."""
 
+import json
+import math
 import sys
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.systems.models import OutputVersion
-from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS, POLYTOPE_METRICS
+from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS
 
 # AutoFAR-L (scoring.autofar): a regression estimate of FAR, not clipped, so any finite value.
 # The bound is the largest finite float, not infinity: SQLite's SQL has no infinity literal
 # (Django writes ``inf``, which SQLite reads as a column name).
 AUTOFAR_L = "autofar_l"
 FLOAT_MAX = sys.float_info.max
+# The longest metric key (as the per-metric rows' column allowed before scores were one row
+# per output).
+METRIC_MAX_LENGTH = 24
 
 
 class JobStatus(models.TextChoices):
@@ -109,20 +114,60 @@ class ScoringChunk(models.Model):
         return f"chunk {self.index} of job {self.job_id}"
 
 
-class DocumentScore(models.Model):
-    """One metric's value for one document of one output version (upserted, never duplicated).
+class ScoreDecoder(json.JSONDecoder):
+    """Reads every number as a float: PostgreSQL's jsonb keeps numbers as decimals and writes
+    1e300 back as a 301-digit integer, which is the same value but would load as an int."""
 
-    ``metric`` is a leaderboard key (``rouge1_f``, ...), with ``@k`` for the FAR family
-    (``far@3``). ``fam`` is the FAM the FAR family was computed against. Values are fractions
-    in [0, 1] except PolyTope's: its segment score is in percent (at most 100, negative when
-    the penalty exceeds the words), and its penalty, words and severity counts are >= 0.
-    AutoFAR-L's estimate (``autofar_l``) may be any finite value.
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("parse_int", float)
+        super().__init__(*args, **kwargs)
+
+
+def score_value_problem(metric: str, value) -> str | None:
+    """Why a metric's value may not be stored, or None when it may.
+
+    Values are finite fractions in [0, 1] except PolyTope's: its segment score is in percent
+    (at most 100, negative when the penalty exceeds the words), and its penalty, words and
+    severity counts are >= 0. AutoFAR-L's estimate may be any finite value.
+
+    Args:
+        metric: the metric's key (``rouge1_f``, ``far@3``, ...).
+        value: its value.
+
+    Returns:
+        A message naming the metric and the allowed range, or None.
+    """
+    if not isinstance(metric, str) or not metric or len(metric) > METRIC_MAX_LENGTH:
+        return f"metric {metric!r}: a name of 1 to {METRIC_MAX_LENGTH} characters"
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return f"{metric}={value!r}: not a finite number"
+    if metric == POLYTOPE:
+        low, high = -FLOAT_MAX, 100.0
+    elif metric in POLYTOPE_COUNTS:
+        low, high = 0.0, FLOAT_MAX
+    elif metric == AUTOFAR_L:
+        low, high = -FLOAT_MAX, FLOAT_MAX
+    else:
+        low, high = 0.0, 1.0
+    if not low <= value <= high:
+        return f"{metric}={value!r}: out of its range [{low:g}, {high:g}]"
+    return None
+
+
+class DocumentScore(models.Model):
+    """Every metric's value for one document of one output version (upserted, never duplicated).
+
+    One row per output, not per output and metric: ``metrics`` maps each metric's key to its
+    value. A key is a leaderboard key (``rouge1_f``, ...), with ``@k`` for the FAR family
+    (``far@3``); ``fam`` is the FAM the FAR family was computed against (None when the row has
+    no FAR key). ``job`` and ``computed_at`` are the last write's. The values' ranges are
+    :func:`score_value_problem`'s, checked by ``clean()`` and by the score store, which is the
+    only writer (``scoring.scores.services.store``).
     """
 
     version = models.ForeignKey(OutputVersion, on_delete=models.CASCADE, related_name="scores")
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="scores")
-    metric = models.CharField(max_length=24)
-    value = models.FloatField()
+    metrics = models.JSONField(default=dict, decoder=ScoreDecoder, help_text="metric key -> value")
     fam = models.ForeignKey(Fam, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     job = models.ForeignKey(
         ScoringJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -130,34 +175,29 @@ class DocumentScore(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["version", "document", "metric"]
+        ordering = ["version", "document"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["version", "document", "metric"], name="document_score_unique"
-            ),
-            models.CheckConstraint(
-                condition=(
-                    models.Q(metric=POLYTOPE, value__lte=100.0)
-                    | models.Q(metric__in=POLYTOPE_COUNTS, value__gte=0.0)
-                    | models.Q(metric=AUTOFAR_L, value__gte=-FLOAT_MAX, value__lte=FLOAT_MAX)
-                    | (
-                        ~models.Q(metric__in=POLYTOPE_METRICS)
-                        & models.Q(value__gte=0.0, value__lte=1.0)
-                    )
-                ),
-                name="document_score_value_in_range",
-            ),
+            models.UniqueConstraint(fields=["version", "document"], name="document_score_unique"),
         ]
-        indexes = [models.Index(fields=["version", "metric"], name="document_score_by_metric")]
 
     def __str__(self) -> str:
-        return f"{self.metric}={self.value:.4f} ({self.version} / {self.document_id})"
+        return f"{len(self.metrics or {})} scores ({self.version} / {self.document_id})"
+
+    def clean(self) -> None:
+        """Refuse a ``metrics`` that is not an object of in-range values."""
+        if not isinstance(self.metrics, dict):
+            raise ValidationError({"metrics": "An object of metric keys to values."})
+        problems = [
+            p for m, v in self.metrics.items() if (p := score_value_problem(m, v)) is not None
+        ]
+        if problems:
+            raise ValidationError({"metrics": problems})
 
 
 class ErrorBreakdown(models.Model):
     """The errors of one output's scored span annotation, by type and label (written by a job).
 
-    One row per output version, document and scheme, beside the output's DocumentScore rows
+    One row per output version, document and scheme, beside the output's DocumentScore row
     (``polytope``, ...). ``counts`` is ``{type: {label: n}}`` without empty cells, ``{}`` for an
     output marked clean; ``annotation_set`` is the set that was scored (gold wins over released).
     Outputs nobody annotated have no row.

@@ -15,7 +15,7 @@ from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.far import DEFAULT_K
 
-from .models import JobStatus, ScoringJob
+from .models import DocumentScore, JobStatus, ScoringJob
 
 # The FAMs FAR is computed against, best first: adjudicated gold, then a release's own. A
 # campaign's gold counts only for the documents marked adjudicated (done): see gold_counted_q.
@@ -78,6 +78,41 @@ def scoring_fam_map(
         if current is None or rank[fam.annotation_set.kind] < rank[current.annotation_set.kind]:
             chosen[fam.document_id] = fam
     return chosen
+
+
+def document_score_list(
+    *, version_ids: Iterable[int], metrics: Iterable[str], document_ids=None, categories=None
+) -> list[tuple[int, int, str, float]]:
+    """Stored per-document scores, one tuple per value.
+
+    Args:
+        version_ids: the output versions.
+        metrics: the metric keys wanted (``rouge1_f``, ``far@3``, ...).
+        document_ids: only these documents (all when None).
+        categories: only documents of these facet categories (all when None).
+
+    Returns:
+        ``(version id, document id, metric, value)`` for each wanted metric stored, in no
+        particular order.
+    """
+    wanted = list(dict.fromkeys(metrics))
+    if not wanted:
+        return []
+    rows = DocumentScore.objects.filter(
+        version_id__in=list(version_ids), metrics__has_any_keys=wanted
+    )
+    if document_ids is not None:
+        rows = rows.filter(document_id__in=list(document_ids))
+    if categories is not None:
+        rows = rows.filter(document__category__in=list(categories))
+    return [
+        (version_id, document_id, metric, stored[metric])
+        for version_id, document_id, stored in rows.values_list(
+            "version_id", "document_id", "metrics"
+        ).order_by()
+        for metric in wanted
+        if metric in stored
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from annotation.corpus.services import dataset_import
 from annotation.systems.models import SystemOutput
 from scoring.apes.models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
 from scoring.apes.services import apes_run_create
-from scoring.scores.models import DocumentScore
 from tests.conftest import POLYTOPE_OUTPUTS, needs_polytope
+from tests.score_helpers import stored_scores
 
 SYSTEMS = {
     "bart", "bertsumext", "bertsumextabs", "bottom-up", "lead-3", "pointer-generator",
@@ -60,7 +60,7 @@ def test_ten_systems_both_answerers_and_every_output_accounted_for(
     assert sum(r["n_summaries"] + r["n_documents_without_output"] for r in rows) == 2 * 1500
     # Every system answers the same references' questions; its scored summaries have rows.
     for answerer in ("apes", "apes_embedding"):
-        assert DocumentScore.objects.filter(metric=answerer).count() == run["outcomes"]["scored"]
+        assert len(stored_scores(answerer)) == run["outcomes"]["scored"]
     # Each reference's questions were computed once, not once per system.
     assert ApesQuestionSet.objects.count() == 150
     # seq2seq (repetitive, generic output) is the lowest system with both answerers.
@@ -136,11 +136,9 @@ def test_a_worker_killed_mid_run_leaves_no_duplicate_or_missing_rows(worker_fact
         ).values_list("version_id", "document_id")
         if document_id in with_questions
     }
-    stored = list(
-        DocumentScore.objects.filter(version__dataset=dataset, metric="apes").values_list(
-            "version_id", "document_id"
-        )
-    )
+    stored = [
+        (s.version_id, s.document_id) for s in stored_scores("apes", version__dataset=dataset)
+    ]
     assert len(stored) == len(set(stored)) == len(expected) == run.outcomes["scored"]
     assert set(stored) == expected
     assert run.scores_written == len(expected)

@@ -15,7 +15,7 @@ from scoring.apes.selectors import apes_system_list
 from scoring.apes.services import apes_run_create, apes_run_inline, apes_run_plan
 from scoring.apes.tasks import apes_chunk_task, apes_run_done
 from scoring.leaderboards.selectors.board import leaderboard_read
-from scoring.scores.models import DocumentScore
+from tests.score_helpers import score_plant, stored_scores
 
 # The core README's worked example. spaCy (en_core_web_sm 3.8.0) tags Obama and Merkel as
 # PERSON and Berlin as GPE in every sentence used here (checked when writing the test).
@@ -83,10 +83,8 @@ def toy(db):
 
 def _scores(dataset, metric):
     return {
-        (row.version.system.slug, row.document.external_id): row.value
-        for row in DocumentScore.objects.filter(
-            version__dataset=dataset, metric=metric
-        ).select_related("version__system", "document")
+        (s.row.version.system.slug, s.row.document.external_id): s.value
+        for s in stored_scores(metric, version__dataset=dataset)
     }
 
 
@@ -145,17 +143,17 @@ def test_hand_worked_questions_answers_and_apes_through_the_run(toy):
 def test_a_rerun_is_idempotent_and_a_changed_reference_recomputes_its_questions(toy):
     _run_as_a_worker(apes_run_create(dataset=toy, answerers=["apes"], queue=False))
     cached = ApesQuestionSet.objects.get(reference__document__external_id="d1")
-    before = sorted(DocumentScore.objects.filter(metric="apes").values_list("pk", "value"))
+    before = [(s.row.pk, s.value) for s in stored_scores("apes")]
     run = _run_as_a_worker(apes_run_create(dataset=toy, answerers=["apes"], queue=False))
     assert run.status == RunStatus.SUCCEEDED
-    assert sorted(DocumentScore.objects.filter(metric="apes").values_list("pk", "value")) == before
+    assert [(s.row.pk, s.value) for s in stored_scores("apes")] == before
     again = ApesQuestionSet.objects.get(pk=cached.pk)
     assert again.computed_at == cached.computed_at  # reused, not recomputed
     # The reference loses its entities: its questions are recomputed and the rows go.
     Reference.objects.filter(document__external_id="d1").update(sentences=["A calm day."])
     run = _run_as_a_worker(apes_run_create(dataset=toy, answerers=["apes"], queue=False))
     assert run.outcomes == {"scored": 0, "no_questions": 6, "no_reference": 1}
-    assert not DocumentScore.objects.filter(metric="apes").exists()
+    assert not stored_scores("apes")
 
 
 @pytest.mark.django_db
@@ -176,7 +174,7 @@ def test_a_redelivered_chunk_recomputes_without_duplicates(toy):
     apes_run_done([0], run.pk)
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED and run.chunks_done == run.chunks_total == 3
-    keys = list(DocumentScore.objects.filter(metric="apes").values_list("version", "document"))
+    keys = [(s.version_id, s.document_id) for s in stored_scores("apes")]
     assert len(keys) == len(set(keys)) == 4
 
 
@@ -195,9 +193,7 @@ def test_the_leaderboard_shows_apes_and_its_correlation_with_far(toy):
     d1 = Document.objects.get(dataset=toy, external_id="d1")
     for system, apes in (("full", 1.0), ("welcome", 0.4), ("quiet", 0.2), ("none", 0.0)):
         version = OutputVersion.objects.filter(system__slug=system).order_by("-number").first()
-        DocumentScore.objects.create(
-            version=version, document=d1, metric="far@3", value=0.1 + apes / 2
-        )
+        score_plant(version=version, document=d1, metric="far@3", value=0.1 + apes / 2)
     # Scores written by hand change no stamp; a new finished run does.
     _run_as_a_worker(apes_run_create(dataset=toy, answerers=["apes"], queue=False))
     board = leaderboard_read(dataset=toy, sort="apes").payload
@@ -270,7 +266,7 @@ def test_without_the_embeddings_extra_the_embedding_answerer_is_skipped_clearly(
     run = ApesRun.objects.get()
     assert run.answerers == ["apes"] and list(run.skipped) == ["apes_embedding"]
     assert run.status == RunStatus.SUCCEEDED and run.outcomes["scored"] == 4
-    assert not DocumentScore.objects.filter(metric="apes_embedding").exists()
+    assert not stored_scores("apes_embedding")
     # Asking for the embedding answerer alone: nothing can run, a clear 400 / command error.
     with pytest.raises(CommandError, match="no APES answerer can run here"):
         call_command("apes", "--dataset", "apes-toy", "--answerer", "apes_embedding")

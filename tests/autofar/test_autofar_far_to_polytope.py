@@ -24,9 +24,9 @@ from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
 from scoring.autofar.models import AutoFarFit, AutoFarRun, RunStatus
-from scoring.scores.models import DocumentScore
 from scoring.scores.services import scoring_pending_run_inline
 from tests.conftest import FAR_RELEASE, POLYTOPE_OUTPUTS, needs_far, needs_polytope
+from tests.score_helpers import stored_scores
 
 EXTRACTIVE = {"bertsumext": 150, "lead-3": 150, "summarunner": 150, "textrank": 149}
 RESAMPLES = "200"
@@ -80,10 +80,10 @@ def test_far_release_fit_applied_to_the_polytope_release(client_for):
 
     # One finite estimate per extractive output of the four extractive systems.
     polytope = Dataset.objects.get(slug="polytope")
-    rows = DocumentScore.objects.filter(version__dataset=polytope, metric="autofar_l")
     counts: dict[str, int] = {}
-    for slug, value in rows.values_list("version__system__slug", "value"):
-        assert math.isfinite(value)
+    for score in stored_scores("autofar_l", version__dataset=polytope):
+        assert math.isfinite(score.value)
+        slug = score.row.version.system.slug
         counts[slug] = counts.get(slug, 0) + 1
     assert counts == EXTRACTIVE
     assert run.result["outputs_predicted"] == sum(EXTRACTIVE.values())
@@ -93,7 +93,7 @@ def test_far_release_fit_applied_to_the_polytope_release(client_for):
         "autofar_l", "--fit-dataset", "cnndm-far", "--dataset", "polytope",
         "--resamples", RESAMPLES,
     )  # fmt: skip
-    assert rows.count() == sum(EXTRACTIVE.values())
+    assert len(stored_scores("autofar_l", version__dataset=polytope)) == sum(EXTRACTIVE.values())
     researcher = client_for("researcher")
     response = researcher.post(
         "/api/autofar/fits/create/",
@@ -194,14 +194,17 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(worker_factory):
     assert run.chunks_done == run.chunks_total == 150
     assert set(chunks.filter(attempts=1).values_list("index", flat=True)) >= done_before
     assert set(chunks.filter(attempts__gte=2).values_list("index", flat=True)) >= interrupted
-    rows = DocumentScore.objects.filter(version__dataset=polytope, metric="autofar_l")
-    stored = list(rows.values_list("version_id", "document_id"))
+    rows = stored_scores("autofar_l", version__dataset=polytope)
+    stored = [(s.version_id, s.document_id) for s in rows]
     assert len(stored) == len(set(stored)) == sum(EXTRACTIVE.values())
     assert run.scores_written == len(stored) == run.result["outputs_predicted"]
-    after_kill = {(v, d): x for v, d, x in rows.values_list("version_id", "document_id", "value")}
+    after_kill = {(s.version_id, s.document_id): s.value for s in rows}
     # A run in one piece gives the same estimates.
     whole = autofar_run_inline(run=autofar_run_create(dataset=polytope, fit=fit, queue=False),
                                chunk_size=150)  # fmt: skip
     assert whole.status == RunStatus.SUCCEEDED and whole.chunks_total == 1
-    again = {(v, d): x for v, d, x in rows.values_list("version_id", "document_id", "value")}
+    again = {
+        (s.version_id, s.document_id): s.value
+        for s in stored_scores("autofar_l", version__dataset=polytope)
+    }
     assert again == pytest.approx(after_kill, abs=1e-12)

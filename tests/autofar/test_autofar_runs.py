@@ -24,7 +24,7 @@ A = -0.2 + 1.5 = 1.3 (not clipped), B = -0.2 + 0.75 + 0.2 = 0.75, C = -0.2 + 0.4
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.core.exceptions import ValidationError
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
@@ -46,6 +46,7 @@ from scoring.metrics.errors import MetricsError
 from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import scoring_fam_map
 from scoring.scores.services import scoring_pending_run_inline
+from tests.score_helpers import score_plant, stored_scores
 
 REFERENCE = ["The cat sat on the mat.", "Dogs bark loudly at night."]
 SENTENCES = [
@@ -132,10 +133,9 @@ def build_tiny():
 
 
 def _estimates(dataset) -> dict[tuple[str, str], float]:
-    rows = DocumentScore.objects.filter(version__dataset=dataset, metric="autofar_l")
     return {
-        (r.version.system.slug, r.document.external_id): r.value
-        for r in rows.select_related("version__system", "document")
+        (s.row.version.system.slug, s.row.document.external_id): s.value
+        for s in stored_scores("autofar_l", version__dataset=dataset)
     }
 
 
@@ -229,7 +229,7 @@ def test_a_lost_worker_and_a_failing_chunk_lose_nothing(tiny):
     assert resumed.scores_written == 6 and resumed.result["outputs_predicted"] == 6
     estimates = _estimates(dataset)
     assert estimates == pytest.approx(_expected(), abs=1e-12)
-    assert DocumentScore.objects.filter(version__dataset=dataset, metric="autofar_l").count() == 6
+    assert len(stored_scores("autofar_l", version__dataset=dataset)) == 6
     # A new run of a queued (owned) state fails on the same error and keeps the rows.
     bad.extracted = [1, 9]
     bad.save()
@@ -402,19 +402,14 @@ def test_one_chunk_computed_twice_at_once_writes_once():
 def test_autofar_l_stores_any_finite_value(tiny, value):
     dataset, documents, _ = tiny
     version = OutputVersion.objects.filter(dataset=dataset).first()
-    DocumentScore.objects.create(
-        version=version, document=documents[0], metric="autofar_l", value=value
-    )
-    assert DocumentScore.objects.get(version=version, metric="autofar_l").value == value
+    score_plant(version=version, document=documents[0], metric="autofar_l", value=value)
+    assert DocumentScore.objects.get(version=version).metrics == {"autofar_l": value}
 
 
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
 def test_autofar_l_refuses_what_is_not_finite(tiny, value):
-    """The check constraint is written with the largest finite float, so it migrates on SQLite
-    (the quickstart's database) as on PostgreSQL, and still refuses infinities and NaN."""
+    """The score store refuses infinities and NaN (JSON could not hold them either)."""
     dataset, documents, _ = tiny
     version = OutputVersion.objects.filter(dataset=dataset).first()
-    with pytest.raises(IntegrityError), transaction.atomic():
-        DocumentScore.objects.create(
-            version=version, document=documents[0], metric="autofar_l", value=value
-        )
+    with pytest.raises(ValidationError, match="autofar_l=.*: not a finite number"):
+        score_plant(version=version, document=documents[0], metric="autofar_l", value=value)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import ARTIFACTS, login
 from tests.e2e.leaderboard_helpers import DEFAULT_COLUMNS, api, partial_upload, wait_query, x100
+from tests.score_helpers import stored_scores
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -139,7 +140,6 @@ def test_system_page_and_document_view(context, board, tmp_path):
 
 def test_system_page_says_which_documents_each_mean_covers(context, board):
     from scoring.metrics.leaderboard import FAR_MEASURES, far_key
-    from scoring.scores.models import DocumentScore
 
     page = context.new_page()
     login(page, board.url, "researcher")
@@ -150,12 +150,11 @@ def test_system_page_says_which_documents_each_mean_covers(context, board):
     expect(foot).not_to_contain_text("Mean over 6 documents")
     for metric in DEFAULT_COLUMNS:
         # The stored per-document scores, read here, not through the page's API.
-        stored = dict(
-            DocumentScore.objects.filter(
-                version__system__slug="lead-3",
-                metric=far_key(metric, 3) if metric in FAR_MEASURES else metric,
-            ).values_list("document__external_id", "value")
-        )
+        key = far_key(metric, 3) if metric in FAR_MEASURES else metric
+        stored = {
+            s.row.document.external_id: s.value
+            for s in stored_scores(key, version__system__slug="lead-3")
+        }
         # FAR is only defined where the FAM has a supported facet: demo-006 has none.
         assert len(stored) == (5 if metric in FAR_MEASURES else 6), metric
         cell = foot.locator(f"td[data-metric='{metric}']")

@@ -16,8 +16,13 @@ from scoring.metrics.leaderboard import FAR_MEASURES as FAR
 from scoring.metrics.leaderboard import far_key
 from scoring.metrics.stats import paired_permutation_test
 from scoring.scores.models import DocumentScore
-from scoring.scores.services import scoring_pending_run_inline
+from scoring.scores.services import (
+    StaleScores,
+    document_scores_delete,
+    scoring_pending_run_inline,
+)
 from scoring.uploads.services import system_output_import
+from tests.score_helpers import stored_scores
 
 pytestmark = pytest.mark.django_db
 URL = "/api/datasets/demo/leaderboard/"
@@ -31,10 +36,12 @@ def scored(demo):
 
 
 def _per_document(system: str, metric: str, external_ids=None) -> dict[str, float]:
-    rows = DocumentScore.objects.filter(version__system__slug=system, metric=metric).values_list(
-        "document__external_id", "value"
-    )
-    return {d: v for d, v in rows if external_ids is None or d in external_ids}
+    rows = stored_scores(metric, version__system__slug=system)
+    return {
+        s.row.document.external_id: s.value
+        for s in rows
+        if external_ids is None or s.row.document.external_id in external_ids
+    }
 
 
 def test_envelope_means_match_the_stored_scores(scored, client_for):
@@ -352,12 +359,12 @@ def test_system_scores_say_which_documents_each_mean_covers(scored, client_for, 
     system_output_import(dataset=scored, system=record, source=path)
     scoring_pending_run_inline(dataset=scored, ks=[3])
     # A score that is missing although it could be computed (a chunk that failed).
-    DocumentScore.objects.filter(
-        version__system__slug="lead-3",
-        version__number=2,
-        document__external_id="demo-003",
-        metric="rouge2_f",
-    ).delete()
+    row = DocumentScore.objects.get(
+        version__system__slug="lead-3", version__number=2, document__external_id="demo-003"
+    )
+    missing = StaleScores()
+    missing.add(version_id=row.version_id, document_id=row.document_id, metrics=["rouge2_f"])
+    document_scores_delete(stale=missing)
     path.write_text(json.dumps({"doc_id": "demo-002", "extracted": [0, 1, 2]}) + "\n")
     system_output_import(dataset=scored, system=record, source=path)
     body = api.get(scores, {"version": 2}).json()

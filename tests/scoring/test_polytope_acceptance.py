@@ -11,10 +11,11 @@ import pytest
 from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
-from scoring.scores.models import DocumentScore, ErrorBreakdown, JobStatus, ScoringJob
+from scoring.scores.models import ErrorBreakdown, JobStatus, ScoringJob
 from scoring.scores.services import scoring_job_finish, scoring_job_plan
 from scoring.scores.tasks import scoring_chunk_run
 from tests.conftest import POLYTOPE_OUTPUTS, SHARED_DATA
+from tests.score_helpers import stored_scores
 
 BART = SHARED_DATA / "polytope-release" / "outputs_with_human_annotation"
 BART_WORKBOOK = BART / "Human_Annotation_Summarization_BART.xlsm"
@@ -100,7 +101,7 @@ def test_the_table_the_breakdown_and_the_correlations(bart, capsys, client_for):
     assert sum(sum(r.values()) for r in breakdown["severity_by_label"].values()) == 127
     # Stored per document: 68 breakdowns, each with its six PolyTope values.
     assert ErrorBreakdown.objects.filter(version__system__slug="bart").count() == 68
-    assert DocumentScore.objects.filter(metric="polytope").count() == 68
+    assert len(stored_scores("polytope")) == 68
     levels = {(c["metric"], c["level"]): c for c in board["polytope"]["correlations"]}
     for metric in ("rouge1_f", "rouge2_f", "rougeL_f"):
         assert levels[metric, "instance"]["n"] == 68

@@ -14,9 +14,10 @@ from annotation.fams.models import AnnotationSet
 from annotation.spans.services import SpanRecord, span_annotations_replace
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.leaderboards.services import leaderboard_serve
-from scoring.scores.models import DocumentScore, ScoringJob
+from scoring.scores.models import ScoringJob
 from scoring.scores.services import scoring_job_create, scoring_job_run_inline
 from tests.conftest import SHARED_DATA
+from tests.score_helpers import stored_scores
 
 pytestmark = pytest.mark.django_db
 
@@ -93,10 +94,8 @@ def judged(db, django_capture_on_commit_callbacks):
 
 
 def _faith(output):
-    row = DocumentScore.objects.filter(
-        version=output.version, document=output.document, metric="faithfulness"
-    ).first()
-    return None if row is None else row.value
+    found = stored_scores("faithfulness", version=output.version, document=output.document)
+    return found[0].value if found else None
 
 
 def test_faithfulness_per_output_by_hand(judged):

@@ -4,13 +4,19 @@ stale rows, the spans trigger and the value-range rule."""
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.core.exceptions import ValidationError
 
 from annotation.fams.models import AnnotationSet
 from annotation.spans.models import SpanAnnotation
 from annotation.spans.services import SpanRecord, span_annotation_save, span_annotations_replace
 from scoring.scores.models import DocumentScore, ErrorBreakdown, JobStatus, ScoringJob
-from scoring.scores.services import scoring_job_create, scoring_job_run_inline
+from scoring.scores.services import (
+    StaleScores,
+    document_scores_delete,
+    scoring_job_create,
+    scoring_job_run_inline,
+)
+from tests.score_helpers import score_plant, stored_scores
 from tests.scoring.polytope_helpers import build, error
 
 pytestmark = pytest.mark.django_db
@@ -28,11 +34,11 @@ def _run(dataset, trigger="manual") -> ScoringJob:
 
 
 def _values(output) -> dict[str, float]:
-    return dict(
-        DocumentScore.objects.filter(
-            version=output.version, document=output.document, metric__startswith="polytope"
-        ).values_list("metric", "value")
-    )
+    return {
+        s.metric: s.value
+        for s in stored_scores(version=output.version, document=output.document)
+        if s.metric.startswith("polytope")
+    }
 
 
 def test_segment_figures_are_stored_per_annotated_output(pt):
@@ -61,7 +67,7 @@ def test_segment_figures_are_stored_per_annotated_output(pt):
     # a/d3 was never annotated: no PolyTope row at all (not annotated is not clean).
     assert _values(out["a", "d3"]) == {}
     # ROUGE is there for every output, annotated or not.
-    assert DocumentScore.objects.filter(metric="rouge1_f").count() == 6
+    assert len(stored_scores("rouge1_f")) == 6
 
 
 def test_breakdowns_record_subtype_x_label_and_the_set(pt):
@@ -94,16 +100,20 @@ def test_gold_wins_over_released_and_rescoring_is_idempotent(pt):
     assert _values(b3)["polytope"] == 100.0
     breakdown = ErrorBreakdown.objects.get(version=b3.version, document=b3.document)
     assert (breakdown.annotation_set_id, breakdown.counts) == (gold.pk, {})
-    before = DocumentScore.objects.count()
+    before = stored_scores()
     _run(pt["dataset"])
-    assert DocumentScore.objects.count() == before
+    assert [s[:4] for s in stored_scores()] == [s[:4] for s in before]
     assert ErrorBreakdown.objects.count() == 5
 
 
 def test_a_spans_job_rescores_spans_only_and_removes_stale_rows(pt):
     _run(pt["dataset"])
     a1 = pt["outputs"]["a", "d1"]
-    rouge = DocumentScore.objects.get(version=a1.version, document=a1.document, metric="rouge1_f")
+    rouge = {
+        s.metric: s.value
+        for s in stored_scores(version=a1.version, document=a1.document)
+        if s.metric.startswith("rouge")
+    }
     # The release no longer annotates a/d1: its PolyTope rows and breakdown must go.
     span_annotations_replace(annotation_set=pt["released"], records=[], output_ids=[a1.pk])
     job = ScoringJob.objects.get(trigger="spans")
@@ -111,9 +121,13 @@ def test_a_spans_job_rescores_spans_only_and_removes_stale_rows(pt):
     assert job.status == JobStatus.SUCCEEDED
     assert _values(a1) == {}
     assert not ErrorBreakdown.objects.filter(version=a1.version, document=a1.document).exists()
-    # The spans job left ROUGE alone (same row, not rewritten) and wrote only span rows.
-    rouge_after = DocumentScore.objects.get(pk=rouge.pk)
-    assert rouge_after.job_id == rouge.job_id and rouge_after.value == rouge.value
+    # The spans job left ROUGE alone (the same values) and wrote only span values.
+    rouge_after = {
+        s.metric: s.value
+        for s in stored_scores(version=a1.version, document=a1.document)
+        if s.metric.startswith("rouge")
+    }
+    assert rouge_after == rouge and len(rouge) == 9
     assert job.scores_written == 4 * 6
 
 
@@ -145,16 +159,19 @@ def test_one_waiting_spans_job_covers_a_burst_of_saves(pt, users):
 def test_the_value_rule_keeps_fractions_and_allows_polytope_ranges(pt):
     _run(pt["dataset"])
     a3 = pt["outputs"]["a", "d3"]  # not annotated: it has no PolyTope row to collide with
-    row = DocumentScore.objects.get(version=a3.version, document=a3.document, metric="rouge1_f")
+    row = DocumentScore.objects.get(version=a3.version, document=a3.document)
+    before = dict(row.metrics)
     bad = (("rouge1_f", 1.5), ("rouge1_f", -0.1), ("polytope", 100.5), ("polytope_words", -1.0))
     for metric, value in bad:
-        with pytest.raises(IntegrityError, match="document_score_value_in_range"):
-            with transaction.atomic():
-                DocumentScore.objects.filter(pk=row.pk).update(metric=metric, value=value)
+        with pytest.raises(ValidationError, match="out of its range"):
+            score_plant(version=a3.version, document=a3.document, metric=metric, value=value)
+        with pytest.raises(ValidationError, match="out of its range"):
+            DocumentScore(version=a3.version, document=a3.document, metrics={metric: value}).clean()
+    assert DocumentScore.objects.get(pk=row.pk).metrics == before
     # A negative segment score and counts above 1 are PolyTope's normal values.
     for metric, value in (("polytope", -250.0), ("polytope_critical", 7.0)):
-        DocumentScore.objects.filter(pk=row.pk).update(metric=metric, value=value)
-        assert DocumentScore.objects.get(pk=row.pk).value == value
+        score_plant(version=a3.version, document=a3.document, metric=metric, value=value)
+        assert DocumentScore.objects.get(pk=row.pk).metrics[metric] == value
 
 
 def test_an_output_without_words_fails_the_job_naming_it(pt):
@@ -177,7 +194,11 @@ def test_sync_runs_the_waiting_spans_job_and_fills_missing_polytope(pt):
     assert scoring_pending_run_inline(dataset=pt["dataset"]) == 2
     a1 = pt["outputs"]["a", "d1"]
     assert _values(a1)["polytope"] == 50.0
-    DocumentScore.objects.filter(version=a1.version, metric__startswith="polytope").delete()
+    stale = StaleScores()
+    for s in stored_scores(version=a1.version):
+        if s.metric.startswith("polytope"):
+            stale.add(version_id=s.version_id, document_id=s.document_id, metrics=[s.metric])
+    document_scores_delete(stale=stale)
     assert scoring_pending_run_inline(dataset=pt["dataset"]) == 1  # annotated, not scored
     assert _values(a1)["polytope"] == 50.0
     assert scoring_pending_run_inline(dataset=pt["dataset"]) == 0

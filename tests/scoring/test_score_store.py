@@ -1,9 +1,13 @@
 """Bulk score writes: the upsert is idempotent and overwrites, stale rows go and no others."""
 
-import pytest
-from django.db import IntegrityError, transaction
+import re
 
-from annotation.corpus.models import Dataset, Document
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+
+from annotation.corpus.models import Dataset, Document, Reference
+from annotation.fams.models import AnnotationSet, Fam
 from annotation.systems.models import OutputVersion, System
 from scoring.scores.models import DocumentScore
 from scoring.scores.services import (
@@ -28,8 +32,25 @@ def world(db):
     return documents, versions
 
 
+def _fam(document: Document) -> Fam:
+    reference = Reference.objects.create(document=document, sentences=["A."])
+    gold = AnnotationSet.objects.create(
+        dataset=document.dataset, slug="gold", name="Gold", kind="gold"
+    )
+    return Fam.objects.create(
+        annotation_set=gold,
+        document=document,
+        reference=reference,
+        facets=[{"groups": [[0]], "label": "supported"}],
+    )
+
+
 def _stored():
-    return {(s.version_id, s.document_id, s.metric): s.value for s in DocumentScore.objects.all()}
+    return {
+        (s.version_id, s.document_id, metric): value
+        for s in DocumentScore.objects.all()
+        for metric, value in s.metrics.items()
+    }
 
 
 def test_upsert_inserts_then_overwrites_without_duplicates(world):
@@ -39,19 +60,80 @@ def test_upsert_inserts_then_overwrites_without_duplicates(world):
     assert document_scores_upsert(rows=rows) == 2
     assert document_scores_upsert(rows=rows) == 2  # the same rows again: still two
     assert _stored() == {(v, d, "rouge1_f"): 0.25, (v, d, "rouge2_f"): 0.5}
-    first = DocumentScore.objects.get(metric="rouge1_f").computed_at
+    first = DocumentScore.objects.get().computed_at
+    # One metric rewritten: the other is kept, and the output still has one row.
     document_scores_upsert(rows=[ScoreRow(v, d, "rouge1_f", 0.75)])
-    changed = DocumentScore.objects.get(metric="rouge1_f")
-    assert changed.value == 0.75 and changed.computed_at >= first
-    assert DocumentScore.objects.count() == 2
+    changed = DocumentScore.objects.get()
+    assert changed.metrics == {"rouge1_f": 0.75, "rouge2_f": 0.5}
+    assert changed.computed_at >= first
     assert document_scores_upsert(rows=[]) == 0
 
 
-def test_upsert_keeps_the_value_checks(world):
+@pytest.mark.parametrize(
+    ("metric", "value", "message"),
+    [
+        ("rouge1_f", 1.5, "rouge1_f=1.5: out of its range [0, 1]"),
+        ("far@3", -0.01, "far@3=-0.01: out of its range [0, 1]"),
+        ("polytope", 100.5, "polytope=100.5: out of its range"),
+        ("polytope_words", -1.0, "polytope_words=-1.0: out of its range"),
+        ("rouge2_f", float("nan"), "rouge2_f=nan: not a finite number"),
+        ("autofar_l", float("inf"), "autofar_l=inf: not a finite number"),
+        ("x" * 25, 0.5, "a name of 1 to 24 characters"),
+    ],
+)
+def test_upsert_checks_every_value_and_writes_nothing_when_one_is_bad(
+    world, metric, value, message
+):
     documents, versions = world
-    with pytest.raises(IntegrityError), transaction.atomic():
-        document_scores_upsert(rows=[ScoreRow(versions[0].pk, documents[0].pk, "rouge1_f", 1.5)])
+    good = ScoreRow(versions[0].pk, documents[1].pk, "rouge1_f", 0.5)
+    bad = ScoreRow(versions[0].pk, documents[0].pk, metric, value)
+    with pytest.raises(ValidationError, match=re.escape(message)):
+        document_scores_upsert(rows=[good, bad])
     assert DocumentScore.objects.count() == 0
+
+
+def test_in_range_values_of_the_wider_metrics_are_stored(world):
+    documents, versions = world
+    v, d = versions[0].pk, documents[0].pk
+    rows = [
+        ScoreRow(v, d, "polytope", -250.0),  # the penalty exceeds the words
+        ScoreRow(v, d, "polytope_words", 31.0),
+        ScoreRow(v, d, "autofar_l", -1.25),
+    ]
+    document_scores_upsert(rows=rows)
+    assert _stored() == {
+        (v, d, "polytope"): -250.0,
+        (v, d, "polytope_words"): 31.0,
+        (v, d, "autofar_l"): -1.25,
+    }
+
+
+def test_an_unknown_version_is_refused_by_the_database(world):
+    documents, _ = world
+    with pytest.raises(IntegrityError), transaction.atomic():
+        document_scores_upsert(rows=[ScoreRow(10**9, documents[0].pk, "rouge1_f", 0.5)])
+        connection.check_constraints()  # foreign keys are checked at the commit
+    assert DocumentScore.objects.count() == 0
+
+
+def test_the_fam_follows_the_far_metrics(world):
+    documents, versions = world
+    fam = _fam(documents[0])
+    v, d = versions[0].pk, documents[0].pk
+    document_scores_upsert(
+        rows=[ScoreRow(v, d, "far@3", 0.5, fam.pk, None), ScoreRow(v, d, "rouge1_f", 0.25)]
+    )
+    assert DocumentScore.objects.get().fam_id == fam.pk
+    # A write without FAR keys (PolyTope's, AutoFAR-L's) keeps the FAM.
+    document_scores_upsert(rows=[ScoreRow(v, d, "polytope", 50.0)])
+    assert DocumentScore.objects.get().fam_id == fam.pk
+    # Once FAR is stale, the row loses its FAM and keeps its other metrics.
+    stale = StaleScores()
+    stale.add(version_id=v, document_id=d, metrics={"far@3"})
+    assert document_scores_delete(stale=stale) == 1
+    row = DocumentScore.objects.get()
+    assert row.fam_id is None
+    assert row.metrics == {"rouge1_f": 0.25, "polytope": 50.0}
 
 
 def test_stale_scores_delete_exactly_the_marked_rows(world):
@@ -79,3 +161,9 @@ def test_stale_scores_delete_exactly_the_marked_rows(world):
         (versions[1].pk, documents[2].pk, "rouge1_f"),
     }
     assert set(_stored()) == {(r.version_id, r.document_id, r.metric) for r in rows} - gone
+    # Every output still has a metric, so still a row; one left without any loses its row.
+    assert DocumentScore.objects.count() == 6
+    emptied = StaleScores()
+    emptied.add(version_id=versions[1].pk, document_id=documents[2].pk, metrics={"far@3", "sar@3"})
+    assert document_scores_delete(stale=emptied) == 2
+    assert DocumentScore.objects.count() == 5

@@ -15,8 +15,9 @@ from annotation.fams.models import Fam
 from annotation.systems.models import SystemOutput
 from scoring.leaderboards.models import LeaderboardSnapshot
 from scoring.metrics.leaderboard import ROUGE_KEYS
-from scoring.scores.models import DocumentScore, JobStatus, ScoringChunk, ScoringJob
+from scoring.scores.models import JobStatus, ScoringChunk, ScoringJob
 from tests.conftest import FAR_RELEASE, needs_far
+from tests.score_helpers import stored_scores
 
 # Mao et al. (2020), release PROVENANCE.md: low abstraction (89 samples), k = 3.
 PUBLISHED = {  # system: (SAP, SAR, SAF1, FAR)
@@ -136,11 +137,7 @@ def test_a_worker_killed_mid_job_leaves_no_duplicate_or_missing_rows(worker_fact
         app.conf.task_default_queue = previous
     assert job.status == JobStatus.SUCCEEDED, job.error
     assert job.chunks_done == job.chunks_total == 38 and job.outputs_total == 760
-    stored = list(
-        DocumentScore.objects.filter(version__dataset=job.dataset).values_list(
-            "version_id", "document_id", "metric"
-        )
-    )
+    stored = [s[:3] for s in stored_scores(version__dataset=job.dataset)]
     expected = _expected_rows(job.dataset)
     assert len(stored) == len(set(stored)) == len(expected)
     assert set(stored) == expected

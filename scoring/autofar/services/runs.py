@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import math
+from collections import defaultdict
 from functools import partial
 
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Avg, Count, F
+from django.db.models import F
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document
@@ -20,7 +22,11 @@ from scoring.metrics.far.document import all_support
 from scoring.metrics.far.engine import FarEngine
 from scoring.metrics.stats import KeyOrder
 from scoring.scores.models import AUTOFAR_L, DocumentScore
-from scoring.scores.selectors import output_version_current_list, scoring_fam_map
+from scoring.scores.selectors import (
+    document_score_list,
+    output_version_current_list,
+    scoring_fam_map,
+)
 from scoring.scores.services.store import (
     ScoreRow,
     StaleScores,
@@ -177,9 +183,17 @@ def autofar_run_plan(*, run: AutoFarRun, chunk_size: int | None = None) -> list[
         for feature in run.fit.features:
             scorer, n = feature_parts(feature)
             machine_set_get_or_create(dataset=run.dataset, scorer=scorer, top_n=n)
-        DocumentScore.objects.filter(
-            metric=AUTOFAR_L, version__in=extractive_versions(dataset=run.dataset)
-        ).exclude(document_id__in=ids).delete()
+        # Estimates of documents the run no longer covers (they gained a human FAM) go.
+        gone = StaleScores()
+        for version_id, document_id in (
+            DocumentScore.objects.filter(
+                metrics__has_key=AUTOFAR_L, version__in=extractive_versions(dataset=run.dataset)
+            )
+            .exclude(document_id__in=ids)
+            .values_list("version_id", "document_id")
+        ):
+            gone.add(version_id=version_id, document_id=document_id, metrics=[AUTOFAR_L])
+        document_scores_delete(stale=gone)
         AutoFarChunk.objects.bulk_create(
             AutoFarChunk(run=run, index=n, document_ids=ids[start : start + size])
             for n, start in enumerate(range(0, len(ids), size))
@@ -200,7 +214,7 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
     For the chunk's documents: the fit's machine FAMs (one score matrix per scorer, top-N per
     N), replacing those documents' FAMs in the machine sets; each current extractive output's
     FAR under every feature (at the fit's k); the fit applied by ``autofar_predict``; one
-    ``DocumentScore(metric="autofar_l")`` upserted per (version, document). An output whose
+    the ``autofar_l`` key of each (version, document)'s ``DocumentScore`` upserted. An output whose
     machine FAM has no support group under some feature has no FAR there, hence no estimate
     (a row left from before is deleted). Everything is written in one transaction, and the
     chunk is marked done (the run's counters advance) only the first time.
@@ -303,13 +317,14 @@ def _result(run: AutoFarRun) -> dict:
         for key, value in counts.items():
             totals[key] = totals.get(key, 0) + value
     versions = output_version_current_list(dataset=run.dataset)
+    values: dict[int, list[float]] = defaultdict(list)
+    for version_id, _, _, value in document_score_list(
+        version_ids=[v.pk for v in versions], metrics=[AUTOFAR_L], document_ids=_target_ids(run)
+    ):
+        values[version_id].append(value)
     means = {
-        row["version_id"]: row
-        for row in DocumentScore.objects.filter(
-            metric=AUTOFAR_L, version__in=versions, document_id__in=_target_ids(run)
-        )
-        .values("version_id")
-        .annotate(mean=Avg("value"), n=Count("id"))
+        version_id: {"mean": math.fsum(found) / len(found), "n": len(found)}
+        for version_id, found in values.items()
     }
     systems = []
     for version in sorted(versions, key=lambda v: v.system.slug):

@@ -36,8 +36,8 @@ from scoring.metrics.stats import (
     TEST_RATIO_PERMUTATION,
     KeyOrder,
 )
-from scoring.scores.models import AUTOFAR_L, DocumentScore, JobStatus, ScoringJob
-from scoring.scores.selectors import output_version_current_list
+from scoring.scores.models import AUTOFAR_L, JobStatus, ScoringJob
+from scoring.scores.selectors import document_score_list, output_version_current_list
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
@@ -138,15 +138,12 @@ def leaderboard_scores(
         version id -> metric -> document id -> value.
     """
     stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
-    rows = DocumentScore.objects.filter(
-        version_id__in=[v.pk for v in versions], metric__in=list(stored)
-    )
-    if category:
-        rows = rows.filter(document__category__in=CATEGORIES[category])
     scores: dict[int, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
-    for version_id, document_id, metric, value in rows.values_list(
-        "version_id", "document_id", "metric", "value"
-    ).order_by():
+    for version_id, document_id, metric, value in document_score_list(
+        version_ids=[v.pk for v in versions],
+        metrics=stored,
+        categories=CATEGORIES[category] if category else None,
+    ):
         scores[version_id][stored[metric]][document_id] = value
     return scores
 

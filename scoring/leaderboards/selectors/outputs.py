@@ -12,7 +12,7 @@ from scoring.metrics.far import DEFAULT_K, considered_sentences
 from scoring.metrics.leaderboard import FAITHFULNESS, FAR_MEASURES, POLYTOPE, far_key
 from scoring.metrics.stats import DEFAULT_SEED
 from scoring.scores.models import DocumentScore
-from scoring.scores.selectors import scoring_fam_map
+from scoring.scores.selectors import document_score_list, scoring_fam_map
 
 from .board import LEVEL, METRICS, check_params, leaderboard_documents
 from .polytope import polytope_columns, polytope_row, polytope_segments
@@ -155,9 +155,9 @@ def output_score_table(
     in_scope = leaderboard_documents(dataset=version.dataset, category=category)
     names = _stored_names(k)
     values: dict[int, dict[str, float]] = {}
-    for document_id, metric, value in DocumentScore.objects.filter(
-        version=version, metric__in=list(names)
-    ).values_list("document_id", "metric", "value"):
+    for _, document_id, metric, value in document_score_list(
+        version_ids=[version.pk], metrics=names
+    ):
         values.setdefault(document_id, {})[names[metric]] = value
     outputs = (
         SystemOutput.objects.filter(version=version, document_id__in=list(in_scope))
@@ -259,14 +259,10 @@ def output_document_view(*, version: OutputVersion, external_id: str, k: int = D
                 }
             )
     names = _stored_names(k)
-    stored = list(
-        DocumentScore.objects.filter(
-            version=version, document=document, metric__in=list(names)
-        ).values_list("metric", "value", "fam_id")
-    )
-    scores = {metric: value for metric, value, _ in stored}
+    row = DocumentScore.objects.filter(version=version, document=document).first()
+    scores = {m: v for m, v in (row.metrics if row else {}).items() if m in names}
     # FAR scores computed against another FAM than the one shown are stale until rescored.
-    far_fams = {fam_id for metric, _, fam_id in stored if "@" in metric}
+    far_fams = {row.fam_id} if any("@" in metric for metric in scores) else set()
     stale = bool(far_fams) and far_fams != {fam.pk if fam else None}
     return {
         "dataset": version.dataset.slug,

@@ -1,7 +1,7 @@
 """PolyTope on the leaderboard (reads): stored segment figures to pooled cells, breakdowns, notes.
 
 The scoring job stores, per annotated output, the segment score, penalty, words and severity
-counts as DocumentScore rows and the errors by subtype and label as an ErrorBreakdown row
+counts as DocumentScore values and the errors by subtype and label as an ErrorBreakdown row
 (with the set it scored: gold wins over released). Here they become each system's pooled score
 with its ratio CI, its counts, its breakdown and how many of its outputs are annotated.
 """
@@ -24,8 +24,8 @@ from scoring.metrics.leaderboard import (
 )
 from scoring.metrics.polytope import LABELS, SUBTYPES, PolytopeSegmentScore
 from scoring.metrics.stats import METHOD_RATIO, TEST_RATIO_PERMUTATION, KeyOrder, key_order
-from scoring.scores.models import DocumentScore, ErrorBreakdown
-from scoring.scores.selectors import POLYTOPE_SCHEME
+from scoring.scores.models import ErrorBreakdown
+from scoring.scores.selectors import POLYTOPE_SCHEME, document_score_list
 
 # Huang et al. (2020), Table 4: Pearson r between ROUGE and PolyTope over their 10 systems and
 # 1,500 annotated outputs. Shown beside Loupe's figures, never as what Loupe reproduces.
@@ -55,12 +55,9 @@ def polytope_segments(
         version id -> document id -> :class:`PolytopeSegmentScore` (annotated outputs only).
     """
     values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
-    rows = DocumentScore.objects.filter(
-        version_id__in=[v.pk for v in versions],
-        metric__in=POLYTOPE_COUNTS,
-        document_id__in=list(documents),
-    ).values_list("version_id", "document_id", "metric", "value")
-    for version_id, document_id, metric, value in rows.order_by():
+    for version_id, document_id, metric, value in document_score_list(
+        version_ids=[v.pk for v in versions], metrics=POLYTOPE_COUNTS, document_ids=documents
+    ):
         values[version_id, document_id][metric] = value
     segments: dict[int, dict[int, PolytopeSegmentScore]] = defaultdict(dict)
     for (version_id, document_id), stored in values.items():

@@ -60,7 +60,7 @@ def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[
             span_scored = DocumentScore.objects.filter(
                 version_id=OuterRef("version_id"),
                 document_id=OuterRef("document_id"),
-                metric__in=SPAN_KEYS,
+                metrics__has_any_keys=sorted(SPAN_KEYS),
             )
             outputs = outputs.filter(
                 Exists(SpanAnnotation.objects.filter(output_id=OuterRef("pk")))

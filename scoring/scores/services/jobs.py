@@ -233,18 +233,13 @@ def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT
 
 def _lacks_span_scores(version: OutputVersion, annotated: set[int]) -> bool:
     """The version has annotated outputs but no PolyTope score yet."""
-    return version.pk in annotated and not version.scores.filter(metric=POLYTOPE).exists()
+    return version.pk in annotated and not version.scores.filter(metrics__has_key=POLYTOPE).exists()
 
 
 def _lacks_scores(version: OutputVersion, ks: Sequence[int], has_fams: bool) -> bool:
     """No ROUGE yet, or (extractive, with FAMs in the dataset) no FAR at one of ``ks``."""
-    if not version.scores.filter(metric=ROUGE_KEYS[0]).exists():
+    if not version.scores.filter(metrics__has_key=ROUGE_KEYS[0]).exists():
         return True
     if version.system.kind != "extractive" or not has_fams:
         return False
-    done = set(
-        version.scores.filter(metric__in=[far_key("far", k) for k in ks])
-        .values_list("metric", flat=True)
-        .distinct()
-    )
-    return any(far_key("far", k) not in done for k in ks)
+    return any(not version.scores.filter(metrics__has_key=far_key("far", k)).exists() for k in ks)

@@ -28,7 +28,7 @@ class SpanRows:
     written: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
 
     def add(self, output: ChunkOutput, values: dict[str, float], job: ScoringJob) -> None:
-        """Queue one output's values as DocumentScore rows."""
+        """Queue one output's values for its DocumentScore row."""
         self.written[output.pk] |= set(values)
         self.scores.extend(
             ScoreRow(output.version_id, output.document_id, metric, value, None, job.pk)
@@ -88,7 +88,7 @@ def span_rows_compute(*, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> Spa
 
     * **PolyTope**, for every output with a released or gold annotation (gold wins): the
       segment score in percent, its penalty, its word count (over the output's sentences joined
-      by one space) and its critical, major and minor errors as DocumentScore rows, and its
+      by one space) and its critical, major and minor errors as DocumentScore values, and its
       errors by subtype and label as an ErrorBreakdown row.
     * **Faithfulness** (XSum hallucinations, Maynez et al. 2020), for every output judged in a
       set of that scheme: the share of the summary's words outside each annotator's spans,

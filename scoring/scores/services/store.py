@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import DocumentScore
+from ..models import DocumentScore, score_value_problem
 
-# Rows per INSERT statement (PostgreSQL's parameters stay well under its limit of 65,535).
+# Outputs per INSERT statement.
 UPSERT_PAGE = 5000
 
 
 class ScoreRow(NamedTuple):
-    """One :class:`DocumentScore` to write: a metric's value for an output version's document."""
+    """One value to store: a metric's value for an output version's document (with the FAM
+    it was computed against, for the FAR family, and the job that computed it)."""
 
     version_id: int
     document_id: int
@@ -27,90 +30,160 @@ class ScoreRow(NamedTuple):
     job_id: int | None = None
 
 
-def document_scores_upsert(*, rows: Sequence[ScoreRow]) -> int:
-    """Insert the rows, or overwrite the value, FAM, job and time of those already stored.
+def _checked(rows: Sequence[ScoreRow]) -> None:
+    problems = [
+        f"version {row.version_id}, document {row.document_id}: {problem}"
+        for row in rows
+        if (problem := score_value_problem(row.metric, row.value)) is not None
+    ]
+    if problems:
+        more = f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""
+        raise ValidationError(f"scores refused: {'; '.join(problems[:20])}{more}")
 
-    Idempotent: writing the same rows twice stores them once. On PostgreSQL the rows go in
-    ``INSERT ... ON CONFLICT`` statements of :data:`UPSERT_PAGE` rows built by psycopg2 (no
-    model instances); elsewhere through ``bulk_create``. The database's constraints check every
-    value (a fraction in [0, 1], PolyTope's ranges, a finite AutoFAR-L).
+
+def _grouped(rows: Sequence[ScoreRow]) -> list[tuple[int, int, str, int | None, int | None]]:
+    """One ``(version, document, metrics as JSON, FAM, job)`` per output; the FAM is that of
+    the output's FAR rows (``@k`` keys), the job the last row's."""
+    merged: dict[tuple[int, int], list] = {}
+    for row in rows:
+        entry = merged.setdefault((row.version_id, row.document_id), [{}, None, None])
+        entry[0][row.metric] = row.value
+        if "@" in row.metric and row.fam_id is not None:
+            entry[1] = row.fam_id
+        entry[2] = row.job_id
+    return [
+        (version_id, document_id, json.dumps(metrics), fam_id, job_id)
+        for (version_id, document_id), (metrics, fam_id, job_id) in merged.items()
+    ]
+
+
+# Merge the new metrics into the stored ones; the FAM follows the FAR keys written (a write
+# without FAR keys, such as PolyTope's or AutoFAR-L's, keeps the stored one).
+_UPSERT_POSTGRESQL = (
+    "INSERT INTO {table} AS stored "
+    "(version_id, document_id, metrics, fam_id, job_id, computed_at) VALUES %s "
+    "ON CONFLICT (version_id, document_id) DO UPDATE SET "
+    "metrics = stored.metrics || EXCLUDED.metrics, "
+    "fam_id = CASE WHEN EXISTS (SELECT 1 FROM jsonb_object_keys(EXCLUDED.metrics) AS key "
+    "WHERE key LIKE '%%@%%') THEN EXCLUDED.fam_id ELSE stored.fam_id END, "
+    "job_id = EXCLUDED.job_id, computed_at = EXCLUDED.computed_at"
+)
+_UPSERT_SQLITE = (
+    "INSERT INTO {table} (version_id, document_id, metrics, fam_id, job_id, computed_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (version_id, document_id) DO UPDATE SET "
+    "metrics = json_patch(metrics, excluded.metrics), "
+    "fam_id = CASE WHEN EXISTS (SELECT 1 FROM json_each(excluded.metrics) "
+    "WHERE key LIKE '%%@%%') THEN excluded.fam_id ELSE fam_id END, "
+    "job_id = excluded.job_id, computed_at = excluded.computed_at"
+)
+
+
+def document_scores_upsert(*, rows: Sequence[ScoreRow]) -> int:
+    """Store the rows' values: each output's metrics are merged into its one stored row.
+
+    Idempotent: writing the same rows twice stores them once. A metric already stored for the
+    output is overwritten, the others it has are kept; the row's FAM follows the FAR metrics
+    (``@k`` keys) written, and its job and time are this write's. Every value is checked
+    first (:func:`~scoring.scores.models.score_value_problem`), so a refused write stores
+    nothing. One ``INSERT ... ON CONFLICT`` per :data:`UPSERT_PAGE` outputs (psycopg2 builds
+    the statement on PostgreSQL; SQLite's JSON functions merge there).
 
     Args:
         rows: the scores; a (version, document, metric) at most once.
 
     Returns:
-        How many rows were written.
+        How many values were written.
 
     Raises:
-        IntegrityError: a value out of its range, or an unknown version, document or FAM.
+        ValidationError: a value out of its metric's range, or not a finite number.
+        IntegrityError: an unknown version, document, FAM or job.
     """
     if not rows:
         return 0
-    now = timezone.now()
-    if connection.vendor == "postgresql":
-        from psycopg2.extras import execute_values
+    _checked(rows)
+    values = [(*row, timezone.now()) for row in _grouped(rows)]
+    table = connection.ops.quote_name(DocumentScore._meta.db_table)
+    # The raw cursor, so that the driver builds the statement; errors still come out as
+    # Django's (IntegrityError, ...).
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        if connection.vendor == "postgresql":
+            from psycopg2.extras import execute_values
 
-        table = DocumentScore._meta.db_table
-        # The raw cursor, so that psycopg2 builds the statement; errors still come out as
-        # Django's (IntegrityError, ...).
-        with connection.cursor() as cursor, connection.wrap_database_errors:
             execute_values(
                 cursor.cursor,
-                f"INSERT INTO {table} "  # noqa: S608 - the model's own table name
-                "(version_id, document_id, metric, value, fam_id, job_id, computed_at) "
-                "VALUES %s ON CONFLICT (version_id, document_id, metric) DO UPDATE SET "
-                "value = EXCLUDED.value, fam_id = EXCLUDED.fam_id, job_id = EXCLUDED.job_id, "
-                "computed_at = EXCLUDED.computed_at",
-                [(*row, now) for row in rows],
+                _UPSERT_POSTGRESQL.format(table=table),
+                values,
+                template="(%s, %s, %s::jsonb, %s, %s, %s)",
                 page_size=UPSERT_PAGE,
             )
-        return len(rows)
-    DocumentScore.objects.bulk_create(
-        [DocumentScore(**row._asdict(), computed_at=now) for row in rows],
-        batch_size=2000,
-        update_conflicts=True,
-        unique_fields=["version", "document", "metric"],
-        update_fields=["value", "fam", "job", "computed_at"],
-    )
+        else:
+            cursor.executemany(_UPSERT_SQLITE.format(table=table), values)
     return len(rows)
 
 
 class StaleScores:
-    """Scores to delete: per (version, document), metrics that no longer apply to it.
-
-    Outputs that lose the same metrics are grouped by version, so a chunk's delete is a few
-    ``version = v AND document IN (...) AND metric IN (...)`` terms, not one per output.
-    """
+    """Scores to delete: per (version, document), metrics that no longer apply to it."""
 
     def __init__(self) -> None:
-        self._groups: dict[tuple[frozenset[str], int], list[int]] = defaultdict(list)
+        self._pairs: dict[tuple[int, int], set[str]] = defaultdict(set)
 
     def add(self, *, version_id: int, document_id: int, metrics: Iterable[str]) -> None:
         """Mark ``metrics`` of one output version's document for deletion (none: nothing)."""
-        metrics = frozenset(metrics)
+        metrics = set(metrics)
         if metrics:
-            self._groups[(metrics, version_id)].append(document_id)
+            self._pairs[(version_id, document_id)] |= metrics
 
     def __bool__(self) -> bool:
-        return bool(self._groups)
+        return bool(self._pairs)
+
+    def items(self) -> Iterable[tuple[tuple[int, int], set[str]]]:
+        """``((version, document), metrics)`` pairs."""
+        return self._pairs.items()
 
     def q(self) -> Q:
-        """The rows to delete, as one ``Q`` (empty when there are none)."""
+        """The stored rows that hold some of the marked metrics, as one ``Q``: outputs that
+        lose the same metrics are grouped by version, so this is a few terms, not one per
+        output (empty when nothing is marked)."""
+        groups: dict[tuple[frozenset[str], int], list[int]] = defaultdict(list)
+        for (version_id, document_id), metrics in self._pairs.items():
+            groups[(frozenset(metrics), version_id)].append(document_id)
         condition = Q()
-        for (metrics, version_id), documents in self._groups.items():
-            condition |= Q(version_id=version_id, document_id__in=documents, metric__in=metrics)
+        for (metrics, version_id), documents in groups.items():
+            condition |= Q(
+                version_id=version_id,
+                document_id__in=documents,
+                metrics__has_any_keys=sorted(metrics),
+            )
         return condition
 
 
 def document_scores_delete(*, stale: StaleScores) -> int:
-    """Delete the stale scores.
+    """Remove the stale metrics from the stored rows; a row left without any is deleted, and
+    a row left without FAR metrics loses its FAM.
 
     Args:
         stale: what to delete.
 
     Returns:
-        How many rows were deleted.
+        How many values were removed.
     """
     if not stale:
         return 0
-    return DocumentScore.objects.filter(stale.q()).delete()[0]
+    marked = dict(stale.items())
+    changed, emptied, removed = [], [], 0
+    rows = DocumentScore.objects.select_for_update().filter(stale.q()).order_by("pk")
+    for row in rows.only("pk", "version_id", "document_id", "metrics", "fam_id"):
+        drop = marked[(row.version_id, row.document_id)]
+        kept = {metric: value for metric, value in row.metrics.items() if metric not in drop}
+        removed += len(row.metrics) - len(kept)
+        if not kept:
+            emptied.append(row.pk)
+            continue
+        row.metrics = kept
+        if not any("@" in metric for metric in kept):
+            row.fam_id = None
+        changed.append(row)
+    DocumentScore.objects.bulk_update(changed, ["metrics", "fam"], batch_size=1000)
+    DocumentScore.objects.filter(pk__in=emptied).delete()
+    return removed

@@ -29,7 +29,7 @@ class Command(BaseCommand):
     help = (
         "AutoFAR-L: fit AutoFAR on --fit-dataset's human FAMs (reused while its inputs are "
         "unchanged) and estimate FAR for --dataset's extractive outputs of documents without "
-        "human FAMs (DocumentScore autofar_l, the leaderboard's estimate column)."
+        "human FAMs (the DocumentScore key autofar_l, the leaderboard's estimate column)."
     )
 
     def add_arguments(self, parser):
