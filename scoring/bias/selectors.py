@@ -1,16 +1,19 @@
-"""Bias selectors (reads): the digest of a dataset's inputs, its latest run and who may read it."""
+"""Bias selectors (reads): the inputs' digest, the latest run, when a run waits, who may read."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from datetime import timedelta
 
 from django.db.models import F, Func, QuerySet, TextField
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.systems.models import OutputVersion, SystemOutput
+from scoring.scores.models import JobStatus, ScoringJob
 from scoring.scores.selectors import output_version_current_list
 
 from .models import BiasRun, BiasSourceRow, RunStatus
@@ -53,6 +56,31 @@ def bias_inputs_digest(*, dataset: Dataset, versions: Sequence[OutputVersion], b
     for row in rows.iterator(chunk_size=5000):
         digest.update(f"|o{row[0]}:{row[1]}:{row[2]}:{row[3]}".encode())
     return digest.hexdigest()
+
+
+# A queued run waits while its dataset's scoring job is queued or running (its chunks would
+# share the workers with the run's), but not longer than this after the run was asked for:
+# a scoring job that never finishes must not hold the figures back for ever.
+SCORING_YIELD = timedelta(minutes=10)
+
+
+def bias_run_waits_for_scoring(*, run: BiasRun, now=None) -> bool:
+    """Whether a queued run should wait: its dataset has a scoring job not finished yet.
+
+    Args:
+        run: the run (only a queued run waits).
+        now: the time to judge by (default: now).
+
+    Returns:
+        True while a scoring job of the dataset is queued or running and the run was created
+        less than :data:`SCORING_YIELD` ago.
+    """
+    now = now or timezone.now()
+    if run.status != RunStatus.QUEUED or now - run.created_at >= SCORING_YIELD:
+        return False
+    return ScoringJob.objects.filter(
+        dataset_id=run.dataset_id, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).exists()
 
 
 def bias_read_allowed(*, user, dataset: Dataset) -> bool:

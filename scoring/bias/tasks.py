@@ -13,6 +13,9 @@ from .models import BiasChunk, BiasRun
 log = logging.getLogger(__name__)
 
 LONG_JOB = long_job(soft_time_limit=900, background=True)
+# Seconds between two looks of a queued run at its dataset's scoring job (see
+# selectors.bias_run_waits_for_scoring).
+SCORING_RECHECK = 2
 # How often a run re-sends chunks that never finished before it gives up.
 MAX_DISPATCHES = 4
 # A chunk started this often without finishing kills its worker each time (say, out of
@@ -37,10 +40,16 @@ def bias_run_task(run_id: int) -> int:
     Returns:
         How many chunks were sent.
     """
+    from .selectors import bias_run_waits_for_scoring
     from .services import bias_run_fail, bias_run_finish, bias_run_plan
 
     run = _run(run_id)
     if run is None or run.finished:
+        return 0
+    if bias_run_waits_for_scoring(run=run):
+        # An upload queues this run and a scoring job together: the run would take a worker
+        # from the job's chunks. It looks again in a few seconds (the worker is free meanwhile).
+        bias_run_task.apply_async((run_id,), countdown=SCORING_RECHECK)
         return 0
     if run.dispatches >= MAX_DISPATCHES:
         missing = list(run.chunks.filter(done_at__isnull=True).values_list("index", flat=True))

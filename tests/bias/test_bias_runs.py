@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import pytest
 
 from annotation.corpus.models import Dataset, Document
 from annotation.systems.models import System
 from scoring.bias.models import BiasChunk, BiasRun, BiasSourceRow, RunStatus, RunTrigger
-from scoring.bias.selectors import dataset_bias_get
+from scoring.bias.selectors import bias_run_waits_for_scoring, dataset_bias_get
 from scoring.bias.services import (
     bias_run_inline,
     bias_run_plan,
@@ -17,6 +18,7 @@ from scoring.bias.services import (
     bias_run_start,
 )
 from scoring.bias.tasks import MAX_CHUNK_ATTEMPTS, bias_chunk_task, bias_run_done, bias_run_task
+from scoring.scores.models import ScoringJob
 from tests.bias.conftest import add_output as _output
 
 
@@ -215,3 +217,37 @@ def test_an_import_and_an_upload_each_queue_a_run(users):
     queued = bias_run_inline(run=queued)
     assert [r.source for r in BiasSourceRow.objects.filter(run=queued)] == ["reference", "abs"]
     assert _rows(queued)["abs"].coverage == 1.0
+
+
+@pytest.mark.parametrize(
+    ("job_status", "minutes_since_asked", "waits"),
+    [
+        ("queued", 0, True),
+        ("running", 9, True),
+        ("running", 10, False),  # asked for too long ago: a stuck job holds it back no longer
+        ("succeeded", 0, False),
+        ("failed", 0, False),
+        (None, 0, False),  # no scoring job at all
+    ],
+)
+def test_a_queued_run_waits_for_its_datasets_scoring_job(
+    storm, job_status, minutes_since_asked, waits
+):
+    run, _ = bias_run_request(dataset=storm, trigger=RunTrigger.UPLOAD, queue=False)
+    if job_status is not None:
+        ScoringJob.objects.create(dataset=storm, trigger="upload", status=job_status)
+    now = run.created_at + timedelta(minutes=minutes_since_asked)
+    assert bias_run_waits_for_scoring(run=run, now=now) is waits
+    # Another dataset's job is not this run's business.
+    other = Dataset.objects.create(slug="other", name="Other")
+    ScoringJob.objects.filter(dataset=storm).update(dataset=other)
+    assert bias_run_waits_for_scoring(run=run, now=now) is False
+
+
+def test_a_run_that_started_never_waits(storm):
+    run, _ = bias_run_request(dataset=storm, trigger=RunTrigger.UPLOAD, queue=False)
+    ScoringJob.objects.create(dataset=storm, trigger="upload", status="running")
+    bias_run_plan(run=run)  # the run is running now
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING
+    assert bias_run_waits_for_scoring(run=run) is False

@@ -178,10 +178,13 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
     order = KeyOrder(documents)
     by_version = leaderboard_scores(versions=versions, k=k, category=category)
     covered: dict[int, set[int]] = defaultdict(set)
-    for version_id, document_id in SystemOutput.objects.filter(
-        version__in=versions, document_id__in=list(documents)
-    ).values_list("version_id", "document_id"):
-        covered[version_id].add(document_id)
+    for version_id, document_id in (
+        SystemOutput.objects.filter(version__in=versions)
+        .values_list("version_id", "document_id")
+        .order_by()
+    ):
+        if document_id in documents:  # the scope: a dict, so no list of ids in the SQL
+            covered[version_id].add(document_id)
     slugs = {v.pk: v.system.slug for v in versions}
     names = {v.system.slug: v.system.name for v in versions}
     scores = {slugs[v]: metrics for v, metrics in by_version.items()}

@@ -55,10 +55,14 @@ def polytope_segments(
         version id -> document id -> :class:`PolytopeSegmentScore` (annotated outputs only).
     """
     values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
+    # Only the annotated outputs' rows have these keys; the scope is applied here, not as a
+    # list of every document id in the SQL.
+    scope = set(documents)
     for version_id, document_id, metric, value in document_score_list(
-        version_ids=[v.pk for v in versions], metrics=POLYTOPE_COUNTS, document_ids=documents
+        version_ids=[v.pk for v in versions], metrics=POLYTOPE_COUNTS
     ):
-        values[version_id, document_id][metric] = value
+        if document_id in scope:
+            values[version_id, document_id][metric] = value
     segments: dict[int, dict[int, PolytopeSegmentScore]] = defaultdict(dict)
     for (version_id, document_id), stored in values.items():
         if len(stored) == len(POLYTOPE_COUNTS):  # a row half-written never is: all or none
@@ -80,12 +84,13 @@ def polytope_breakdowns(
     """
     counts: dict[int, list[dict]] = defaultdict(list)
     sources: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    scope = set(documents)
     rows = ErrorBreakdown.objects.filter(
-        version_id__in=[v.pk for v in versions],
-        scheme=POLYTOPE_SCHEME,
-        document_id__in=list(documents),
-    ).values_list("version_id", "counts", "annotation_set__kind")
-    for version_id, found, kind in rows.order_by():
+        version_id__in=[v.pk for v in versions], scheme=POLYTOPE_SCHEME
+    ).values_list("version_id", "document_id", "counts", "annotation_set__kind")
+    for version_id, document_id, found, kind in rows.order_by():
+        if document_id not in scope:
+            continue
         counts[version_id].append(found)
         sources[version_id][kind or "deleted set"] += 1
     return counts, {v: dict(kinds) for v, kinds in sources.items()}
