@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db.models import Count, Func, IntegerField, QuerySet
 from django.db.models.functions import Coalesce
 
@@ -140,13 +142,17 @@ def json_array_length(field: str) -> Coalesce:
     return Coalesce(_JsonArrayLength(field), 0)
 
 
-def document_known_map(*, dataset: Dataset) -> dict[str, KnownDocument]:
+def document_known_map(
+    *, dataset: Dataset, sentence_counts: Mapping[int, tuple[str, int]] | None = None
+) -> dict[str, KnownDocument]:
     """What the import validators must know of a dataset's documents, by external id.
 
     The counts come from the database (JSON array lengths), so no sentence is read.
 
     Args:
         dataset: the dataset that an import adds to.
+        sentence_counts: document id -> (external id, sentence count) of every document of the
+            dataset, when the caller read them already (the documents are then not read).
 
     Returns:
         Each document's sentence count and the facet count of each of its references.
@@ -158,9 +164,11 @@ def document_known_map(*, dataset: Dataset) -> dict[str, KnownDocument]:
         .values_list("document_id", json_array_length("sentences"))
     ):
         facets.setdefault(document_id, []).append(count)
+    if sentence_counts is None:
+        rows = dataset.documents.values_list("pk", "external_id", json_array_length("sentences"))
+    else:
+        rows = ((pk, key, count) for pk, (key, count) in sentence_counts.items())
     return {
         external_id: KnownDocument(count, tuple(facets.get(pk, ())))
-        for pk, external_id, count in dataset.documents.values_list(
-            "pk", "external_id", json_array_length("sentences")
-        )
+        for pk, external_id, count in rows
     }

@@ -89,7 +89,11 @@ def _outputs_import(
         bundle.outputs = parse(documents, bundle.report)
         issues = [] if accept_low_confidence else low_confidence_issues(bundle.outputs)
         try:
-            validate_bundle(bundle, existing_documents=document_known_map(dataset=dataset))
+            known = document_known_map(
+                dataset=dataset,
+                sentence_counts={d.pk: (key, len(d.sentences or ())) for key, d in locked.items()},
+            )
+            validate_bundle(bundle, existing_documents=known)
         except ImportValidationError as error:
             issues = [*error.issues, *issues]
         if issues:
