@@ -12,7 +12,7 @@ from pathlib import Path
 from _common import FAR_RELEASE, release_missing
 from _server import bench_start, bench_workdir, manage, run_loader
 from _stats import load_average
-from bench_scoring import Workers, redis_command, redis_missing
+from bench_scoring import Workers, queue_forget, redis_command, redis_missing
 
 SEED = 20261125
 DOCUMENTS = 11_490  # the CNN/DM test split
@@ -177,13 +177,8 @@ def main() -> int:
     queue = f"bench-autofar-{uuid.uuid4().hex[:8]}"
     try:
         return run(args, queue)
-    finally:  # the queue's binding sets, which kombu leaves in Redis
-        redis_command(
-            args.redis,
-            "DEL",
-            queue,
-            *(f"_kombu.{k}.{queue}" for k in ("binding", "binding_permanent")),
-        )
+    finally:
+        queue_forget(args.redis, queue)
 
 
 def run(args: argparse.Namespace, queue: str) -> int:

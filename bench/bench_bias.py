@@ -25,7 +25,7 @@ from pathlib import Path
 from _common import ROOT, best_of
 from _server import bench_start, bench_workdir, manage, run_loader
 from _stats import load_average
-from bench_scoring import Workers, redis_command, redis_missing
+from bench_scoring import Workers, queue_forget, redis_missing
 
 SEED = 20261125
 DOCUMENTS = 11_490
@@ -311,12 +311,7 @@ def main() -> int:
                 f"{peer_all:.0f} s on one core, {peer_all / args.workers:.0f} s on {args.workers}"
             )
     finally:
-        redis_command(
-            args.redis,
-            "DEL",
-            queue,
-            *(f"_kombu.{k}.{queue}" for k in ("binding", "binding_permanent")),
-        )
+        queue_forget(args.redis, queue)
     print(f"load average at the end {load_average()}")
     return 0
 

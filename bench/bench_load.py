@@ -45,7 +45,7 @@ from _data import N_FACETS, N_SENTENCES, synthetic_document, write_jsonl
 from _server import Gunicorn, bench_start, bench_workdir, manage, run_loader
 from _stats import load_average, summary
 from bench_save_api import PASSWORD, SEED, tokens_obtain, username
-from bench_scoring import Workers, multipart, redis_command, redis_missing
+from bench_scoring import Workers, multipart, queue_forget, redis_missing
 from bench_span_save_api import Annotator, fetch_state, send_save
 
 DOCUMENTS = 500
@@ -237,7 +237,7 @@ def main() -> int:
     try:
         return run(args, queue)
     finally:
-        redis_command(args.redis, "DEL", queue, f"_kombu.binding.{queue}")
+        queue_forget(args.redis, queue)
 
 
 def run(args: argparse.Namespace, queue: str) -> int:

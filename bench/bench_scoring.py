@@ -314,6 +314,13 @@ def redis_command(url: str, *args: str) -> bytes:
     return lines[len(commands) - 1] if len(lines) >= len(commands) else b""
 
 
+def queue_forget(url: str, queue: str) -> None:
+    """Delete a benchmark's queue from Redis, with the binding sets kombu leaves there."""
+    redis_command(
+        url, "DEL", queue, *(f"_kombu.{k}.{queue}" for k in ("binding", "binding_permanent"))
+    )
+
+
 def redis_missing(script: str, url: str) -> bool:
     """Print that ``script`` is skipped when Redis does not answer PING at ``url``."""
     try:
@@ -793,13 +800,8 @@ def main() -> int:
     queue = f"bench-scoring-{uuid.uuid4().hex[:8]}"
     try:
         return run(args, queue)
-    finally:  # the queue's binding sets, which kombu leaves in Redis
-        redis_command(
-            args.redis,
-            "DEL",
-            queue,
-            *(f"_kombu.{k}.{queue}" for k in ("binding", "binding_permanent")),
-        )
+    finally:
+        queue_forget(args.redis, queue)
 
 
 def run(args: argparse.Namespace, queue: str) -> int:
