@@ -30,7 +30,7 @@ from annotation.spans.models import SpanAnnotation
 from annotation.spans.workbook import ExportSegment, workbook_bytes
 from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.scores.models import DocumentScore
-from scoring.scores.selectors import output_version_current_list
+from scoring.scores.selectors import document_score_value_count, output_version_current_list
 
 from .archive import Member, MemberWriter, canonical_json, xlsx_fixed
 from .diff import ItemIndex
@@ -165,12 +165,7 @@ def plan(export: Export) -> int:
         + SystemOutput.objects.filter(version__in=export.versions).count()
         + fams.count()
         + spans.count()
-        + sum(
-            len(metrics)
-            for metrics in DocumentScore.objects.filter(version__in=export.versions)
-            .values_list("metrics", flat=True)
-            .iterator(chunk_size=CHUNK)
-        )
+        + document_score_value_count(version_ids=[v.pk for v in export.versions])
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Max, QuerySet
+from django.db.models import Func, IntegerField, Max, QuerySet, Sum
 
 from annotation.adjudication.selectors import gold_counted_q
 from annotation.corpus.models import Dataset, Reference
@@ -88,7 +88,9 @@ def document_score_list(
     Args:
         version_ids: the output versions.
         metrics: the metric keys wanted (``rouge1_f``, ``far@3``, ...).
-        document_ids: only these documents (all when None).
+        document_ids: only these documents (all when None). The scope is applied to the rows
+            read, not sent as a list of ids in the SQL: callers pass a category's or a dataset's
+            thousands of documents, and the versions' rows are read anyway.
         categories: only documents of these facet categories (all when None).
 
     Returns:
@@ -101,18 +103,47 @@ def document_score_list(
     rows = DocumentScore.objects.filter(
         version_id__in=list(version_ids), metrics__has_any_keys=wanted
     )
-    if document_ids is not None:
-        rows = rows.filter(document_id__in=list(document_ids))
     if categories is not None:
         rows = rows.filter(document__category__in=list(categories))
+    scope = None if document_ids is None else set(document_ids)
     return [
         (version_id, document_id, metric, stored[metric])
         for version_id, document_id, stored in rows.values_list(
             "version_id", "document_id", "metrics"
         ).order_by()
+        if scope is None or document_id in scope
         for metric in wanted
         if metric in stored
     ]
+
+
+class _JsonKeyCount(Func):
+    """How many keys a JSON object column holds, counted by the database."""
+
+    template = "(SELECT count(*) FROM jsonb_object_keys(%(expressions)s))"
+    output_field = IntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        template = "(SELECT count(*) FROM json_each(%(expressions)s))"
+        return super().as_sql(compiler, connection, template=template, **extra)
+
+
+def document_score_value_count(*, version_ids: Iterable[int]) -> int:
+    """How many per-document values the versions have stored (every metric of every row),
+    counted by the database: no row's object is read.
+
+    Args:
+        version_ids: the output versions.
+
+    Returns:
+        The number of values.
+    """
+    return (
+        DocumentScore.objects.filter(version_id__in=list(version_ids))
+        .annotate(n_values=_JsonKeyCount("metrics"))
+        .aggregate(total=Sum("n_values"))["total"]
+        or 0
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,14 +55,10 @@ def polytope_segments(
         version id -> document id -> :class:`PolytopeSegmentScore` (annotated outputs only).
     """
     values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
-    # Only the annotated outputs' rows have these keys; the scope is applied here, not as a
-    # list of every document id in the SQL.
-    scope = set(documents)
     for version_id, document_id, metric, value in document_score_list(
-        version_ids=[v.pk for v in versions], metrics=POLYTOPE_COUNTS
+        version_ids=[v.pk for v in versions], metrics=POLYTOPE_COUNTS, document_ids=documents
     ):
-        if document_id in scope:
-            values[version_id, document_id][metric] = value
+        values[version_id, document_id][metric] = value
     segments: dict[int, dict[int, PolytopeSegmentScore]] = defaultdict(dict)
     for (version_id, document_id), stored in values.items():
         if len(stored) == len(POLYTOPE_COUNTS):  # a row half-written never is: all or none
