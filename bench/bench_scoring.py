@@ -122,10 +122,11 @@ def import_dataset(documents: list[dict], slug: str, name: str) -> None:
 
 
 def add_systems(documents: list[dict], slug: str, count: int) -> None:
-    """``count`` extractive systems with one output per document, written with the ORM."""
+    """``count`` extractive systems with one output per document, written with COPY."""
     from _cnndm import extractive_outputs
 
     from annotation.corpus.models import Dataset
+    from annotation.imports.copy import rows_copy
     from annotation.systems.models import OutputVersion, System, SystemOutput
 
     dataset = Dataset.objects.get(slug=slug)
@@ -139,8 +140,8 @@ def add_systems(documents: list[dict], slug: str, count: int) -> None:
         version = OutputVersion.objects.create(
             system=system, dataset=dataset, number=1, source="bench_scoring.py (synthetic)"
         )
-        SystemOutput.objects.bulk_create(
-            (
+        rows_copy(
+            [
                 SystemOutput(
                     system=system,
                     version=version,
@@ -151,7 +152,7 @@ def add_systems(documents: list[dict], slug: str, count: int) -> None:
                     match_confidence=[1.0] * len(o["extracted"]),
                 )
                 for o in extractive_outputs(documents, quality, SEED + 100 + number)
-            ),
+            ],
             batch_size=2000,
         )
 

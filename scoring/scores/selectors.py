@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Func, IntegerField, Max, QuerySet, Sum
+from django.db import connection
+from django.db.models import FloatField, Func, IntegerField, Max, QuerySet, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 
 from annotation.adjudication.selectors import gold_counted_q
 from annotation.corpus.models import Dataset, Reference
@@ -80,6 +83,27 @@ def scoring_fam_map(
     return chosen
 
 
+def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:
+    """``(version id, document id, *values)`` of the rows holding some wanted metric, each
+    value a float or None, in the order of ``wanted``.
+
+    Each value is taken out of the JSON by the database as a float, and the statement runs on
+    the cursor: no row's whole object is decoded here, and the driver's floats need none of
+    the ORM's per-value converters (which cost more than the query on millions of values).
+    """
+    rows = DocumentScore.objects.filter(
+        version_id__in=list(version_ids), metrics__has_any_keys=wanted
+    )
+    if categories is not None:
+        rows = rows.filter(document__category__in=list(categories))
+    values = [Cast(KeyTextTransform(metric, "metrics"), FloatField()) for metric in wanted]
+    query = rows.values_list("version_id", "document_id", *values).order_by().query
+    sql, params = query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def document_score_list(
     *, version_ids: Iterable[int], metrics: Iterable[str], document_ids=None, categories=None
 ) -> list[tuple[int, int, str, float]]:
@@ -100,21 +124,50 @@ def document_score_list(
     wanted = list(dict.fromkeys(metrics))
     if not wanted:
         return []
-    rows = DocumentScore.objects.filter(
-        version_id__in=list(version_ids), metrics__has_any_keys=wanted
-    )
-    if categories is not None:
-        rows = rows.filter(document__category__in=list(categories))
     scope = None if document_ids is None else set(document_ids)
     return [
-        (version_id, document_id, metric, stored[metric])
-        for version_id, document_id, stored in rows.values_list(
-            "version_id", "document_id", "metrics"
-        ).order_by()
+        (version_id, document_id, metric, value)
+        for version_id, document_id, *stored in _score_rows(version_ids, wanted, categories)
         if scope is None or document_id in scope
-        for metric in wanted
-        if metric in stored
+        for metric, value in zip(wanted, stored, strict=True)
+        if value is not None
     ]
+
+
+def document_score_map(
+    *, version_ids: Iterable[int], metrics: Iterable[str], categories=None
+) -> dict[int, dict[str, dict[int, float]]]:
+    """Stored per-document scores by version and metric, built straight from the rows.
+
+    :func:`document_score_list` as nested dictionaries, without a tuple per value (a
+    leaderboard reads millions of values).
+
+    Args:
+        version_ids: the output versions.
+        metrics: the metric keys wanted.
+        categories: only documents of these facet categories (all when None).
+
+    Returns:
+        version id -> metric -> document id -> value; a version or metric without any stored
+        value is absent.
+    """
+    wanted = list(dict.fromkeys(metrics))
+    found: dict[int, dict[str, dict[int, float]]] = {}
+    if not wanted:
+        return found
+    columns: dict[int, list[dict[int, float]]] = {}
+    for version_id, document_id, *stored in _score_rows(version_ids, wanted, categories):
+        per_metric = columns.get(version_id)
+        if per_metric is None:
+            per_metric = columns[version_id] = [{} for _ in wanted]
+        for column, value in zip(per_metric, stored, strict=True):
+            if value is not None:
+                column[document_id] = value
+    for version_id, per_metric in columns.items():
+        kept = {metric: values for metric, values in zip(wanted, per_metric, strict=True) if values}
+        if kept:
+            found[version_id] = kept
+    return found
 
 
 class _JsonKeyCount(Func):
@@ -167,11 +220,11 @@ def scoring_chunk_outputs(*, output_ids: Iterable[int]) -> list[ChunkOutput]:
         output_ids: the outputs.
 
     Returns:
-        The existing ones among them, by version and document position.
+        The existing ones among them, by document position, then version.
     """
     rows = (
         SystemOutput.objects.filter(pk__in=list(output_ids))
-        .order_by("version_id", "document__position", "document_id")
+        .order_by("document__position", "document_id", "version_id")
         .values_list(
             "pk",
             "version_id",
@@ -208,6 +261,19 @@ def scoring_reference_texts(*, document_ids: Iterable[int]) -> dict[int, dict[in
 # (a campaign's gold only for its documents marked adjudicated, as for FAMs).
 SPAN_SOURCES = (AnnotationSetKind.GOLD, AnnotationSetKind.RELEASED)
 POLYTOPE_SCHEME = "polytope"
+
+
+def scoring_spans_exist(*, dataset: Dataset) -> bool:
+    """Whether any span annotation of any set of the dataset exists (scoring skips reading
+    spans per output when none does).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        True when one exists.
+    """
+    return SpanAnnotation.objects.filter(annotation_set__dataset=dataset).exists()
 
 
 def scoring_span_map(*, output_ids, scheme: str = POLYTOPE_SCHEME) -> dict[int, SpanAnnotation]:

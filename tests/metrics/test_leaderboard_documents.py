@@ -241,8 +241,12 @@ def test_outputs_rouge_is_score_outputs_rouge_for_many_outputs_at_once():
         ([], ["An empty reference is none."]),
         (["Police arrested two men."], ["Two men were arrested by police.", "Nobody was hurt."]),
         (["Same words."], []),
+        # Two systems with the same output: scored once, the same scores for both.
+        (["The cat sat on the mat.", "It was happy."], ["The cat on the mat."]),
+        (["The cat sat on the mat."], ["It was happy."]),
     ]
     batch = outputs_rouge(items)
+    assert batch[5] == batch[0] and batch[6] != batch[0]
     assert batch[1] is None and batch[2] is None
     for (reference, summary), rouge in zip(items, batch, strict=True):
         alone = score_output(summary=summary, reference=reference)

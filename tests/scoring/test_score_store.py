@@ -5,6 +5,7 @@ import re
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
@@ -16,6 +17,7 @@ from scoring.scores.services import (
     document_scores_delete,
     document_scores_upsert,
 )
+from scoring.scores.services.store import pairs_q
 
 
 @pytest.fixture
@@ -167,3 +169,38 @@ def test_stale_scores_delete_exactly_the_marked_rows(world):
     emptied.add(version_id=versions[1].pk, document_id=documents[2].pk, metrics={"far@3", "sar@3"})
     assert document_scores_delete(stale=emptied) == 2
     assert DocumentScore.objects.count() == 5
+
+
+def test_stale_scores_of_every_version_for_a_few_documents(world):
+    """A document-major chunk marks every version's rows of a few documents: the condition is
+    their grid, and rows outside it (another document, another metric) stay."""
+    documents, versions = world
+    rows = [
+        ScoreRow(v.pk, d.pk, metric, 0.5)
+        for v in versions
+        for d in documents
+        for metric in ("far@3", "rouge1_f")
+    ]
+    document_scores_upsert(rows=rows)
+    stale = StaleScores()
+    for version in versions:
+        for document in documents[:2]:
+            stale.add(version_id=version.pk, document_id=document.pk, metrics={"far@3"})
+    # Version 2 alone also loses ROUGE-1 on document 0: another set of metrics, another term.
+    stale.add(version_id=versions[1].pk, document_id=documents[0].pk, metrics={"rouge1_f"})
+    assert document_scores_delete(stale=stale) == 5
+    gone = {(v.pk, d.pk, "far@3") for v in versions for d in documents[:2]}
+    gone.add((versions[1].pk, documents[0].pk, "rouge1_f"))
+    assert set(_stored()) == {(r.version_id, r.document_id, r.metric) for r in rows} - gone
+
+
+def test_pairs_q_is_exactly_the_pairs(world):
+    """Versions with the same documents share a term; a version with others gets its own."""
+    documents, versions = world
+    document_scores_upsert(
+        rows=[ScoreRow(v.pk, d.pk, "rouge1_f", 0.5) for v in versions for d in documents]
+    )
+    pairs = {versions[0].pk: [documents[0].pk, documents[2].pk], versions[1].pk: [documents[1].pk]}
+    picked = DocumentScore.objects.filter(pairs_q(pairs)).values_list("version_id", "document_id")
+    assert set(picked) == {(v, d) for v, ds in pairs.items() for d in ds}
+    assert pairs_q({}) == Q()

@@ -270,3 +270,49 @@ def test_a_leaderboard_that_fails_does_not_undo_the_jobs_success(tiny, monkeypat
     job.refresh_from_db()
     assert job.status == JobStatus.SUCCEEDED
     assert "could not store the first leaderboard" in caplog.text
+
+
+def test_a_job_over_many_versions_plans_document_major_chunks(tiny):
+    """Chunks hold every version's outputs of a few documents (their references and FAMs are
+    read once for all versions), and the scores are those of one version at a time."""
+    dataset, first = tiny["dataset"], tiny["version"]
+    document2 = Document.objects.create(
+        dataset=dataset, external_id="d2", position=1, sentences=SENTENCES, category="low"
+    )
+    Reference.objects.create(document=document2, sentences=["Fish swim."])
+    system = System.objects.create(slug="ext2", name="Ext 2", kind="extractive")
+    second = OutputVersion.objects.create(system=system, dataset=dataset, number=1)
+    outputs = {}
+    for version in (first, second):
+        for document in (tiny["document"], document2):
+            outputs[(version.pk, document.pk)], _ = SystemOutput.objects.get_or_create(
+                system=version.system,
+                version=version,
+                document=document,
+                defaults={
+                    "sentences": SENTENCES[2:4],
+                    "extracted": [2, 3],
+                    "extraction_method": "given",
+                },
+            )
+    from scoring.scores.services import scoring_job_plan
+
+    job = scoring_job_create(dataset=dataset, trigger="manual", queue=False)
+    chunks = scoring_job_plan(job=job, chunk_size=2)
+    assert [chunk.output_ids for chunk in chunks] == [
+        [outputs[(first.pk, tiny["document"].pk)].pk, outputs[(second.pk, tiny["document"].pk)].pk],
+        [outputs[(first.pk, document2.pk)].pk, outputs[(second.pk, document2.pk)].pk],
+    ]
+    scoring_job_run_inline(job=job)
+
+    def values(version):
+        return {(s.document_id, s.metric): s.value for s in stored_scores(version=version)}
+
+    together = values(second)
+    DocumentScore.objects.all().delete()
+    alone = scoring_job_create(dataset=dataset, trigger="manual", versions=[second], queue=False)
+    scoring_job_run_inline(job=alone)
+    assert values(second) == together  # the same values as when scored on its own
+    # Facet 2 is supported by sentence 2, which [2, 3] extracts; facet 1 (sentence 0) is not.
+    assert together[(tiny["document"].pk, "far@3")] == 0.5
+    assert (document2.pk, "far@3") not in together  # no FAM for that document

@@ -37,7 +37,7 @@ from scoring.metrics.stats import (
     KeyOrder,
 )
 from scoring.scores.models import AUTOFAR_L, JobStatus, ScoringJob
-from scoring.scores.selectors import document_score_list, output_version_current_list
+from scoring.scores.selectors import document_score_map, output_version_current_list
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
@@ -138,13 +138,14 @@ def leaderboard_scores(
         version id -> metric -> document id -> value.
     """
     stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
-    scores: dict[int, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
-    for version_id, document_id, metric, value in document_score_list(
+    found = document_score_map(
         version_ids=[v.pk for v in versions],
         metrics=stored,
         categories=CATEGORIES[category] if category else None,
-    ):
-        scores[version_id][stored[metric]][document_id] = value
+    )
+    scores: dict[int, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    for version_id, by_metric in found.items():
+        scores[version_id].update((stored[m], values) for m, values in by_metric.items())
     return scores
 
 

@@ -135,11 +135,15 @@ def outputs_rouge(
         Per output, the :class:`PairScores` of the joined summary against the joined reference,
         or None when there is no reference (or an empty one).
     """
-    scored = [n for n, (reference, _) in enumerate(items) if reference]
-    pairs = score_pairs(
-        [" ".join(items[n][0]) for n in scored], [" ".join(items[n][1]) for n in scored]
-    )
-    result: list[PairScores | None] = [None] * len(items)
-    for position, n in enumerate(scored):
-        result[n] = pairs.pair(position)
-    return result
+    # Identical pairs are scored once: a chunk holds every system's output of a few documents,
+    # and extractive systems often pick the same sentences.
+    pairs: dict[tuple[str, str], int] = {}
+    keys: list[tuple[str, str] | None] = []
+    for reference, summary in items:
+        key = (" ".join(reference), " ".join(summary)) if reference else None
+        if key is not None:
+            pairs.setdefault(key, len(pairs))
+        keys.append(key)
+    scores = score_pairs([t for t, _ in pairs], [p for _, p in pairs])
+    distinct = [scores.pair(n) for n in range(len(pairs))]
+    return [None if key is None else distinct[pairs[key]] for key in keys]

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import reduce
-from operator import or_
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from annotation.fams.models import AnnotationSetKind
@@ -33,7 +31,13 @@ from ..selectors import (
     scoring_reference_texts,
 )
 from .spans import SPAN_KEYS, span_rows_compute
-from .store import ScoreRow, StaleScores, document_scores_delete, document_scores_upsert
+from .store import (
+    ScoreRow,
+    StaleScores,
+    document_scores_delete,
+    document_scores_upsert,
+    pairs_q,
+)
 
 
 @transaction.atomic
@@ -66,8 +70,11 @@ def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[
                 Exists(SpanAnnotation.objects.filter(output_id=OuterRef("pk")))
                 | Exists(span_scored)
             )
+        # Document-major: a chunk holds every version's output of a few documents, so their
+        # references and FAMs are read and checked once for all the versions (for one version,
+        # this is its outputs in document order).
         ids = list(
-            outputs.order_by("version_id", "document__position", "document_id").values_list(
+            outputs.order_by("document__position", "document_id", "version_id").values_list(
                 "pk", flat=True
             )
         )
@@ -198,10 +205,7 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         )
         document_scores_delete(stale=stale)
         if unscored:
-            ErrorBreakdown.objects.filter(
-                reduce(or_, (Q(version_id=v, document_id__in=d) for v, d in unscored.items())),
-                scheme=POLYTOPE_SCHEME,
-            ).delete()
+            ErrorBreakdown.objects.filter(pairs_q(unscored), scheme=POLYTOPE_SCHEME).delete()
         first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows)
         )

@@ -11,7 +11,13 @@ from scoring.metrics.leaderboard import FAITHFULNESS, POLYTOPE_METRICS, polytope
 from scoring.metrics.spans import SIDE_SUMMARY, faithfulness, join_sentences
 
 from ..models import ErrorBreakdown, ScoringJob
-from ..selectors import POLYTOPE_SCHEME, ChunkOutput, scoring_judged_spans, scoring_span_map
+from ..selectors import (
+    POLYTOPE_SCHEME,
+    ChunkOutput,
+    scoring_judged_spans,
+    scoring_span_map,
+    scoring_spans_exist,
+)
 from .store import ScoreRow
 
 XSUM_SCHEME = "xsum-hallucinations"
@@ -109,6 +115,9 @@ def span_rows_compute(*, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> Spa
             does not know; the message names the output's document.
     """
     found = SpanRows()
-    _polytope(found, job, outputs)
-    _faithfulness(found, job, outputs)
+    # A dataset nobody annotated spans in (most of them) costs one query, not two per chunk
+    # over every output id.
+    if outputs and scoring_spans_exist(dataset=job.dataset):
+        _polytope(found, job, outputs)
+        _faithfulness(found, job, outputs)
     return found

@@ -142,20 +142,39 @@ class StaleScores:
         return self._pairs.items()
 
     def q(self) -> Q:
-        """The stored rows that hold some of the marked metrics, as one ``Q``: outputs that
-        lose the same metrics are grouped by version, so this is a few terms, not one per
-        output (empty when nothing is marked)."""
-        groups: dict[tuple[frozenset[str], int], list[int]] = defaultdict(list)
+        """The stored rows that hold some of the marked metrics, as one ``Q`` of a few terms
+        (empty when nothing is marked): see :func:`pairs_q`."""
+        by_metrics: dict[frozenset[str], dict[int, list[int]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         for (version_id, document_id), metrics in self._pairs.items():
-            groups[(frozenset(metrics), version_id)].append(document_id)
+            by_metrics[frozenset(metrics)][version_id].append(document_id)
         condition = Q()
-        for (metrics, version_id), documents in groups.items():
-            condition |= Q(
-                version_id=version_id,
-                document_id__in=documents,
-                metrics__has_any_keys=sorted(metrics),
-            )
+        for metrics, pairs in by_metrics.items():
+            condition |= pairs_q(pairs) & Q(metrics__has_any_keys=sorted(metrics))
         return condition
+
+
+def pairs_q(pairs: dict[int, list[int]]) -> Q:
+    """Rows of some (version, document) pairs, as one ``Q`` of a few terms.
+
+    Versions with the same documents share a term ``version in (...) and document in (...)``,
+    whose cross product is exactly their pairs: a scoring chunk of one version is one term,
+    and so is a chunk of every version's outputs of a few documents.
+
+    Args:
+        pairs: version id -> its document ids.
+
+    Returns:
+        The condition (empty when there are no pairs).
+    """
+    versions_of: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for version_id, documents in pairs.items():
+        versions_of[tuple(sorted(set(documents)))].append(version_id)
+    condition = Q()
+    for documents, versions in versions_of.items():
+        condition |= Q(version_id__in=versions, document_id__in=documents)
+    return condition
 
 
 def document_scores_delete(*, stale: StaleScores) -> int:
