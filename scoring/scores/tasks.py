@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 from django.db import transaction
+from django.db.models import F
 
 from config.celery import chord_failure_task, chord_fan_out, long_job
 
@@ -29,11 +30,16 @@ def _job(job_id: int) -> ScoringJob | None:
 
 
 @shared_task(name="loupe.scores.job_run", **LONG_JOB)
-def scoring_job_run(job_id: int) -> int:
+def scoring_job_run(job_id: int, dispatch: int = 0) -> int:
     """Plan the job's chunks (once) and send the unfinished ones to the workers as a chord.
+
+    A dispatch is counted once its chord is sent. A message whose dispatch was already sent
+    (the broker redelivers it when the worker died after sending, before acknowledging) sends
+    nothing: the chunks it sent are queued, and a dead worker's chunk comes back by itself.
 
     Args:
         job_id: the job's primary key (re-fetched; a deleted or finished job is a no-op).
+        dispatch: how many dispatches the job had when this message was sent.
 
     Returns:
         How many chunks were sent.
@@ -42,6 +48,9 @@ def scoring_job_run(job_id: int) -> int:
 
     job = _job(job_id)
     if job is None or job.finished:
+        return 0
+    if job.dispatches > dispatch:
+        log.info("scoring job %s: dispatch %s was already sent; nothing to do", job_id, dispatch)
         return 0
     if job.dispatches >= MAX_DISPATCHES:
         missing = list(job.chunks.filter(done_at__isnull=True).values_list("index", flat=True))
@@ -54,12 +63,14 @@ def scoring_job_run(job_id: int) -> int:
     if not chunks:
         scoring_job_finish(job=job)
         return 0
-    return chord_fan_out(
+    sent = chord_fan_out(
         [scoring_chunk_run.s(job_id, chunk.pk) for chunk in chunks],
         done=scoring_job_done,
         failed=scoring_job_failed,
         key=job_id,
     )
+    ScoringJob.objects.filter(pk=job_id).update(dispatches=F("dispatches") + 1)
+    return sent
 
 
 @shared_task(name="loupe.scores.chunk_run", **LONG_JOB)
@@ -117,7 +128,7 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
         leaderboard_warm.delay(job.dataset_id, job.ks)  # the category tables
     else:
         log.warning("scoring job %s has unfinished chunks; sending them again", job_id)
-        scoring_job_run.delay(job_id)
+        scoring_job_run.delay(job_id, job.dispatches)
     return sum(results)
 
 

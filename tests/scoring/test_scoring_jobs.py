@@ -316,3 +316,21 @@ def test_a_job_over_many_versions_plans_document_major_chunks(tiny):
     # Facet 2 is supported by sentence 2, which [2, 3] extracts; facet 1 (sentence 0) is not.
     assert together[(tiny["document"].pk, "far@3")] == 0.5
     assert (document2.pk, "far@3") not in together  # no FAM for that document
+
+
+def test_a_redelivered_job_run_sends_no_chunk_twice(tiny):
+    """job_run's message comes back when its worker died after sending the chunks: the
+    dispatch it carries was already counted, so it sends nothing (the chunks are queued)."""
+    from scoring.scores.services import scoring_job_plan
+    from scoring.scores.tasks import scoring_job_run
+
+    job = scoring_job_create(dataset=tiny["dataset"], trigger="manual", queue=False)
+    planned = scoring_job_plan(job=job)
+    assert len(planned) == 1
+    job.refresh_from_db()
+    assert job.dispatches == 0  # planning alone sends nothing and counts nothing
+    ScoringJob.objects.filter(pk=job.pk).update(dispatches=1)  # dispatch 0 went out
+    assert scoring_job_run(job.pk, 0) == 0
+    job.refresh_from_db()
+    assert job.dispatches == 1 and job.status == JobStatus.RUNNING
+    assert job.chunks.get().attempts == 0  # nothing ran it here either

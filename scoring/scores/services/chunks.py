@@ -44,7 +44,8 @@ from .store import (
 def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[ScoringChunk]:
     """Split the job's outputs into chunks (once) and mark it running; return unfinished chunks.
 
-    Calling it again (a redelivered task) reuses the chunks already planned.
+    Calling it again (a redelivered task) reuses the chunks already planned. The job's
+    dispatches are counted by the task that sends the chunks, once they are sent.
 
     Args:
         job: the job.
@@ -87,7 +88,6 @@ def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[
     if job.status == JobStatus.QUEUED:
         job.status = JobStatus.RUNNING
         job.started_at = timezone.now()
-    job.dispatches += 1
     job.save()
     return list(job.chunks.filter(done_at__isnull=True).order_by("index"))
 
