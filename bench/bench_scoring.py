@@ -594,6 +594,28 @@ def clear_snapshots(database_url: str) -> int | None:
         connection.close()
 
 
+def scores_size(database_url: str) -> tuple[int, int] | None:
+    """The scores table's size on disk with its indexes and TOAST (bytes), and its rows."""
+    import psycopg2
+
+    try:
+        connection = psycopg2.connect(database_url)
+    except psycopg2.Error:
+        return None
+    try:
+        with connection, connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_total_relation_size('scores_documentscore'), "
+                "(SELECT count(*) FROM scores_documentscore)"
+            )
+            return cursor.fetchone()
+    except psycopg2.Error as error:
+        print(f"    could not measure the scores' size: {error}".rstrip())
+        return None
+    finally:
+        connection.close()
+
+
 def leaderboard_latency(server: Gunicorn, token: str, requests: int, database_url: str) -> dict:
     """First GET, a cold one, a warm-up, then ``requests`` rounds of (leaderboard, me).
 
@@ -732,6 +754,12 @@ def report_latency(lb: dict, prep: dict, documents: int, systems: int) -> None:
         f"?category=low&k=3 covers {lb['n_documents']:,} documents, {lb['resamples']} resamples"
     )
     print(f"    {task_line(prep['tasks'], prep['wall'])}")
+    if lb.get("size"):
+        size, rows = lb["size"]
+        print(
+            f"    scores in PostgreSQL: {size / 1e6:,.1f} MB for {rows:,} rows (both datasets, "
+            f"with indexes and TOAST): {size / max(rows, 1):,.0f} bytes an output"
+        )
     print(
         f"first GET after the job and the workers' tasks: {lb['first']:,.0f} ms; cold, after "
         f"deleting the {lb['deleted']} stored snapshots: "
@@ -855,6 +883,7 @@ def run(args: argparse.Namespace, queue: str) -> int:
                 workers.wait_idle(args.redis)
                 prep["tasks"] = workers.task_seconds()
             lb = leaderboard_latency(server, token, args.requests, env["DATABASE_URL"])
+            lb["size"] = scores_size(env["DATABASE_URL"])
         report_runs(runs)
         report_latency(lb, prep, args.lb_documents, args.lb_systems)
         print(f"load average at the end {load_average()}")

@@ -97,15 +97,23 @@ def _cells(scores, systems, metrics, documents, level, resamples, seed, order: K
     decides how the mean is added up and which rows the bootstrap draws.
     """
     groups: dict[tuple, list[tuple]] = defaultdict(list)
+    every = None  # all the documents in order, for the columns that cover them all (most)
     for system in systems:
         for metric in metrics:
-            values = {d: v for d, v in scores.get(system, {}).get(metric, {}).items()}
-            docs = in_order((d for d in values if d in documents), order, what="leaderboard")
+            values = scores.get(system, {}).get(metric, {})
+            if documents and values.keys() >= documents:
+                if every is None:
+                    every = in_order(documents, order, what="leaderboard")
+                docs = every
+            else:
+                docs = in_order((d for d in values if d in documents), order, what="leaderboard")
             if docs:
                 groups[docs].append((system, metric, values))
     cells: dict[tuple, Cell] = {}
     for docs, columns in groups.items():
-        matrix = np.array([[values[d] for _, _, values in columns] for d in docs], dtype=float)
+        matrix = np.empty((len(docs), len(columns)), dtype=float)
+        for j, (_, _, values) in enumerate(columns):
+            matrix[:, j] = np.fromiter(map(values.__getitem__, docs), float, count=len(docs))
         if len(docs) == 1:
             for (system, metric, _), value in zip(columns, matrix[0], strict=True):
                 cells[(system, metric)] = Cell(float(value), None, None, 1)

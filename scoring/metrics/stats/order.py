@@ -37,7 +37,7 @@ class KeyOrder:
     each key's position up in a dict.
     """
 
-    __slots__ = ("_rank",)
+    __slots__ = ("_all", "_rank")
 
     def __init__(self, keys: Iterable[Hashable]):
         """Number the keys in the order given.
@@ -54,6 +54,7 @@ class KeyOrder:
                 raise StatsError(f"key order: {key!r} appears twice")
             rank[key] = len(rank)
         self._rank = rank
+        self._all = tuple(rank)
 
     def __contains__(self, key: object) -> bool:
         return key in self._rank
@@ -99,6 +100,8 @@ class KeyOrder:
         missing = [key for key in keys if key not in rank]
         if missing:
             raise UnorderedKeyError(what, missing=missing)
+        if len(keys) == len(rank) and len(set(keys)) == len(keys):
+            return self._all  # every key of the order (a leaderboard's usual column)
         return tuple(sorted(keys, key=rank.__getitem__))
 
 

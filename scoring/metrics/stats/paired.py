@@ -117,6 +117,11 @@ def paired_differences(
         TooFewPointsError: fewer than 2 documents.
     """
     documents = paired_keys(a, b, what="paired test", order=order)
+    left, right = ([scores[d] for d in documents] for scores in (a, b))
+    if set(map(type, left)) | set(map(type, right)) <= {float}:  # the usual case, in arrays
+        diffs = np.array(left, dtype=float) - np.array(right, dtype=float)
+        if np.isfinite(diffs).all():
+            return documents, as_finite_array(diffs, "paired test", needed=2)
     for side, scores in (("system A", a), ("system B", b)):
         for doc in documents:
             value = scores[doc]
