@@ -575,8 +575,12 @@ def ranking(table: dict) -> list[tuple[str, float | None]]:
     return [(s["system"], (s.get("far") or {}).get("mean")) for s in table["systems"]]
 
 
-def clear_snapshots(database_url: str) -> int | None:
-    """Delete the stored leaderboards (SQL on the benchmark database); None if it failed."""
+def run_sql(database_url: str, statement: str, what: str):
+    """Run one statement on the benchmark database (psycopg2, committed).
+
+    Returns:
+        ``(rowcount, first row or None)``, or None when it failed (the reason is printed).
+    """
     import psycopg2
 
     try:
@@ -585,35 +589,34 @@ def clear_snapshots(database_url: str) -> int | None:
         return None
     try:
         with connection, connection.cursor() as cursor:
-            cursor.execute("DELETE FROM leaderboards_leaderboardsnapshot")
-            return cursor.rowcount
+            cursor.execute(statement)
+            return cursor.rowcount, cursor.fetchone() if cursor.description else None
     except psycopg2.Error as error:
-        print(f"    could not delete the stored leaderboards: {error}".rstrip())
+        print(f"    could not {what}: {error}".rstrip())
         return None
     finally:
         connection.close()
+
+
+def clear_snapshots(database_url: str) -> int | None:
+    """Delete the stored leaderboards (SQL on the benchmark database); None if it failed."""
+    done = run_sql(
+        database_url,
+        "DELETE FROM leaderboards_leaderboardsnapshot",
+        "delete the stored leaderboards",
+    )
+    return None if done is None else done[0]
 
 
 def scores_size(database_url: str) -> tuple[int, int] | None:
     """The scores table's size on disk with its indexes and TOAST (bytes), and its rows."""
-    import psycopg2
-
-    try:
-        connection = psycopg2.connect(database_url)
-    except psycopg2.Error:
-        return None
-    try:
-        with connection, connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_total_relation_size('scores_documentscore'), "
-                "(SELECT count(*) FROM scores_documentscore)"
-            )
-            return cursor.fetchone()
-    except psycopg2.Error as error:
-        print(f"    could not measure the scores' size: {error}".rstrip())
-        return None
-    finally:
-        connection.close()
+    done = run_sql(
+        database_url,
+        "SELECT pg_total_relation_size('scores_documentscore'), "
+        "(SELECT count(*) FROM scores_documentscore)",
+        "measure the scores' size",
+    )
+    return None if done is None else done[1]
 
 
 def leaderboard_latency(server: Gunicorn, token: str, requests: int, database_url: str) -> dict:
