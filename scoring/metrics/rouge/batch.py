@@ -2,9 +2,10 @@
 
 For all pairs of many documents (:func:`pair_counts`): every text is tokenized once and its
 tokens numbered; a *group* (a document) makes n-gram codes local, so texts of different groups
-never share an n-gram. Clipped n-gram overlaps are then a few sparse matrix products over all
-groups at once, LCS lengths one RapidFuzz call over all pairs, and P/R/F the same IEEE
-operations as rouge-score, so every value equals its bit for bit. For independent pairs
+never share an n-gram. Clipped n-gram overlaps are then one sort and one join over all groups
+at once (an n-gram's texts meet within its group), LCS lengths one RapidFuzz call over all
+pairs, and P/R/F the same IEEE operations as rouge-score, so every value equals its bit for
+bit. For independent pairs
 (:func:`score_pairs`), where no text is shared, rouge-score-rs's compiled batch scorer is
 faster, and it is used.
 """
@@ -20,7 +21,6 @@ from operator import itemgetter
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
-from scipy import sparse
 
 from .results import MEASURES, PRF, ROUGE_TYPES, PairScores, PRFMatrix, prf_arrays
 from .tokens import stem_words, tokenize
@@ -123,16 +123,37 @@ def _owners(encoded: Encoded) -> np.ndarray:
     return np.repeat(np.arange(encoded.lengths.size, dtype=np.int64), encoded.lengths)
 
 
-def _at_least(matrix: sparse.csr_matrix, level: int, weights: np.ndarray) -> sparse.csr_matrix:
-    """The cells whose count is at least ``level``, each holding its column's weight."""
-    mask = matrix.copy()
-    mask.data = np.where(mask.data >= level, weights[mask.indices], 0)
-    mask.eliminate_zeros()
-    return mask
+def ngram_entries(
+    codes: np.ndarray, owners: np.ndarray, n_texts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (n-gram, text) of n-grams that more than one text holds, with their counts.
 
+    One sort of ``code * n_texts + text`` (the codes are first renumbered 0, 1, ... when that
+    could exceed int64) groups the occurrences; an n-gram held by a single text can match no
+    other text, so it is left out.
 
-# Bigram matches are counted in the high half of one int64 sum, unigram ones in the low half.
-_BIGRAM_WEIGHT = 1 << 32
+    Args:
+        codes: int64 code of every n-gram occurrence (equal codes, equal n-grams).
+        owners: int64 text index (0 to ``n_texts - 1``) of every occurrence.
+        n_texts: number of texts.
+
+    Returns:
+        ``(codes, texts, counts)``, int64 arrays sorted by code, then by text: each n-gram
+        held by at least two texts, a text holding it and how many times it does.
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    if codes.size == 0:
+        return empty, empty, empty
+    if int(codes.max()) >= (np.iinfo(np.int64).max - n_texts) // max(n_texts, 1):
+        codes = np.unique(codes, return_inverse=True)[1].reshape(-1)
+    keys = np.sort(codes * n_texts + owners)
+    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    counts = np.diff(starts, append=keys.size)
+    code, text = np.divmod(keys[starts], n_texts)
+    same = code[1:] == code[:-1]  # the next entry holds the same n-gram
+    shared = np.concatenate([same, [False]])
+    shared[1:] |= same
+    return code[shared], text[shared], counts[shared]
 
 
 def clipped_overlaps(
@@ -144,11 +165,12 @@ def clipped_overlaps(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Matched unigrams and bigrams of each pair: ``sum of min(target count, prediction count)``.
 
-    With ``A_k`` and ``B_k`` the 0/1 matrices "count >= k" of the targets and predictions (over
-    the n-grams), the overlap of every (target, prediction) is ``sum_k A_k @ B_k.T``, exact in
-    integers. Unigrams and bigrams share one matrix: a bigram column of ``A_k`` holds 2**32
-    instead of 1, so one product gives ``unigrams + 2**32 * bigrams``. Codes must be local to
-    a group of texts, so the sparse products only hold cells of texts that share a group.
+    The (n-gram, text, count) entries of n-grams held by several texts (:func:`ngram_entries`)
+    are joined on the n-gram: every entry of a target text meets every entry of a prediction
+    text with the same n-gram, and ``min`` of their counts goes to the pair of the two texts,
+    if it is one of the pairs. Codes must be local to a group of texts (a document), so that a
+    join only meets texts of one group and stays small. A pair of a text with itself matches
+    all its n-grams. Exact in integers.
 
     Args:
         unigrams: ``(codes, owners)``: int64 code of every unigram (equal codes, equal tokens
@@ -161,31 +183,54 @@ def clipped_overlaps(
     Returns:
         Two int64 arrays, the unigram and the bigram overlap of each pair.
     """
-    empty = np.zeros(pair_targets.size, dtype=np.int64)
-    codes = np.concatenate([unigrams[0] * 2, bigrams[0] * 2 + 1])
-    if codes.size == 0 or pair_targets.size == 0:
-        return empty, empty.copy()
-    owners = np.concatenate([unigrams[1], bigrams[1]])
-    keys, columns = np.unique(codes, return_inverse=True)
-    weights = np.where(keys & 1, _BIGRAM_WEIGHT, 1).astype(np.int64)
-    counts = sparse.csr_matrix(
-        (np.ones(codes.size, dtype=np.int64), (owners, columns.reshape(-1))),
-        shape=(n_texts, keys.size),
+    n_pairs = pair_targets.size
+    if n_pairs == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    # Unigram codes are even and bigram codes odd, so one join counts both.
+    code, text, count = ngram_entries(
+        np.concatenate([unigrams[0] * 2, bigrams[0] * 2 + 1]),
+        np.concatenate([unigrams[1], bigrams[1]]),
+        n_texts,
     )
-    targets, target_rows = np.unique(pair_targets, return_inverse=True)
-    predictions, prediction_rows = np.unique(pair_predictions, return_inverse=True)
-    target_counts, prediction_counts = counts[targets], counts[predictions]
-    ones = np.ones(keys.size, dtype=np.int64)
-    top = int(target_counts.max()) if target_counts.nnz else 0
-    overlap = sparse.csr_matrix((targets.size, predictions.size), dtype=np.int64)
-    for level in range(1, top + 1):
-        overlap = overlap + (
-            _at_least(target_counts, level, weights) @ _at_least(prediction_counts, level, ones).T
+    pair_keys = pair_targets * n_texts + pair_predictions
+    if np.all(pair_keys[1:] > pair_keys[:-1]):
+        keys, pair_rows = pair_keys, None
+    else:  # unsorted or repeated pairs: join on the distinct ones
+        keys, pair_rows = np.unique(pair_keys, return_inverse=True)
+    is_target = np.zeros(n_texts, dtype=bool)
+    is_target[pair_targets] = True
+    is_prediction = np.zeros(n_texts, dtype=bool)
+    is_prediction[pair_predictions] = True
+    left, right = is_target[text], is_prediction[text]
+    t_code, t_text, t_count = code[left], text[left], count[left]
+    p_code, p_text, p_count = code[right], text[right], count[right]
+    # Target entry i meets the prediction entries first[i], ..., first[i] + width[i] - 1.
+    first = np.searchsorted(p_code, t_code, side="left")
+    width = np.searchsorted(p_code, t_code, side="right") - first
+    ends = np.cumsum(width)
+    meets = int(ends[-1]) if ends.size else 0
+    t_index = np.repeat(np.arange(t_code.size, dtype=np.int64), width)
+    p_index = np.arange(meets, dtype=np.int64) + np.repeat(first - (ends - width), width)
+    met = t_text[t_index] * n_texts + p_text[p_index]
+    row = np.minimum(np.searchsorted(keys, met), keys.size - 1)
+    is_pair = keys[row] == met
+    matched = np.minimum(t_count[t_index], p_count[p_index])[is_pair]
+    slot = row[is_pair] * 2 + (t_code[t_index[is_pair]] & 1)
+    sums = np.bincount(slot, weights=matched, minlength=2 * keys.size)  # exact below 2**53
+    overlaps = sums.astype(np.int64).reshape(-1, 2)
+    if pair_rows is not None:
+        overlaps = overlaps[pair_rows.reshape(-1)]
+    itself = np.flatnonzero(pair_targets == pair_predictions)
+    if itself.size:  # its n-grams held by no other text were left out of the join
+        totals = np.stack(
+            [
+                np.bincount(unigrams[1], minlength=n_texts),
+                np.bincount(bigrams[1], minlength=n_texts),
+            ],
+            axis=1,
         )
-    picked = np.asarray(
-        overlap[target_rows.reshape(-1), prediction_rows.reshape(-1)], dtype=np.int64
-    ).reshape(-1)
-    return picked & (_BIGRAM_WEIGHT - 1), picked >> 32
+        overlaps[itself] = totals[pair_targets[itself]]
+    return overlaps[:, 0].copy(), overlaps[:, 1].copy()
 
 
 def _lcs_lengths(encoded: Encoded, pair_targets: np.ndarray, pair_predictions: np.ndarray):

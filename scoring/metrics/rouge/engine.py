@@ -77,8 +77,8 @@ def allpairs_many(
 ) -> list[AllPairs]:
     """:func:`allpairs` of several documents at once, vectorised across them.
 
-    Every text is tokenized once; the n-gram overlaps of all documents come from a few sparse
-    matrix products (each document's n-grams coded apart, so no pair crosses documents), the
+    Every text is tokenized once; the n-gram overlaps of all documents come from one sort and
+    one join (each document's n-grams coded apart, so no pair crosses documents), the
     LCS lengths from one RapidFuzz call and P/R/F from one pass over all pairs.
 
     Args:
@@ -139,8 +139,8 @@ def allpairs_many(
 def allpairs(facets: Sequence[str], sentences: Sequence[str]) -> AllPairs:
     """ROUGE-1/2/L of every facet (target) against every document sentence (prediction).
 
-    Each text is tokenized once, its n-grams are counted once, overlaps come from sparse matrix
-    products and LCS lengths from RapidFuzz. Every value equals ``score_pair(facets[i],
+    Each text is tokenized once, its n-grams are counted once, overlaps come from a join of
+    n-gram counts and LCS lengths from RapidFuzz. Every value equals ``score_pair(facets[i],
     sentences[j])`` and rouge-score's, bit for bit. Empty texts score 0.0, as in
     :func:`score_pair`.
 

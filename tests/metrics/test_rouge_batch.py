@@ -1,0 +1,86 @@
+"""ROUGE batch internals, hand-worked: n-gram entries, clipped overlaps by join, encoding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.metrics.rouge import allpairs_many, score_pair
+from scoring.metrics.rouge.batch import clipped_overlaps, ngram_entries
+
+
+def ints(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64)
+
+
+def test_ngram_entries_count_each_text_and_drop_ngrams_of_one_text():
+    # n-gram 3: text 0 once, text 1 once; 5: text 0 twice, text 2 once; 7: only text 1.
+    codes, texts, counts = ngram_entries(ints([5, 3, 5, 7, 3, 5]), ints([0, 0, 0, 1, 1, 2]), 3)
+    assert codes.tolist() == [3, 3, 5, 5]
+    assert texts.tolist() == [0, 1, 0, 2]
+    assert counts.tolist() == [1, 1, 2, 1]
+
+
+def test_ngram_entries_of_nothing_and_of_huge_codes():
+    assert [a.size for a in ngram_entries(ints([]), ints([]), 0)] == [0, 0, 0]
+    assert [a.size for a in ngram_entries(ints([4]), ints([0]), 1)] == [0, 0, 0]
+    # code * n_texts would overflow int64: the codes are renumbered first (0 and 1 here).
+    big = 2**62
+    codes, texts, counts = ngram_entries(ints([big + 1, big, big + 1, big]), ints([0, 1, 1, 3]), 4)
+    assert codes.tolist() == [0, 0, 1, 1]
+    assert texts.tolist() == [1, 3, 0, 1]
+    assert counts.tolist() == [1, 1, 1, 1]
+
+
+# Text 0 "a a b", text 1 "a b a a", text 2 "c" (unigram codes a=0, b=1, c=2; bigram codes
+# aa=0, ab=1, ba=2: the two kinds never meet, whatever their codes).
+UNIGRAMS = (ints([0, 0, 1, 0, 1, 0, 0, 2]), ints([0, 0, 0, 1, 1, 1, 1, 2]))
+BIGRAMS = (ints([0, 1, 1, 2, 0]), ints([0, 0, 1, 1, 1]))
+
+
+def test_clipped_overlaps_hand_worked_with_clipping():
+    # (0, 1): a min(2, 3) + b min(1, 1) = 3 unigrams; aa min(1, 1) + ab min(1, 1) = 2 bigrams.
+    # (1, 0): the same. (0, 2): nothing shared. (0, 0): all of text 0, 3 and 2. (1, 1): 4 and
+    # 3. (2, 2): 1 and 0 ("c" is held by no other text, so the join never sees it).
+    targets, predictions = ints([1, 0, 0, 0, 2, 0, 1]), ints([0, 1, 1, 0, 2, 2, 1])
+    overlap1, overlap2 = clipped_overlaps(UNIGRAMS, BIGRAMS, 3, targets, predictions)
+    assert overlap1.tolist() == [3, 3, 3, 3, 1, 0, 4]
+    assert overlap2.tolist() == [2, 2, 2, 2, 0, 0, 3]
+    assert overlap1.dtype == overlap2.dtype == np.int64
+
+
+def test_clipped_overlaps_sorted_pairs_take_the_same_path_values():
+    overlap1, overlap2 = clipped_overlaps(UNIGRAMS, BIGRAMS, 3, ints([0, 0, 1]), ints([1, 2, 2]))
+    assert (overlap1.tolist(), overlap2.tolist()) == ([3, 0, 0], [2, 0, 0])
+
+
+def test_clipped_overlaps_without_pairs_or_without_tokens():
+    empty = clipped_overlaps(UNIGRAMS, BIGRAMS, 3, ints([]), ints([]))
+    assert [a.tolist() for a in empty] == [[], []]
+    none = (ints([]), ints([]))
+    overlap1, overlap2 = clipped_overlaps(none, none, 2, ints([0, 1, 0]), ints([1, 0, 0]))
+    assert (overlap1.tolist(), overlap2.tolist()) == ([0, 0, 0], [0, 0, 0])
+
+
+def test_documents_without_pairs_between_others():
+    documents = [
+        (["a b a"], []),
+        (["a b a b", ""], ["b a b", "!!", "a"]),
+        ([], ["a b"]),
+        (["b"], ["a b b"]),
+    ]
+    results = allpairs_many(documents)
+    assert [r.shape for r in results] == [(1, 0), (2, 3), (0, 1), (1, 1)]
+    for (facets, sentences), result in zip(documents, results, strict=True):
+        for i, facet in enumerate(facets):
+            for j, sentence in enumerate(sentences):
+                assert result.pair(i, j) == score_pair(facet, sentence)
+
+
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_no_ngram_crosses_documents(repeat):
+    # The same words in two documents: each document's pairs only see their own n-grams.
+    documents = [(["x y x y"] * repeat, ["x y"]), (["z"], ["x y x y x y"])]
+    first, second = allpairs_many(documents)
+    assert first.rouge1.recall.tolist() == [[0.5]] * repeat
+    assert second.rouge1.fmeasure.tolist() == [[0.0]]
