@@ -1,16 +1,75 @@
-"""ROUGE batch internals, hand-worked: n-gram entries, clipped overlaps by join, encoding."""
+"""ROUGE batch internals, hand-worked: word values, encoding, n-gram entries, clipped overlaps."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
 
-from scoring.metrics.rouge import allpairs_many, score_pair
-from scoring.metrics.rouge.batch import clipped_overlaps, ngram_entries
+from scoring.metrics.rouge import allpairs_many, score_pair, tokenize
+from scoring.metrics.rouge.batch import clipped_overlaps, encode, ngram_entries, word_values
 
 
 def ints(values) -> np.ndarray:
     return np.asarray(values, dtype=np.int64)
+
+
+def test_word_values_by_length_class():
+    text = b"ab abcdefgh abcdefghi ab abcdefghijklm abcdefghi abcdefghijklmn abcdefghijklm"
+    starts = ints([0, 3, 12, 22, 25, 39, 49, 64])
+    ends = ints([2, 11, 21, 24, 38, 48, 63, 77])
+    values = word_values(text + b" " * 20, starts, ends).tolist()
+    # Up to 8 bytes: the bytes themselves, little-endian.
+    assert values[0] == values[3] == ord("a") + (ord("b") << 8)
+    assert values[1] == int.from_bytes(b"abcdefgh", "little")
+    # 9 to 12: 2**63 + base-37 digits (a is 11, ..., i is 19), left-aligned over 12 places.
+    assert values[2] == values[5] == 2**63 + sum((11 + k) * 37 ** (11 - k) for k in range(9))
+    # Longer: 2**63 + 37**12 + the word's number in order of appearance.
+    assert values[4] == values[7] == 2**63 + 37**12
+    assert values[6] == 2**63 + 37**12 + 1
+    assert word_values(b" " * 20, ints([]), ints([])).size == 0
+
+
+def test_word_values_are_equal_exactly_for_equal_words():
+    rng = random.Random(3)
+    letters = "0123456789abcdefghijklmnopqrstuvwxyz"
+    words = [
+        "".join(rng.choice(letters[: rng.choice([2, 36])]) for _ in range(rng.randint(1, 20)))
+        for _ in range(3000)
+    ]
+    text = " ".join(words).encode("ascii")
+    ends = np.cumsum([len(w) + 1 for w in words]) - 1
+    starts = ends - [len(w) for w in words]
+    values = word_values(text + b" " * 20, starts, ends).tolist()
+    first = {}
+    for word, value in zip(words, values, strict=True):
+        assert first.setdefault(value, word) == word
+    assert len(first) == len(set(words))
+
+
+def test_encode_hand_worked():
+    # "Cats" and "cat" stem to "cat"; "!!" and "" have no token; "sat" repeats across texts.
+    encoded = encode(["The cats sat.", "!!", "", "sat on the cat", "The"])
+    assert encoded.bounds.tolist() == [0, 3, 3, 3, 7, 8]
+    ids = encoded.ids.tolist()
+    the, cat, sat, on = ids[0], ids[1], ids[2], ids[4]
+    assert ids == [the, cat, sat, sat, on, the, cat, the]
+    assert len({the, cat, sat, on}) == 4 == encoded.vocabulary
+    empty = encode([])
+    assert (empty.ids.size, empty.bounds.tolist(), empty.vocabulary) == (0, [0], 0)
+    nothing = encode(["", " ... ", "\u00e9"])
+    assert (nothing.ids.size, nothing.bounds.tolist()) == (0, [0, 0, 0, 0])
+
+
+def test_encode_keeps_offsets_when_a_letter_lower_cases_to_two_characters():
+    # U+0130 lower-cases to "i" and a combining dot (a separator): one character becomes two,
+    # so "\u0130stanbul \u0130x" is i, stanbul, i, x; the Kelvin sign becomes "k".
+    texts = ["\u0130stanbul \u0130x", "istanbul", "\u212aelvin kelvin"]
+    encoded = encode(texts)
+    assert encoded.lengths.tolist() == [len(tokenize(t)) for t in texts] == [4, 1, 2]
+    ids = encoded.ids.tolist()
+    assert ids[0] == ids[2] and ids[5] == ids[6] and len(set(ids)) == 5
 
 
 def test_ngram_entries_count_each_text_and_drop_ngrams_of_one_text():

@@ -23,16 +23,13 @@ from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
 from .results import MEASURES, PRF, ROUGE_TYPES, PairScores, PRFMatrix, prf_arrays
-from .tokens import stem_words, tokenize
+from .tokens import stem_words
 
 # Token ids become code points for RapidFuzz's string LCS: skip the surrogate block, and keep
 # below the last code point. A larger vocabulary falls back to sequences of integers.
 _SURROGATES, _SURROGATE_SPAN = 0xD800, 0x800
 _MAX_CHAR_VOCABULARY = 0x110000 - _SURROGATE_SPAN
-# The word put between texts when they are tokenized as one string: digits only, so the
-# stemmer keeps it as it is.
-_SEPARATOR = "40894237519036"
-_CUT, _DROPPED = -2, -1  # the codes of the separator and of a word with no token
+_DROPPED = -1  # the id of a word whose stem rouge-score drops
 # bytes.translate table: [a-z0-9] stay, A-Z become a-z, every other byte becomes a space.
 _LOWER_AND_SEPARATE = bytes(
     ord(chr(c).lower()) if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256)
@@ -60,13 +57,93 @@ class Encoded:
         return np.diff(self.bounds)
 
 
+# Words are numbered by value, not by a dictionary: a word of up to 8 bytes is its own bytes
+# as a little-endian integer (below 2**63: ASCII); one of 9 to 12 characters its base-37
+# digits ([0-9a-z] are 1 to 36, padded with 0 at the end, so below 37**12) plus 2**63; a longer
+# one its number in a dictionary plus 2**63 + 37**12. Equal values, equal words.
+_BYTE_MASKS = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_BASE37_WIDTH = 12
+_BASE37_POWERS = 37 ** np.arange(_BASE37_WIDTH - 1, -1, -1, dtype=np.int64)
+_BASE37_DIGITS = np.zeros(256, dtype=np.int64)
+_BASE37_DIGITS[np.frombuffer(b"0123456789abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)] = np.arange(
+    1, 37
+)
+_MEDIUM_WORDS = 1 << 63
+_LONG_WORDS = _MEDIUM_WORDS + 37**_BASE37_WIDTH
+_PADDING = b" " * (_BASE37_WIDTH + 8)  # lets every word's windows read past its end
+
+
+def word_values(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """A number for each word of a byte string: equal numbers for equal words, and only for them.
+
+    Args:
+        lowered: runs of ``[a-z0-9]`` separated by spaces, followed by at least 20 spaces.
+        starts: int64 offset of each word's first byte.
+        ends: int64 offset just past each word's last byte.
+
+    Returns:
+        uint64 values, one per word (see the comment above for how they are made).
+    """
+    lengths = ends - starts
+    buffer = np.frombuffer(lowered, dtype=np.uint8)
+    # Eight bytes from every offset (unaligned reads of one buffer), keeping the word's own.
+    windows = np.ndarray((buffer.size - 7,), dtype="<u8", buffer=lowered, strides=(1,))
+    values = windows[starts] & _BYTE_MASKS[np.minimum(lengths, 8)]
+    medium = np.flatnonzero(lengths > 8)
+    if medium.size:
+        chars = buffer[starts[medium, np.newaxis] + np.arange(_BASE37_WIDTH)]
+        inside = np.arange(_BASE37_WIDTH) < lengths[medium, np.newaxis]
+        digits = _BASE37_DIGITS[chars] * inside
+        values[medium] = (digits @ _BASE37_POWERS).astype(np.uint64) + np.uint64(_MEDIUM_WORDS)
+        long = medium[lengths[medium] > _BASE37_WIDTH]
+        if long.size:
+            numbers: dict[bytes, int] = {}
+            found = [
+                numbers.setdefault(lowered[start:end], len(numbers))
+                for start, end in zip(starts[long].tolist(), ends[long].tolist(), strict=True)
+            ]
+            values[long] = np.asarray(found, dtype=np.uint64) + np.uint64(_LONG_WORDS)
+    return values
+
+
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Number the distinct values: ``(number of each value, position of one of each)``."""
+    order = np.argsort(values)
+    ordered = values[order]
+    first = np.ones(values.size, dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    numbers = np.empty(values.size, dtype=np.int64)
+    numbers[order] = np.cumsum(first) - 1
+    return numbers, order[first]
+
+
+def _lowered(texts: Sequence[str]) -> tuple[bytes, np.ndarray]:
+    """The texts lower-cased and split as rouge-score does, joined by spaces, and their offsets.
+
+    rouge-score's steps on all texts at once: lower-case, then every character outside
+    [a-z0-9] separates words. The two non-ASCII letters that lower-case to ASCII are replaced
+    by what they become, every other non-ASCII character by "?" (a separator; one byte for one
+    code point, so the texts' offsets stay those of the joined string); then one byte table
+    lower-cases A-Z and turns every other byte into a space.
+    """
+    joined = " ".join(texts)
+    if not joined.isascii() and any(char in joined for char in ASCII_LOWERED):
+        for char, lowered in ASCII_LOWERED.items():
+            texts = [text.replace(char, lowered) for text in texts]
+        joined = " ".join(texts)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
+    offsets = np.cumsum(lengths) - lengths
+    lowered = joined.encode("ascii", "replace").translate(_LOWER_AND_SEPARATE) + _PADDING
+    return lowered, offsets
+
+
 def encode(texts: Sequence[str]) -> Encoded:
     """Tokenize the texts (rouge-score's tokenizer with stemming) and number the tokens.
 
-    The texts are lower-cased, split and counted as one string, with a numeric separator word
-    between them that no text contains; each distinct word is stemmed once. The tokens are
-    those of :func:`~scoring.metrics.rouge.tokens.tokenize` on each text (if a text held the
-    separator word, each text is tokenized on its own instead).
+    The texts are lower-cased and split as one byte string; its words are numbered by value in
+    array operations (:func:`word_values`), and each distinct word is stemmed once, in one call
+    to the compiled stemmer. The tokens are those of
+    :func:`~scoring.metrics.rouge.tokens.tokenize` on each text.
 
     Args:
         texts: the texts.
@@ -80,42 +157,32 @@ def encode(texts: Sequence[str]) -> Encoded:
     for index, text in enumerate(texts):
         if not isinstance(text, str):
             raise TypeError(f"text {index} must be a str, got {type(text).__name__}")
-    # rouge-score's steps on all texts at once: lower-case, then every character outside
-    # [a-z0-9] separates words. The two non-ASCII letters that lower-case to ASCII are
-    # replaced by what they become, every other non-ASCII character by "?" (a separator);
-    # then one byte table lower-cases A-Z and turns every other byte into a space.
-    joined = f" {_SEPARATOR} ".join(texts)
-    if not joined.isascii():
-        for char, lowered in ASCII_LOWERED.items():
-            if char in joined:
-                joined = joined.replace(char, lowered)
-    words = joined.encode("ascii", "replace").translate(_LOWER_AND_SEPARATE).split()
-    distinct = dict.fromkeys(words)
-    tokens = stem_words(b" ".join(distinct).decode("ascii"), len(distinct))
-    numbers: dict[str, int] = {_SEPARATOR: _CUT}  # the separator is no token
-    token_ids = [_DROPPED if t is None else numbers.setdefault(t, len(numbers) - 1) for t in tokens]
-    distinct.update(zip(distinct, token_ids, strict=True))
-    codes = np.fromiter(map(distinct.__getitem__, words), dtype=np.int64, count=len(words))
-    is_cut = codes == _CUT
-    if int(is_cut.sum()) != max(len(texts) - 1, 0):
-        return _encode_each(texts)
-    owners = np.cumsum(is_cut)  # the text of each word: separators before it
-    kept = codes >= 0  # neither a separator nor a word whose stem rouge-score drops
-    bounds = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owners[kept], minlength=len(texts)), out=bounds[1:])
-    return Encoded(codes[kept], bounds, len(numbers) - 1)
-
-
-def _encode_each(texts: Sequence[str]) -> Encoded:
-    """:func:`encode` one text at a time."""
-    token_lists = [tokenize(text) for text in texts]
-    flat = list(chain.from_iterable(token_lists))
-    index = {token: n for n, token in enumerate(dict.fromkeys(flat))}
-    ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
-    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-    bounds = np.zeros(len(token_lists) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=bounds[1:])
-    return Encoded(ids, bounds, len(index))
+    lowered, offsets = _lowered(texts)
+    is_word = (np.frombuffer(lowered, dtype=np.uint8) != ord(" ")).view(np.int8)
+    edges = np.diff(is_word, prepend=np.int8(0))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    numbers, first = _distinct(word_values(lowered, starts, ends))
+    # The distinct words, each with the space after it, gathered from the byte string.
+    sizes = ends[first] - starts[first] + 1
+    gathered = np.arange(int(sizes.sum())) + np.repeat(
+        starts[first] - (np.cumsum(sizes) - sizes), sizes
+    )
+    words = np.frombuffer(lowered, dtype=np.uint8)[gathered].tobytes().decode("ascii")
+    tokens: dict[str, int] = {}
+    token_ids = np.fromiter(
+        (
+            _DROPPED if t is None else tokens.setdefault(t, len(tokens))
+            for t in stem_words(words, first.size)
+        ),
+        dtype=np.int64,
+        count=first.size,
+    )
+    ids = token_ids[numbers]
+    kept = ids >= 0  # rouge-score drops a word whose stem is not a valid token
+    bounds = np.empty(len(texts) + 1, dtype=np.int64)
+    bounds[:-1] = np.searchsorted(starts[kept], offsets)
+    bounds[-1] = int(kept.sum())
+    return Encoded(ids[kept], bounds, len(tokens))
 
 
 def _owners(encoded: Encoded) -> np.ndarray:
