@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from scoring.metrics.rouge import allpairs_many, score_pair, tokenize
-from scoring.metrics.rouge.batch import clipped_overlaps, encode, ngram_entries, word_values
+from scoring.metrics.rouge.batch import (
+    clipped_overlaps,
+    document_pair_counts,
+    encode,
+    ngram_entries,
+    word_values,
+)
 
 
 def ints(values) -> np.ndarray:
@@ -143,3 +149,19 @@ def test_no_ngram_crosses_documents(repeat):
     first, second = allpairs_many(documents)
     assert first.rouge1.recall.tolist() == [[0.5]] * repeat
     assert second.rouge1.fmeasure.tolist() == [[0.0]]
+
+
+def test_document_pair_counts_hand_worked():
+    # Document 0: target "a b a", predictions "b a", "" -> pairs (t0, p0), (t0, p1).
+    # Document 1: no target, prediction "a". Document 2: targets "c", "a b"; prediction "a b c".
+    encoded = encode(["a b a", "b a", "", "a", "c", "a b", "a b c"])
+    counts = document_pair_counts(encoded, ints([1, 0, 2]), ints([2, 1, 1]))
+    assert counts.target_tokens.tolist() == [3, 3, 1, 2]
+    assert counts.prediction_tokens.tolist() == [2, 0, 3, 3]
+    assert counts.overlap1.tolist() == [2, 0, 1, 2]  # a min(2, 1) + b 1; nothing; c; a + b
+    assert counts.overlap2.tolist() == [1, 0, 0, 1]  # b-a; -; -; a-b
+    assert counts.lcs.tolist() == [2, 0, 1, 2]
+    empty = document_pair_counts(encode([]), ints([]), ints([]))
+    assert empty.lcs.size == empty.overlap1.size == 0
+    with pytest.raises(ValueError, match="hold 2 texts, not 7"):
+        document_pair_counts(encoded, ints([1]), ints([1]))

@@ -1,13 +1,12 @@
 """ROUGE-1/2/L of many (target, prediction) pairs at once, across documents, in array operations.
 
-For all pairs of many documents (:func:`pair_counts`): every text is tokenized once and its
-tokens numbered; a *group* (a document) makes n-gram codes local, so texts of different groups
-never share an n-gram. Clipped n-gram overlaps are then one sort and one join over all groups
-at once (an n-gram's texts meet within its group), LCS lengths one RapidFuzz call over all
-pairs, and P/R/F the same IEEE operations as rouge-score, so every value equals its bit for
-bit. For independent pairs
-(:func:`score_pairs`), where no text is shared, rouge-score-rs's compiled batch scorer is
-faster, and it is used.
+For all pairs of many documents (:func:`document_pair_counts`): every text is tokenized once
+and its tokens numbered; a *group* (a document) makes n-gram codes local, so texts of
+different groups never share an n-gram. Clipped n-gram overlaps are then one sort and one join
+over all groups at once (an n-gram's texts meet within its group), LCS lengths one RapidFuzz
+call per document, and P/R/F the same IEEE operations as rouge-score, so every value equals
+its bit for bit. For independent pairs (:func:`score_pairs`), where no text is shared,
+rouge-score-rs's compiled batch scorer is faster, and it is used.
 """
 
 from __future__ import annotations
@@ -300,10 +299,14 @@ def clipped_overlaps(
     return overlaps[:, 0].copy(), overlaps[:, 1].copy()
 
 
-def _lcs_lengths(encoded: Encoded, pair_targets: np.ndarray, pair_predictions: np.ndarray):
-    """LCS length of each pair's token sequences, by RapidFuzz over all pairs in one call."""
-    if pair_targets.size == 0:
-        return np.zeros(0, dtype=np.int64)
+def _lcs_lengths(
+    encoded: Encoded, first: np.ndarray, n_targets: np.ndarray, n_predictions: np.ndarray
+) -> np.ndarray:
+    """LCS length of every (target, prediction) pair of each document, row-major, by RapidFuzz.
+
+    One ``cdist`` per document with pairs: RapidFuzz prepares each target once for all the
+    document's predictions.
+    """
     bounds = encoded.bounds.tolist()
     if encoded.vocabulary <= _MAX_CHAR_VOCABULARY:
         # One code point per token id: one decode for all texts, then slices.
@@ -313,9 +316,19 @@ def _lcs_lengths(encoded: Encoded, pair_targets: np.ndarray, pair_predictions: n
     else:
         ids = encoded.ids.tolist()
         texts = [ids[start:end] for start, end in zip(bounds, bounds[1:], strict=False)]
-    queries = [texts[n] for n in pair_targets.tolist()]
-    choices = [texts[n] for n in pair_predictions.tolist()]
-    return process.cpdist(queries, choices, scorer=LCSseq.similarity, dtype=np.int64)
+    blocks = [
+        process.cdist(
+            texts[start : start + rows],
+            texts[start + rows : start + rows + columns],
+            scorer=LCSseq.similarity,
+            dtype=np.int64,
+        ).reshape(-1)
+        for start, rows, columns in zip(
+            first.tolist(), n_targets.tolist(), n_predictions.tolist(), strict=True
+        )
+        if rows and columns
+    ]
+    return np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -339,26 +352,45 @@ class PairCounts:
         )
 
 
-def pair_counts(
-    encoded: Encoded, groups: np.ndarray, pair_targets: np.ndarray, pair_predictions: np.ndarray
+def document_pair_counts(
+    encoded: Encoded, n_targets: np.ndarray, n_predictions: np.ndarray
 ) -> PairCounts:
-    """Count what ROUGE-1/2/L need for each pair of encoded texts.
+    """Count what ROUGE-1/2/L need for every (target, prediction) pair of each document.
+
+    Document ``d``'s texts are its ``n_targets[d]`` targets followed by its
+    ``n_predictions[d]`` predictions, the documents one after the other. Pair ``k`` of
+    document ``d`` is (target ``k // n_predictions[d]``, prediction ``k % n_predictions[d]``):
+    row-major, document after document. No pair crosses documents, and neither does an n-gram.
 
     Args:
-        encoded: the texts.
-        groups: int64 group of each text; a pair's two texts must share their group.
-        pair_targets: text index of each pair's target.
-        pair_predictions: text index of each pair's prediction.
+        encoded: the texts of all documents.
+        n_targets: int64 number of targets of each document.
+        n_predictions: int64 number of predictions of each document.
 
     Returns:
-        The :class:`PairCounts`.
+        The :class:`PairCounts` of the ``sum(n_targets * n_predictions)`` pairs.
+
+    Raises:
+        ValueError: the documents do not hold exactly the encoded texts.
     """
+    sizes = n_targets + n_predictions
     ids, n_texts = encoded.ids, encoded.lengths.size
+    if int(sizes.sum()) != n_texts:
+        raise ValueError(f"the documents hold {int(sizes.sum())} texts, not {n_texts}")
+    first = np.cumsum(sizes) - sizes
+    n_pairs = n_targets * n_predictions
+    document = np.repeat(np.arange(sizes.size, dtype=np.int64), n_pairs)
+    within = np.arange(int(n_pairs.sum()), dtype=np.int64) - np.repeat(
+        np.cumsum(n_pairs) - n_pairs, n_pairs
+    )
+    row, column = np.divmod(within, np.maximum(n_predictions[document], 1))
+    pair_targets = first[document] + row
+    pair_predictions = first[document] + n_targets[document] + column
     owners = _owners(encoded)
     width = max(encoded.vocabulary, 1)
-    local = groups[owners] * width + ids
+    # Unigram a of document d: d * V + a; bigram (a, b): ((d * V) + a) * V + b.
+    local = np.repeat(np.arange(sizes.size, dtype=np.int64), sizes)[owners] * width + ids
     same_text = owners[:-1] == owners[1:]
-    # Bigram (a, b) of group g: ((g * V) + a) * V + b, below 2**63 for any real batch.
     bigrams = local[:-1][same_text] * width + ids[1:][same_text]
     lengths = encoded.lengths
     overlap1, overlap2 = clipped_overlaps(
@@ -373,7 +405,7 @@ def pair_counts(
         prediction_tokens=lengths[pair_predictions],
         overlap1=overlap1,
         overlap2=overlap2,
-        lcs=_lcs_lengths(encoded, pair_targets, pair_predictions),
+        lcs=_lcs_lengths(encoded, first, n_targets, n_predictions),
     )
 
 
