@@ -194,12 +194,12 @@ def ngram_entries(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (n-gram, text) of n-grams that more than one text holds, with their counts.
 
-    One sort of ``code * n_texts + text`` (the codes are first renumbered 0, 1, ... when that
-    could exceed int64) groups the occurrences; an n-gram held by a single text can match no
-    other text, so it is left out.
+    One sort of ``code << b | text`` (``b`` the bits of the largest text index; the codes are
+    first renumbered 0, 1, ... when that could exceed int64) groups the occurrences; an n-gram
+    held by a single text can match no other text, so it is left out.
 
     Args:
-        codes: int64 code of every n-gram occurrence (equal codes, equal n-grams).
+        codes: int64 code (0 or more) of every n-gram occurrence (equal codes, equal n-grams).
         owners: int64 text index (0 to ``n_texts - 1``) of every occurrence.
         n_texts: number of texts.
 
@@ -210,16 +210,24 @@ def ngram_entries(
     empty = np.zeros(0, dtype=np.int64)
     if codes.size == 0:
         return empty, empty, empty
-    if int(codes.max()) >= (np.iinfo(np.int64).max - n_texts) // max(n_texts, 1):
+    bits = max(n_texts - 1, 1).bit_length()
+    if int(codes.max()) >= 1 << (63 - bits):
         codes = np.unique(codes, return_inverse=True)[1].reshape(-1)
-    keys = np.sort(codes * n_texts + owners)
-    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
-    counts = np.diff(starts, append=keys.size)
-    code, text = np.divmod(keys[starts], n_texts)
+    keys = np.sort((codes << bits) | owners)
+    new = np.empty(keys.size, dtype=bool)
+    new[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    code = keys[starts] >> bits
     same = code[1:] == code[:-1]  # the next entry holds the same n-gram
-    shared = np.concatenate([same, [False]])
+    shared = np.empty(code.size, dtype=bool)
+    shared[:-1] = same
+    shared[-1] = False
     shared[1:] |= same
-    return code[shared], text[shared], counts[shared]
+    kept = np.flatnonzero(shared)
+    counts = np.diff(starts, append=keys.size)[kept]
+    first = starts[kept]
+    return code[kept], keys[first] & ((1 << bits) - 1), counts
 
 
 def clipped_overlaps(
