@@ -7,9 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from scoring.metrics.rouge import allpairs_many, score_pair, tokenize
+from scoring.metrics.rouge import allpairs_many, batch, score_pair, tokenize
 from scoring.metrics.rouge.batch import (
     clipped_overlaps,
+    distinct_values,
     document_pair_counts,
     encode,
     ngram_entries,
@@ -52,6 +53,19 @@ def test_word_values_are_equal_exactly_for_equal_words():
     for word, value in zip(words, values, strict=True):
         assert first.setdefault(value, word) == word
     assert len(first) == len(set(words))
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_distinct_values_numbers_equal_values_alike(monkeypatch, collide):
+    if collide:  # every value gets the same hash: the argsort fallback numbers them
+        monkeypatch.setattr(batch, "_HASH_MULTIPLIER", np.uint64(0))
+    values = np.array([7, 2**63 + 5, 7, 0, 2**64 - 1, 2**63 + 5, 7], dtype=np.uint64)
+    numbers, first = distinct_values(values)
+    assert numbers[0] == numbers[2] == numbers[6] and numbers[1] == numbers[5]
+    assert set(numbers.tolist()) == {0, 1, 2, 3}  # 7, 2**63 + 5, 0 and 2**64 - 1
+    assert np.array_equal(values[first][numbers], values)
+    empty = distinct_values(np.zeros(0, dtype=np.uint64))
+    assert [a.size for a in empty] == [0, 0]
 
 
 def test_encode_hand_worked():

@@ -105,13 +105,38 @@ def word_values(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     return values
 
 
-def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Number the distinct values: ``(number of each value, position of one of each)``."""
-    order = np.argsort(values)
+# Odd, so that multiplying by it (modulo 2**64) loses nothing: the top bits of the product
+# make a hash of a word's value (Fibonacci hashing).
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
+def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Number the distinct values of a uint64 array 0, 1, ... (in no particular order).
+
+    A value's hash goes in the high bits and its position in the low bits of one sort key, so a
+    plain sort (much faster than an argsort) groups equal values; two different values with
+    the same hash (rare: ``64 - log2(n)`` bits of hash) are found, and then an argsort of the
+    values themselves numbers them instead.
+
+    Args:
+        values: uint64 values.
+
+    Returns:
+        ``(numbers, first)``: the int64 number of each value, and the position of one
+        occurrence of each number's value.
+    """
+    n = values.size
+    bits = np.uint64(max(n - 1, 1).bit_length())
+    keys = np.sort(((values * _HASH_MULTIPLIER) >> bits << bits) | np.arange(n, dtype=np.uint64))
+    order = (keys & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.int64)
     ordered = values[order]
-    first = np.ones(values.size, dtype=bool)
+    hashes = keys >> bits
+    if np.any((ordered[1:] != ordered[:-1]) & (hashes[1:] == hashes[:-1])):
+        order = np.argsort(values)
+        ordered = values[order]
+    first = np.ones(n, dtype=bool)
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    numbers = np.empty(values.size, dtype=np.int64)
+    numbers = np.empty(n, dtype=np.int64)
     numbers[order] = np.cumsum(first) - 1
     return numbers, order[first]
 
@@ -160,7 +185,7 @@ def encode(texts: Sequence[str]) -> Encoded:
     is_word = (np.frombuffer(lowered, dtype=np.uint8) != ord(" ")).view(np.int8)
     edges = np.diff(is_word, prepend=np.int8(0))
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    numbers, first = _distinct(word_values(lowered, starts, ends))
+    numbers, first = distinct_values(word_values(lowered, starts, ends))
     # The distinct words, each with the space after it, gathered from the byte string.
     sizes = ends[first] - starts[first] + 1
     gathered = np.arange(int(sizes.sum())) + np.repeat(
