@@ -19,7 +19,7 @@ from scoring.metrics.rouge import (
     score_pairs,
     tokenize,
 )
-from scoring.metrics.rouge.batch import _SEPARATOR, encode
+from scoring.metrics.rouge.batch import encode
 from scoring.metrics.rouge.lcs import lcs_length
 from scoring.metrics.rouge.tokens import tokenize_nltk
 
@@ -147,7 +147,7 @@ ODD_TEXTS = [
     "!!! ... ---",
     "\u0130stanbul \u00df \u03a3\u03b1 \uff21\uff22 x\u00b2 \u2167 \u212aelvin",
     "tab\tnew\nline\r\nand\x00nul",
-    f"a text holding the separator word {_SEPARATOR} itself",
+    "a text holding the old separator word 40894237519036 itself",
     "ODYSSEUS's ships sailed; 1,200 sailors (exhausted) rested.",
     "\U0001f600 emoji \ud800 lone surrogate",
 ]
@@ -163,12 +163,20 @@ def test_tokenizers_agree_with_rouge_score():
         assert list(tokenize(text)) == expected, text
 
 
-@pytest.mark.parametrize("with_separator", [False, True])
-def test_encode_numbers_each_texts_tokens(with_separator):
+# Words of every length class encode() numbers apart: up to 8 bytes, 9 to 12, longer.
+LENGTHS = [
+    "ab abcdefgh abcdefghi abcdefghij1 abcdefghijkl abcdefghijklm 40894237519036",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 abcdefghijklmnopqrstuvwxyz0123456789 abcdefgh1",
+    "zzzzzzzzzzzz zzzzzzzzzzzzz 999999999999 9999999999999 zzzzzzzz 99999999",
+]
+
+
+@pytest.mark.parametrize("lengths", [False, True])
+def test_encode_numbers_each_texts_tokens(lengths):
     rng = random.Random(5)
     texts = REAL + ODD_TEXTS + [random_sentence(rng) for _ in range(100)]
-    if not with_separator:  # the one-string path; with it, the text-by-text fallback
-        texts = [t for t in texts if _SEPARATOR not in t]
+    if lengths:
+        texts = LENGTHS + texts + LENGTHS[::-1]
     encoded = encode(texts)
     seen: dict[int, str] = {}
     for n, text in enumerate(texts):

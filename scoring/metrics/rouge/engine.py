@@ -7,7 +7,7 @@ from itertools import chain
 
 import numpy as np
 
-from .batch import encode, pair_counts
+from .batch import document_pair_counts, encode
 from .lcs import lcs_length
 from .ngrams import clipped_overlap, ngram_counts
 from .results import MEASURES, AllPairs, PairScores, PRFMatrix, prf
@@ -77,9 +77,9 @@ def allpairs_many(
 ) -> list[AllPairs]:
     """:func:`allpairs` of several documents at once, vectorised across them.
 
-    Every text is tokenized once; the n-gram overlaps of all documents come from a few sparse
-    matrix products (each document's n-grams coded apart, so no pair crosses documents), the
-    LCS lengths from one RapidFuzz call and P/R/F from one pass over all pairs.
+    Every text is tokenized once; the n-gram overlaps of all documents come from one sort and
+    one join (each document's n-grams coded apart, so no pair crosses documents), the
+    LCS lengths from one RapidFuzz call per document and P/R/F from one pass over all pairs.
 
     Args:
         documents: ``(facets, sentences)`` of each document.
@@ -103,20 +103,7 @@ def allpairs_many(
     encoded = encode(texts)
     n_facets = np.fromiter((len(f) for f, _ in checked), dtype=np.int64, count=len(checked))
     n_sentences = np.fromiter((len(s) for _, s in checked), dtype=np.int64, count=len(checked))
-    first_text = np.concatenate([[0], np.cumsum(n_facets + n_sentences)[:-1]]).astype(np.int64)
-    n_pairs = n_facets * n_sentences
-    # Pair k of document d is (facet k // S_d, sentence k % S_d): row-major, as the matrices.
-    document = np.repeat(np.arange(len(checked), dtype=np.int64), n_pairs)
-    within = np.arange(int(n_pairs.sum()), dtype=np.int64) - np.repeat(
-        np.cumsum(n_pairs) - n_pairs, n_pairs
-    )
-    columns = n_sentences[document]
-    counts = pair_counts(
-        encoded,
-        np.repeat(np.arange(len(checked), dtype=np.int64), n_facets + n_sentences),
-        first_text[document] + within // np.maximum(columns, 1),
-        first_text[document] + n_facets[document] + within % np.maximum(columns, 1),
-    )
+    counts = document_pair_counts(encoded, n_facets, n_sentences)
     shapes = list(zip(n_facets.tolist(), n_sentences.tolist(), strict=True))
     flat = counts.prf()
     results, start = [], 0
@@ -139,8 +126,8 @@ def allpairs_many(
 def allpairs(facets: Sequence[str], sentences: Sequence[str]) -> AllPairs:
     """ROUGE-1/2/L of every facet (target) against every document sentence (prediction).
 
-    Each text is tokenized once, its n-grams are counted once, overlaps come from sparse matrix
-    products and LCS lengths from RapidFuzz. Every value equals ``score_pair(facets[i],
+    Each text is tokenized once, its n-grams are counted once, overlaps come from a join of
+    n-gram counts and LCS lengths from RapidFuzz. Every value equals ``score_pair(facets[i],
     sentences[j])`` and rouge-score's, bit for bit. Empty texts score 0.0, as in
     :func:`score_pair`.
 
