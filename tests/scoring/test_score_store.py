@@ -204,3 +204,26 @@ def test_pairs_q_is_exactly_the_pairs(world):
     picked = DocumentScore.objects.filter(pairs_q(pairs)).values_list("version_id", "document_id")
     assert set(picked) == {(v, d) for v, ds in pairs.items() for d in ds}
     assert pairs_q({}) == Q()
+
+
+def test_score_reads_give_back_the_exact_floats(world):
+    """The readers take each value out of the JSON in the database, as a float: what was
+    written comes back bit for bit, also a value PostgreSQL keeps as a 301-digit integer."""
+    from scoring.scores.selectors import document_score_list, document_score_map
+
+    documents, versions = world
+    values = {"rouge1_f": 0.1 + 0.2, "rouge2_f": 5e-324, "far@3": 1.0, "autofar_l": 1e300}
+    rows = [ScoreRow(versions[0].pk, documents[0].pk, m, v) for m, v in values.items()]
+    rows.append(ScoreRow(versions[1].pk, documents[1].pk, "rouge1_f", 0.25))
+    document_scores_upsert(rows=rows)
+    wanted = [*values, "sar@3"]  # nobody has SAR: it is absent, not None
+    listed = document_score_list(version_ids=[v.pk for v in versions], metrics=wanted)
+    assert sorted(listed) == sorted((r.version_id, r.document_id, r.metric, r.value) for r in rows)
+    assert all(type(value) is float for *_, value in listed)
+    mapped = document_score_map(version_ids=[v.pk for v in versions], metrics=wanted)
+    assert mapped == {
+        versions[0].pk: {m: {documents[0].pk: v} for m, v in values.items()},
+        versions[1].pk: {"rouge1_f": {documents[1].pk: 0.25}},
+    }
+    assert document_score_map(version_ids=[versions[1].pk], metrics=["far@3"]) == {}
+    assert document_score_map(version_ids=[versions[0].pk], metrics=[]) == {}
