@@ -42,7 +42,7 @@ from annotation.spans.models import SpanAnnotation
 from annotation.spans.services import SpanRecord, span_annotations_replace
 from config.exceptions import ApplicationError, ConflictError
 from scoring.scores.models import DocumentScore, ErrorBreakdown, JobStatus, ScoringJob
-from scoring.scores.selectors import scoring_fam_map
+from scoring.scores.selectors import scoring_fam_map, scoring_fam_rows
 from scoring.scores.services import scoring_pending_run_inline
 from scoring.scores.services.jobs import _send as _send_scoring_job
 from tests.release_helpers import build, members
@@ -258,7 +258,11 @@ def test_far_counts_the_campaign_gold_only_while_its_document_is_adjudicated(
         ]
 
     def scored_set(document):
-        return scoring_fam_map(dataset=dataset)[document.pk].annotation_set.slug
+        chosen = scoring_fam_map(dataset=dataset)[document.pk]
+        # The scoring chunks' plain rows pick the same FAM.
+        row = scoring_fam_rows(dataset=dataset, document_ids=[document.pk])[document.pk]
+        assert (row.pk, row.kind) == (chosen.pk, chosen.annotation_set.kind)
+        return chosen.annotation_set.slug
 
     # The demo's own gold FAMs (an imported set, tied to no campaign): demo-001 is
     # [0] | [3, 4] | [5] or [6], demo-002 [0] | [3, 4] | [8]; lead-3 extracts 0, 1, 2, which

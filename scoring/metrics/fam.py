@@ -85,6 +85,8 @@ def _is_integer(value: object) -> bool:
 
     ``numpy.bool_`` is not a ``numbers.Integral``, so it is refused as well.
     """
+    if type(value) is int:  # the usual case, without the ABC check
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import FloatField, Func, IntegerField, Max, QuerySet, Sum
@@ -47,6 +48,30 @@ def output_version_current_list(*, dataset: Dataset) -> list[OutputVersion]:
     )
 
 
+def _scoring_fams(dataset: Dataset, document_ids) -> QuerySet:
+    """The FAMs that may score a dataset's documents, best-first within each document's kind."""
+    fams = Fam.objects.filter(
+        gold_counted_q(),
+        annotation_set__dataset=dataset,
+        annotation_set__kind__in=FAM_SOURCES,
+        annotator__isnull=True,
+    )
+    if document_ids is not None:
+        fams = fams.filter(document_id__in=list(document_ids))
+    return fams.order_by("reference__position", "-updated_at", "-id")
+
+
+def _chosen(rows, document_of, kind_of) -> dict:
+    """Per document, the first row of the best kind (gold before released)."""
+    rank = {kind: position for position, kind in enumerate(FAM_SOURCES)}
+    chosen: dict = {}
+    for row in rows:
+        current = chosen.get(document_of(row))
+        if current is None or rank[kind_of(row)] < rank[kind_of(current)]:
+            chosen[document_of(row)] = row
+    return chosen
+
+
 def scoring_fam_map(
     *, dataset: Dataset, document_ids=None, with_reference: bool = True
 ) -> dict[int, Fam]:
@@ -66,21 +91,41 @@ def scoring_fam_map(
         document id -> :class:`Fam`, with its annotation set (and reference) loaded.
     """
     related = ("annotation_set", "reference") if with_reference else ("annotation_set",)
-    fams = Fam.objects.filter(
-        gold_counted_q(),
-        annotation_set__dataset=dataset,
-        annotation_set__kind__in=FAM_SOURCES,
-        annotator__isnull=True,
-    ).select_related(*related)
-    if document_ids is not None:
-        fams = fams.filter(document_id__in=list(document_ids))
-    rank = {kind: position for position, kind in enumerate(FAM_SOURCES)}
-    chosen: dict[int, Fam] = {}
-    for fam in fams.order_by("reference__position", "-updated_at", "-id"):
-        current = chosen.get(fam.document_id)
-        if current is None or rank[fam.annotation_set.kind] < rank[current.annotation_set.kind]:
-            chosen[fam.document_id] = fam
-    return chosen
+    return _chosen(
+        _scoring_fams(dataset, document_ids).select_related(*related),
+        document_of=lambda fam: fam.document_id,
+        kind_of=lambda fam: fam.annotation_set.kind,
+    )
+
+
+class ScoringFam(NamedTuple):
+    """The FAM a document is scored against, as plain data (what a scoring chunk needs)."""
+
+    pk: int
+    document_id: int
+    reference_id: int
+    facets: list[dict]
+    kind: str
+
+
+def scoring_fam_rows(*, dataset: Dataset, document_ids) -> dict[int, ScoringFam]:
+    """:func:`scoring_fam_map` as plain rows: no model instances (a chunk reads 500 at once).
+
+    Args:
+        dataset: the dataset.
+        document_ids: the documents.
+
+    Returns:
+        document id -> its :class:`ScoringFam` (the same FAM :func:`scoring_fam_map` picks).
+    """
+    rows = _scoring_fams(dataset, document_ids).values_list(
+        "pk", "document_id", "reference_id", "facets", "annotation_set__kind"
+    )
+    return _chosen(
+        (ScoringFam(*row) for row in rows),
+        document_of=lambda fam: fam.document_id,
+        kind_of=lambda fam: fam.kind,
+    )
 
 
 def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:

@@ -27,7 +27,7 @@ from ..selectors import (
     POLYTOPE_SCHEME,
     ChunkOutput,
     scoring_chunk_outputs,
-    scoring_fam_map,
+    scoring_fam_rows,
     scoring_reference_texts,
 )
 from .spans import SPAN_KEYS, span_rows_compute
@@ -98,7 +98,7 @@ def _fams(dataset, outputs: list[ChunkOutput], references: dict[int, dict[int, l
     n_sentences = {o.document_id: o.sentence_count for o in outputs}
     facets = {rid: len(s) for texts in references.values() for rid, s in texts.items()}
     fams = {}
-    chosen = scoring_fam_map(dataset=dataset, document_ids=n_sentences, with_reference=False)
+    chosen = scoring_fam_rows(dataset=dataset, document_ids=n_sentences)
     for document_id, fam in chosen.items():
         fams[document_id] = (
             fam,
@@ -106,7 +106,7 @@ def _fams(dataset, outputs: list[ChunkOutput], references: dict[int, dict[int, l
                 [facet["groups"] for facet in fam.facets],
                 n_sentences=n_sentences[document_id],
                 n_facets=facets[fam.reference_id],
-                allow_duplicate_groups=fam.annotation_set.kind == AnnotationSetKind.RELEASED,
+                allow_duplicate_groups=fam.kind == AnnotationSetKind.RELEASED,
             ),
         )
     return fams
