@@ -61,20 +61,19 @@ def _scoring_fams(dataset: Dataset, document_ids) -> QuerySet:
     return fams.order_by("reference__position", "-updated_at", "-id")
 
 
-def _chosen(rows, document_of, kind_of) -> dict:
-    """Per document, the first row of the best kind (gold before released)."""
+def _chosen(rows, kind_of) -> dict:
+    """Per document (``row.document_id``), the first row of the best kind (gold, then
+    released)."""
     rank = {kind: position for position, kind in enumerate(FAM_SOURCES)}
     chosen: dict = {}
     for row in rows:
-        current = chosen.get(document_of(row))
+        current = chosen.get(row.document_id)
         if current is None or rank[kind_of(row)] < rank[kind_of(current)]:
-            chosen[document_of(row)] = row
+            chosen[row.document_id] = row
     return chosen
 
 
-def scoring_fam_map(
-    *, dataset: Dataset, document_ids=None, with_reference: bool = True
-) -> dict[int, Fam]:
+def scoring_fam_map(*, dataset: Dataset, document_ids=None) -> dict[int, Fam]:
     """The FAM each document's FAR is computed against: gold if there is one, else released.
 
     Only FAMs without an annotator (adjudicated or released) count, and a campaign's gold FAM
@@ -85,15 +84,12 @@ def scoring_fam_map(
     Args:
         dataset: the dataset.
         document_ids: only these documents (all when None).
-        with_reference: load each FAM's reference too (False: the caller has the text).
 
     Returns:
-        document id -> :class:`Fam`, with its annotation set (and reference) loaded.
+        document id -> :class:`Fam`, with its annotation set and reference loaded.
     """
-    related = ("annotation_set", "reference") if with_reference else ("annotation_set",)
     return _chosen(
-        _scoring_fams(dataset, document_ids).select_related(*related),
-        document_of=lambda fam: fam.document_id,
+        _scoring_fams(dataset, document_ids).select_related("annotation_set", "reference"),
         kind_of=lambda fam: fam.annotation_set.kind,
     )
 
@@ -121,11 +117,7 @@ def scoring_fam_rows(*, dataset: Dataset, document_ids) -> dict[int, ScoringFam]
     rows = _scoring_fams(dataset, document_ids).values_list(
         "pk", "document_id", "reference_id", "facets", "annotation_set__kind"
     )
-    return _chosen(
-        (ScoringFam(*row) for row in rows),
-        document_of=lambda fam: fam.document_id,
-        kind_of=lambda fam: fam.kind,
-    )
+    return _chosen((ScoringFam(*row) for row in rows), kind_of=lambda fam: fam.kind)
 
 
 def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:

@@ -105,6 +105,13 @@ def word_values(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     return values
 
 
+def _run_starts(ordered: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of a sorted array begins (a boolean mask)."""
+    starts = np.ones(ordered.size, dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    return starts
+
+
 # Odd, so that multiplying by it (modulo 2**64) loses nothing: the top bits of the product
 # make a hash of a word's value (Fibonacci hashing).
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -134,8 +141,7 @@ def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if np.any((ordered[1:] != ordered[:-1]) & (hashes[1:] == hashes[:-1])):
         order = np.argsort(values)
         ordered = values[order]
-    first = np.ones(n, dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    first = _run_starts(ordered)
     numbers = np.empty(n, dtype=np.int64)
     numbers[order] = np.cumsum(first) - 1
     return numbers, order[first]
@@ -239,10 +245,7 @@ def ngram_entries(
     if int(codes.max()) >= 1 << (63 - bits):
         codes = np.unique(codes, return_inverse=True)[1].reshape(-1)
     keys = np.sort((codes << bits) | owners)
-    new = np.empty(keys.size, dtype=bool)
-    new[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
+    starts = np.flatnonzero(_run_starts(keys))
     code = keys[starts] >> bits
     same = code[1:] == code[:-1]  # the next entry holds the same n-gram
     shared = np.empty(code.size, dtype=bool)

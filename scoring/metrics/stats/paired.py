@@ -118,16 +118,16 @@ def paired_differences(
     """
     documents = paired_keys(a, b, what="paired test", order=order)
     left, right = ([scores[d] for d in documents] for scores in (a, b))
-    if set(map(type, left)) | set(map(type, right)) <= {float}:  # the usual case, in arrays
-        diffs = np.array(left, dtype=float) - np.array(right, dtype=float)
-        if np.isfinite(diffs).all():
-            return documents, as_finite_array(diffs, "paired test", needed=2)
-    for side, scores in (("system A", a), ("system B", b)):
-        for doc in documents:
-            value = scores[doc]
-            if not isinstance(value, int | float | np.number) or not np.isfinite(value):
-                raise NonFiniteValueError(f"paired test, {side}", item=doc, value=value)
-    diffs = np.array([float(a[d]) - float(b[d]) for d in documents], dtype=float)
+    # Plain floats (the usual case) subtract in arrays; anything else, or a non-finite
+    # difference, is checked value by value so that the error names the document.
+    plain = set(map(type, left)) | set(map(type, right)) <= {float}
+    diffs = np.array(left, dtype=float) - np.array(right, dtype=float) if plain else None
+    if diffs is None or not np.isfinite(diffs).all():
+        for side, values in (("system A", left), ("system B", right)):
+            for doc, value in zip(documents, values, strict=True):
+                if not isinstance(value, int | float | np.number) or not np.isfinite(value):
+                    raise NonFiniteValueError(f"paired test, {side}", item=doc, value=value)
+        diffs = np.array([float(x) - float(y) for x, y in zip(left, right, strict=True)])
     return documents, as_finite_array(diffs, "paired test", needed=2)
 
 
