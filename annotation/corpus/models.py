@@ -5,6 +5,17 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 
+class JsonArrayLength(models.Func):
+    """The length of a JSON array column, computed by the database (the expression of a
+    stored generated column, and usable in queries)."""
+
+    function = "jsonb_array_length"
+    output_field = models.IntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, function="json_array_length", **extra)
+
+
 class Category(models.TextChoices):
     """The FAR paper's document categories."""
 
@@ -75,6 +86,15 @@ class Document(models.Model):
     external_id = models.CharField(max_length=200)
     position = models.PositiveIntegerField(default=0, help_text="Order within the dataset.")
     sentences = models.JSONField(validators=[validate_document_sentences], blank=True)
+    # Stored by the database whenever ``sentences`` is written: reading a count this way costs
+    # nothing, where counting the JSON array decompresses the whole document (about 20 µs each
+    # in PostgreSQL). Read it from rows loaded from the database; an instance changed in
+    # memory has ``sentence_count``.
+    n_sentences = models.GeneratedField(
+        expression=JsonArrayLength("sentences"),
+        output_field=models.IntegerField(),
+        db_persist=True,
+    )
     category = models.CharField(max_length=8, choices=Category.choices, blank=True)
     meta = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -96,6 +116,11 @@ class Document(models.Model):
 
     @property
     def sentence_count(self) -> int:
+        """How many sentences: counted when they are loaded, else the stored ``n_sentences``
+        (a row read without its sentences, e.g. with ``only()``, does not read them for this).
+        """
+        if "sentences" in self.get_deferred_fields():
+            return self.n_sentences
         return len(self.sentences or [])
 
     @property

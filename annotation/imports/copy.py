@@ -73,7 +73,12 @@ def rows_copy(objects: Sequence[models.Model], *, batch_size: int = 500) -> int:
     if connection.vendor != "postgresql":
         model.objects.bulk_create(objects, batch_size=batch_size)
         return len(objects)
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    # The database computes generated columns (``GeneratedField``); COPY must not name them.
+    fields = [
+        f
+        for f in model._meta.concrete_fields
+        if not f.primary_key and not getattr(f, "generated", False)
+    ]
     now = timezone.now()
     converters = [_converter(f, now) for f in fields]
     table = connection.ops.quote_name(model._meta.db_table)

@@ -15,7 +15,6 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document, Reference
-from annotation.corpus.selectors import json_array_length
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
 from config.gc import cyclic_gc_paused
@@ -160,11 +159,7 @@ def bias_run_plan(*, run: BiasRun, chunk_size: int | None = None) -> list[BiasCh
         )
         documents = Document.objects.filter(dataset=dataset).order_by("position", "id")
         # Counted by the database: the sentences themselves are the chunks' to read.
-        ids = list(
-            documents.annotate(n=json_array_length("sentences"))
-            .filter(n__gt=0)
-            .values_list("pk", flat=True)
-        )
+        ids = list(documents.filter(n_sentences__gt=0).values_list("pk", flat=True))
         total = documents.count()
         run.meta = {
             "documents": total,

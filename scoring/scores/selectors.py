@@ -13,7 +13,6 @@ from django.db.models.functions import Cast
 
 from annotation.adjudication.selectors import gold_counted_q
 from annotation.corpus.models import Dataset, Reference
-from annotation.corpus.selectors import json_array_length
 from annotation.fams.models import AnnotationSetKind, Fam
 from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import OutputVersion, SystemOutput
@@ -269,7 +268,7 @@ def scoring_chunk_outputs(*, output_ids: Iterable[int]) -> list[ChunkOutput]:
             "sentences",
             "extracted",
             "document__external_id",
-            json_array_length("document__sentences"),
+            "document__n_sentences",
         )
     )
     return [ChunkOutput(*row) for row in rows]

@@ -85,20 +85,28 @@ def parse_output_records(
     Args:
         located: ``(location, record)`` pairs; each location names the file (and line).
         system: the system these outputs belong to.
-        documents: sentences of every known document, by external id.
+        documents: sentences of every known document, by external id. If it has a
+            ``load(picks=..., whole=...)`` method (``annotation.corpus.selectors.
+            DocumentSentences``), it is called once before any text is used, with the
+            indices given per document and the documents whose text is aligned.
         report: where low-confidence mappings are listed (optional).
         issues: problems found earlier (e.g. by the reader), raised together with these; the
             list is appended to while ``located`` is consumed, so issues stay in file order.
 
     Returns:
-        One :class:`OutputRecord` per record.
+        One :class:`OutputRecord` per record, in the records' order.
 
     Raises:
         ImportValidationError: malformed records (and any earlier ``issues``), each issue
             naming file, line and field.
     """
     issues = [] if issues is None else issues
-    outputs: list[OutputRecord] = []
+    # In file order: an OutputRecord, or what makes one once the document texts it needs are
+    # read (indices to pick, or sentences to align), so a source that reads texts from the
+    # database (``load``) reads only those, in one go.
+    pending: list[OutputRecord | tuple[str, str, tuple, Location]] = []
+    picks: dict[str, set[int]] = {}
+    whole: set[str] = set()
     extractive = system.kind == KIND_EXTRACTIVE
     for where, record in located:
         file, number = where.file, where.line
@@ -137,21 +145,8 @@ def parse_output_records(
             indices = _extracted(record[key], loc, issues)
             if indices is None:
                 continue
-            doc_sentences = documents.get(doc_id, ())
-            sentences = tuple(
-                doc_sentences[i] if 0 <= i < len(doc_sentences) else "" for i in indices
-            )
-            outputs.append(
-                OutputRecord(
-                    system.slug,
-                    doc_id,
-                    sentences,
-                    indices,
-                    METHOD_GIVEN,
-                    tuple(1.0 for _ in indices),
-                    loc,
-                )
-            )
+            picks.setdefault(doc_id, set()).update(indices)
+            pending.append(("pick", doc_id, indices, loc))
             continue
         sentences = (
             sentence_list(record[key], loc, issues)
@@ -161,34 +156,60 @@ def parse_output_records(
         if sentences is None:
             continue
         if not extractive or doc_id not in documents:
-            outputs.append(OutputRecord(system.slug, doc_id, sentences, location=loc))
+            pending.append(OutputRecord(system.slug, doc_id, sentences, location=loc))
             continue
-        alignments = align_sentences(sentences, documents[doc_id])
-        method = METHOD_EXACT if all(a.method == "exact" for a in alignments) else METHOD_TFIDF
-        for sentence, alignment in zip(sentences, alignments, strict=True):
-            if alignment.similarity < LOW_CONFIDENCE_THRESHOLD and report is not None:
-                report.append(
-                    ReportLine(
-                        loc,
-                        f"low-confidence mapping for {system.slug} on {doc_id}: "
-                        f"{sentence[:80]!r} -> sentence {alignment.index} "
-                        f"(cosine {alignment.similarity:.3f})",
-                    )
-                )
-        outputs.append(
-            OutputRecord(
-                system.slug,
-                doc_id,
-                sentences,
-                tuple(a.index for a in alignments),
-                method,
-                tuple(round(a.similarity, 4) for a in alignments),
-                loc,
-            )
-        )
+        whole.add(doc_id)
+        pending.append(("align", doc_id, sentences, loc))
     if issues:
         raise ImportValidationError(issues)
+    load = getattr(documents, "load", None)
+    if load is not None:
+        load(picks=picks, whole=whole)
+    outputs = []
+    for item in pending:
+        if isinstance(item, OutputRecord):
+            outputs.append(item)
+        elif item[0] == "pick":
+            outputs.append(_picked(system, documents, *item[1:]))
+        else:
+            outputs.append(_aligned(system, documents, *item[1:], report))
     return outputs
+
+
+def _picked(system, documents, doc_id: str, indices: tuple[int, ...], loc) -> OutputRecord:
+    """An output given as indices: the document's sentences at them (out of range: "", which
+    the validators refuse with the range)."""
+    doc_sentences = documents.get(doc_id, ())
+    sentences = tuple(doc_sentences[i] if 0 <= i < len(doc_sentences) else "" for i in indices)
+    return OutputRecord(
+        system.slug, doc_id, sentences, indices, METHOD_GIVEN, tuple(1.0 for _ in indices), loc
+    )
+
+
+def _aligned(system, documents, doc_id: str, sentences, loc, report) -> OutputRecord:
+    """An extractive output given as text: each sentence mapped to the document's nearest,
+    low-confidence mappings listed in ``report``."""
+    alignments = align_sentences(sentences, documents[doc_id])
+    method = METHOD_EXACT if all(a.method == "exact" for a in alignments) else METHOD_TFIDF
+    for sentence, alignment in zip(sentences, alignments, strict=True):
+        if alignment.similarity < LOW_CONFIDENCE_THRESHOLD and report is not None:
+            report.append(
+                ReportLine(
+                    loc,
+                    f"low-confidence mapping for {system.slug} on {doc_id}: "
+                    f"{sentence[:80]!r} -> sentence {alignment.index} "
+                    f"(cosine {alignment.similarity:.3f})",
+                )
+            )
+    return OutputRecord(
+        system.slug,
+        doc_id,
+        sentences,
+        tuple(a.index for a in alignments),
+        method,
+        tuple(round(a.similarity, 4) for a in alignments),
+        loc,
+    )
 
 
 def low_confidence_issues(outputs: Iterable[OutputRecord]) -> list[Issue]:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from annotation.corpus.models import Document
-from annotation.corpus.selectors import document_known_map
+from annotation.corpus.selectors import DocumentSentences, document_known_map
 from annotation.imports.bundle import (
     DatasetRecord,
     ImportBundle,
@@ -68,31 +68,28 @@ def _outputs_import(
 ) -> ImportSummary:
     """Parse with ``parse``, validate with the import kernel, then write in one transaction.
 
-    The dataset's documents are read once, with their sentences (the parser maps text to
-    indices, each new output's ``clean()`` checks its indices), and locked unless this is a
-    dry run: the freeze check in ``document_update_sentences`` takes the same row locks.
+    The dataset's documents are read once, without their sentences (ids and stored sentence
+    counts), and locked unless this is a dry run: the freeze check in
+    ``document_update_sentences`` takes the same row locks. The parser then reads only the
+    sentences it needs (``DocumentSentences``): those at the given indices, or whole documents
+    to align text with.
     """
     with concurrent_conflicts(dataset.slug), transaction.atomic():
         rows = Document.objects.filter(dataset=dataset)
         if not dry_run:
             rows = rows.select_for_update()
         locked = {
-            external_id: Document(
-                pk=pk, dataset_id=dataset.pk, external_id=external_id, sentences=sentences
-            )
-            for pk, external_id, sentences in rows.values_list("pk", "external_id", "sentences")
+            d.external_id: d
+            for d in rows.only("pk", "dataset_id", "external_id", "n_sentences").order_by()
         }
-        documents = {key: tuple(d.sentences or ()) for key, d in locked.items()}
+        documents = DocumentSentences({key: (d.pk, d.n_sentences) for key, d in locked.items()})
         bundle = ImportBundle(
             dataset=DatasetRecord(slug=dataset.slug, name=dataset.name), systems=[system]
         )
         bundle.outputs = parse(documents, bundle.report)
         issues = [] if accept_low_confidence else low_confidence_issues(bundle.outputs)
         try:
-            known = document_known_map(
-                dataset=dataset,
-                sentence_counts={d.pk: (key, len(d.sentences or ())) for key, d in locked.items()},
-            )
+            known = document_known_map(dataset=dataset, sentence_counts=documents.counts())
             validate_bundle(bundle, existing_documents=known)
         except ImportValidationError as error:
             issues = [*error.issues, *issues]
