@@ -243,7 +243,15 @@ def test_score_pairs_is_identical_to_rouge_score():
         assert result.pair(n) == score_pair(target, prediction)
         for name in ROUGE_TYPES:
             assert tuple(getattr(result.pair(n), name).as_dict().values()) == tuple(theirs[name])
+    assert result.pair_list() == [result.pair(n) for n in range(150)]
+    assert all(
+        type(value) is float
+        for pair in result.pair_list()
+        for name in ROUGE_TYPES
+        for value in getattr(pair, name).as_dict().values()
+    )
     assert len(score_pairs([], [])) == 0
+    assert score_pairs([], []).pair_list() == []
 
 
 def test_score_pairs_refuses_bad_input():

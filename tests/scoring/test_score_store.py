@@ -194,6 +194,40 @@ def test_stale_scores_of_every_version_for_a_few_documents(world):
     assert set(_stored()) == {(r.version_id, r.document_id, r.metric) for r in rows} - gone
 
 
+def test_the_upsert_strikes_written_outputs_without_stale_metrics(world):
+    """Given the stale scores of the same transaction, the upsert unmarks the outputs it
+    wrote that hold none of their stale metrics once merged (a fresh row, or one whose stale
+    metrics were overwritten); the others stay marked and the delete removes the same values
+    as without the hint."""
+    documents, versions = world
+    v = versions[0].pk
+    document_scores_upsert(rows=[ScoreRow(v, documents[0].pk, "polytope", 50.0)])
+    document_scores_upsert(rows=[ScoreRow(v, documents[1].pk, "far@3", 0.5)])
+    stale = StaleScores()
+    for document in documents:
+        stale.add(version_id=v, document_id=document.pk, metrics={"polytope", "faithfulness"})
+    stale.add(version_id=versions[1].pk, document_id=documents[0].pk, metrics={"polytope"})
+    rows = [ScoreRow(v, d.pk, "rouge1_f", 0.25) for d in documents]
+    assert document_scores_upsert(rows=rows, stale=stale) == 3
+    left = dict(stale.items())
+    if connection.vendor == "postgresql":
+        # Document 0 still holds PolyTope; documents 1 and 2 hold neither; version 2 was not
+        # written.
+        assert left == {
+            (v, documents[0].pk): {"polytope", "faithfulness"},
+            (versions[1].pk, documents[0].pk): {"polytope"},
+        }
+    else:  # SQLite: no hint, everything stays marked
+        assert len(left) == 4
+    assert document_scores_delete(stale=stale) == 1
+    assert set(_stored()) == {
+        (v, documents[0].pk, "rouge1_f"),
+        (v, documents[1].pk, "far@3"),
+        (v, documents[1].pk, "rouge1_f"),
+        (v, documents[2].pk, "rouge1_f"),
+    }
+
+
 def test_pairs_q_is_exactly_the_pairs(world):
     """Versions with the same documents share a term; a version with others gets its own."""
     documents, versions = world

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..errors import MetricsError
 from ..fam import FacetAwareMapping
@@ -51,6 +52,12 @@ def parse_far_key(key: str) -> tuple[str, int] | None:
     if not at or measure not in FAR_MEASURES or not re.fullmatch(r"[1-9][0-9]*", k):
         return None
     return measure, int(k)
+
+
+@cache
+def _far_keys(k: int) -> tuple[tuple[str, str], ...]:
+    """``(measure, far_key(measure, k))`` for each of :data:`FAR_MEASURES`, made once per k."""
+    return tuple((measure, far_key(measure, k)) for measure in FAR_MEASURES)
 
 
 @dataclass(frozen=True)
@@ -116,8 +123,8 @@ def score_output(
             except NoSupportError:
                 notes.append("FAR: the FAM has no support group")
                 break
-            for measure in FAR_MEASURES:
-                values[far_key(measure, k)] = getattr(score, measure)
+            for measure, key in _far_keys(k):
+                values[key] = getattr(score, measure)
     elif extracted is not None:
         notes.append("FAR: the document has no gold or released FAM")
     return OutputScores(values=values, notes=tuple(notes))
@@ -145,5 +152,5 @@ def outputs_rouge(
             pairs.setdefault(key, len(pairs))
         keys.append(key)
     scores = score_pairs([t for t, _ in pairs], [p for _, p in pairs])
-    distinct = [scores.pair(n) for n in range(len(pairs))]
+    distinct = scores.pair_list()
     return [None if key is None else distinct[pairs[key]] for key in keys]

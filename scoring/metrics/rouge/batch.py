@@ -475,6 +475,19 @@ class PairwiseScores:
             )
         )
 
+    def pair_list(self) -> list[PairScores]:
+        """Every pair's scores, as :meth:`pair` gives them (each array is converted once).
+
+        Returns:
+            One :class:`PairScores` per pair, in order.
+        """
+        columns = [
+            [getattr(matrix, name).tolist() for name in MEASURES]
+            for matrix in (self.rouge1, self.rouge2, self.rougeL)
+        ]
+        prfs = [[PRF(*values) for values in zip(*measures, strict=True)] for measures in columns]
+        return [PairScores(*scores) for scores in zip(*prfs, strict=True)]
+
 
 def score_pairs(targets: Sequence[str], predictions: Sequence[str]) -> PairwiseScores:
     """ROUGE-1/2/L of each (target, prediction) pair, identical to rouge-score.

@@ -124,8 +124,10 @@ def _automatic_rows(job, outputs: list[ChunkOutput], keys, stale: StaleScores) -
     # ROUGE of the whole chunk in one batch; FAR per output.
     rouge = outputs_rouge(list(zip(references, (o.sentences for o in outputs), strict=True)))
     rows = []
+    job_id = job.pk
     for output, reference, pair in zip(outputs, references, rouge, strict=True):
-        fam, valid = fams.get(output.document_id, (None, None))
+        version_id, document_id = output.version_id, output.document_id
+        fam, valid = fams.get(document_id, (None, None))
         result = score_output(
             summary=output.sentences,
             reference=reference,
@@ -138,20 +140,16 @@ def _automatic_rows(job, outputs: list[ChunkOutput], keys, stale: StaleScores) -
         fam_id = fam.pk if fam is not None else None
         rows.extend(
             ScoreRow(
-                output.version_id,
-                output.document_id,
+                version_id,
+                document_id,
                 metric,
                 min(1.0, max(0.0, value)),
                 fam_id if "@" in metric else None,
-                job.pk,
+                job_id,
             )
             for metric, value in result.values.items()
         )
-        stale.add(
-            version_id=output.version_id,
-            document_id=output.document_id,
-            metrics=keys - set(result.values),
-        )
+        stale.add(version_id=version_id, document_id=document_id, metrics=keys - set(result.values))
     return rows
 
 
@@ -195,7 +193,9 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         if POLYTOPE not in written:
             unscored[output.version_id].append(output.document_id)
     with transaction.atomic():
-        document_scores_upsert(rows=rows)
+        # The outputs written without a stale metric to remove are struck from ``stale`` (a
+        # fresh chunk's, every one), so the delete reads only the rows it changes.
+        document_scores_upsert(rows=rows, stale=stale)
         ErrorBreakdown.objects.bulk_create(
             spans.breakdowns,
             batch_size=2000,
@@ -204,8 +204,11 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
             update_fields=["annotation_set", "counts", "job", "computed_at"],
         )
         document_scores_delete(stale=stale)
-        if unscored:
-            ErrorBreakdown.objects.filter(pairs_q(unscored), scheme=POLYTOPE_SCHEME).delete()
+        # Most versions have no breakdown at all: one look by version spares the statement
+        # over every (version, document) pair.
+        breakdowns = ErrorBreakdown.objects.filter(scheme=POLYTOPE_SCHEME)
+        if unscored and breakdowns.filter(version_id__in=list(unscored)).exists():
+            breakdowns.filter(pairs_q(unscored)).delete()
         first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows)
         )

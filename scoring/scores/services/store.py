@@ -31,11 +31,23 @@ class ScoreRow(NamedTuple):
 
 
 def _checked(rows: Sequence[ScoreRow]) -> None:
-    problems = [
-        f"version {row.version_id}, document {row.document_id}: {problem}"
-        for row in rows
-        if (problem := score_value_problem(row.metric, row.value)) is not None
-    ]
+    # A metric's range is one interval: when it takes both 0 and 1, it takes any float
+    # between them, which is what nearly every value written is (checked once per metric).
+    unit = {}
+    problems = []
+    for row in rows:
+        metric, value = row.metric, row.value
+        if type(value) is float and type(metric) is str and 0.0 <= value <= 1.0:
+            fits = unit.get(metric)
+            if fits is None:
+                fits = unit[metric] = (
+                    score_value_problem(metric, 0.0) is None
+                    and score_value_problem(metric, 1.0) is None
+                )
+            if fits:
+                continue
+        if (problem := score_value_problem(metric, value)) is not None:
+            problems.append(f"version {row.version_id}, document {row.document_id}: {problem}")
     if problems:
         more = f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""
         raise ValidationError(f"scores refused: {'; '.join(problems[:20])}{more}")
@@ -45,12 +57,14 @@ def _grouped(rows: Sequence[ScoreRow]) -> list[tuple[int, int, str, int | None, 
     """One ``(version, document, metrics as JSON, FAM, job)`` per output; the FAM is that of
     the output's FAR rows (``@k`` keys), the job the last row's."""
     merged: dict[tuple[int, int], list] = {}
-    for row in rows:
-        entry = merged.setdefault((row.version_id, row.document_id), [{}, None, None])
-        entry[0][row.metric] = row.value
-        if "@" in row.metric and row.fam_id is not None:
-            entry[1] = row.fam_id
-        entry[2] = row.job_id
+    for version_id, document_id, metric, value, fam_id, job_id in rows:
+        entry = merged.get((version_id, document_id))
+        if entry is None:
+            entry = merged[(version_id, document_id)] = [{}, None, None]
+        entry[0][metric] = value
+        if fam_id is not None and "@" in metric:
+            entry[1] = fam_id
+        entry[2] = job_id
     return [
         (version_id, document_id, json.dumps(metrics), fam_id, job_id)
         for (version_id, document_id), (metrics, fam_id, job_id) in merged.items()
@@ -79,7 +93,7 @@ _UPSERT_SQLITE = (
 )
 
 
-def document_scores_upsert(*, rows: Sequence[ScoreRow]) -> int:
+def document_scores_upsert(*, rows: Sequence[ScoreRow], stale: StaleScores | None = None) -> int:
     """Store the rows' values: each output's metrics are merged into its one stored row.
 
     Idempotent: writing the same rows twice stores them once. A metric already stored for the
@@ -91,6 +105,10 @@ def document_scores_upsert(*, rows: Sequence[ScoreRow]) -> int:
 
     Args:
         rows: the scores; a (version, document, metric) at most once.
+        stale: the scores a :func:`document_scores_delete` of the same transaction removes
+            next, if any: on PostgreSQL, the outputs written that hold none of their stale
+            metrics once merged (as a fresh row never does) are struck from it, so that it
+            reads only the rows it changes.
 
     Returns:
         How many values were written.
@@ -110,13 +128,24 @@ def document_scores_upsert(*, rows: Sequence[ScoreRow]) -> int:
         if connection.vendor == "postgresql":
             from psycopg2.extras import execute_values
 
-            execute_values(
+            statement = _UPSERT_POSTGRESQL.format(table=table)
+            marked = sorted(stale.metrics()) if stale else []
+            if marked:
+                # Whether each merged row still holds some stale metric (the keys go in as a
+                # literal array: the statement's only parameter is its VALUES list).
+                keys = cursor.cursor.mogrify("%s", [marked]).decode().replace("%", "%%")
+                statement += f" RETURNING version_id, document_id, metrics ?| {keys}"
+            written = execute_values(
                 cursor.cursor,
-                _UPSERT_POSTGRESQL.format(table=table),
+                statement,
                 values,
                 template="(%s, %s, %s::jsonb, %s, %s, %s)",
                 page_size=UPSERT_PAGE,
+                fetch=bool(marked),
             )
+            for version_id, document_id, holds_stale in written or ():
+                if not holds_stale:
+                    stale.discard(version_id=version_id, document_id=document_id)
         else:
             cursor.executemany(_UPSERT_SQLITE.format(table=table), values)
     return len(rows)
@@ -133,6 +162,14 @@ class StaleScores:
         metrics = set(metrics)
         if metrics:
             self._pairs[(version_id, document_id)] |= metrics
+
+    def discard(self, *, version_id: int, document_id: int) -> None:
+        """Unmark every metric of one output version's document (none marked: nothing)."""
+        self._pairs.pop((version_id, document_id), None)
+
+    def metrics(self) -> set[str]:
+        """Every metric marked for some output."""
+        return set().union(*self._pairs.values())
 
     def __bool__(self) -> bool:
         return bool(self._pairs)
