@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import FloatField, Func, IntegerField, Max, QuerySet, Sum
+from django.db.models import BooleanField, F, FloatField, Func, IntegerField, Max, QuerySet, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
@@ -47,6 +47,29 @@ def output_version_current_list(*, dataset: Dataset) -> list[OutputVersion]:
     )
 
 
+class _IdsIn(Func):
+    """``field IN ids`` with the ids as one array parameter on PostgreSQL (``= ANY(%s)``, the
+    condition PostgreSQL makes of an ``IN`` list): Django's ``__in`` prepares and compiles each
+    of a chunk's 500 ids on its own. The array is cast to the column's type (an ``integer[]``
+    against a ``bigint`` column is compared across types, and planned worse). Other databases
+    get an ``IN`` list."""
+
+    output_field = BooleanField()
+    conditional = True
+
+    def __init__(self, field: str, ids: Iterable[int]) -> None:
+        super().__init__(F(field))
+        self.ids = list(ids)
+
+    def as_sql(self, compiler, connection, **extra):
+        target = self.source_expressions[0]
+        column, params = compiler.compile(target)
+        if connection.vendor == "postgresql":
+            array = f"{target.output_field.db_type(connection)}[]"
+            return f"{column} = ANY(%s::{array})", (*params, self.ids)
+        return f"{column} IN ({', '.join(['%s'] * len(self.ids))})", (*params, *self.ids)
+
+
 def _scoring_fams(dataset: Dataset, document_ids) -> QuerySet:
     """The FAMs that may score a dataset's documents, best-first within each document's kind."""
     fams = Fam.objects.filter(
@@ -56,7 +79,7 @@ def _scoring_fams(dataset: Dataset, document_ids) -> QuerySet:
         annotator__isnull=True,
     )
     if document_ids is not None:
-        fams = fams.filter(document_id__in=list(document_ids))
+        fams = fams.filter(_IdsIn("document_id", document_ids))
     return fams.order_by("reference__position", "-updated_at", "-id")
 
 
@@ -285,7 +308,7 @@ def scoring_reference_texts(*, document_ids: Iterable[int]) -> dict[int, dict[in
     """
     found: dict[int, dict[int, list[str]]] = {}
     for reference_id, document_id, sentences in (
-        Reference.objects.filter(document_id__in=list(document_ids))
+        Reference.objects.filter(_IdsIn("document_id", document_ids))
         .order_by("document_id", "position", "id")
         .values_list("id", "document_id", "sentences")
     ):
