@@ -103,3 +103,15 @@ def test_check_deploy_fails_loudly_for_debug_settings():
     )
     assert result.returncode != 0
     assert "DEBUG" in result.stderr + result.stdout
+
+
+def test_the_wsgi_application_loads_every_view_when_the_server_process_starts():
+    # Django imports the URL configuration on the first request; the WSGI module does it at
+    # start, so a server process's first request (an upload, say) does not wait for it.
+    result = _run(
+        "import sys, config.wsgi; print('scoring.uploads.apis' in sys.modules, "
+        "'scoring.leaderboards.apis' in sys.modules, 'annotation.fams.apis' in sys.modules)",
+        DEBUG="1",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True"]
