@@ -212,12 +212,12 @@ class DocumentSentences(Mapping[str, Sequence[str]]):
             whole: external ids whose every sentence is wanted.
         """
         whole = {key for key in whole if key in self._rows}
-        wanted = {
-            key: sorted(i for i in set(indices) if 0 <= i < self._rows[key][1])
-            for key, indices in picks.items()
-            if key in self._rows and key not in whole
-        }
-        wanted = {key: indices for key, indices in wanted.items() if indices}
+        wanted = {}
+        for key, indices in picks.items():
+            if key in self._rows and key not in whole:
+                kept = sorted(i for i in set(indices) if 0 <= i < self._rows[key][1])
+                if kept:
+                    wanted[key] = kept
         if wanted and connection.vendor == "postgresql":
             ids = {self._rows[key][0]: key for key in wanted}
             paths = [f"strict $[{','.join(map(str, wanted[ids[pk]]))}]" for pk in ids]
@@ -239,8 +239,9 @@ class DocumentSentences(Mapping[str, Sequence[str]]):
 
     def _read_whole(self, keys) -> None:
         ids = {self._rows[key][0]: key for key in keys}
-        for start in range(0, len(ids), 2000):
-            batch = list(ids)[start : start + 2000]
+        pks = list(ids)
+        for start in range(0, len(pks), 2000):
+            batch = pks[start : start + 2000]
             for pk, sentences in Document.objects.filter(pk__in=batch).values_list(
                 "pk", "sentences"
             ):
@@ -274,20 +275,16 @@ class _Sentences(Sequence[str]):
         return self._source._sentence(self._key, index)
 
 
-def document_sentence_counts(*, dataset: Dataset, lock: bool = False) -> dict[str, tuple[int, int]]:
+def document_sentence_counts(*, dataset: Dataset) -> dict[str, tuple[int, int]]:
     """Each document's id and sentence count, by external id, without reading a sentence.
 
     Args:
         dataset: the dataset.
-        lock: lock the rows (``SELECT ... FOR UPDATE``) until the transaction ends, as the
-            freeze check of ``document_update_sentences`` does.
 
     Returns:
         external id -> (document id, sentence count).
     """
     rows = Document.objects.filter(dataset=dataset)
-    if lock:
-        rows = rows.select_for_update()
     return {
         key: (pk, count) for pk, key, count in rows.values_list("pk", "external_id", "n_sentences")
     }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 
 from annotation.imports.bundle import (
     KIND_EXTRACTIVE,
@@ -104,7 +105,7 @@ def parse_output_records(
     # In file order: an OutputRecord, or what makes one once the document texts it needs are
     # read (indices to pick, or sentences to align), so a source that reads texts from the
     # database (``load``) reads only those, in one go.
-    pending: list[OutputRecord | tuple[str, str, tuple, Location]] = []
+    pending: list[OutputRecord | Callable[[], OutputRecord]] = []
     picks: dict[str, set[int]] = {}
     whole: set[str] = set()
     extractive = system.kind == KIND_EXTRACTIVE
@@ -146,7 +147,7 @@ def parse_output_records(
             if indices is None:
                 continue
             picks.setdefault(doc_id, set()).update(indices)
-            pending.append(("pick", doc_id, indices, loc))
+            pending.append(partial(_picked, system, documents, doc_id, indices, loc))
             continue
         sentences = (
             sentence_list(record[key], loc, issues)
@@ -159,21 +160,13 @@ def parse_output_records(
             pending.append(OutputRecord(system.slug, doc_id, sentences, location=loc))
             continue
         whole.add(doc_id)
-        pending.append(("align", doc_id, sentences, loc))
+        pending.append(partial(_aligned, system, documents, doc_id, sentences, loc, report))
     if issues:
         raise ImportValidationError(issues)
     load = getattr(documents, "load", None)
     if load is not None:
         load(picks=picks, whole=whole)
-    outputs = []
-    for item in pending:
-        if isinstance(item, OutputRecord):
-            outputs.append(item)
-        elif item[0] == "pick":
-            outputs.append(_picked(system, documents, *item[1:]))
-        else:
-            outputs.append(_aligned(system, documents, *item[1:], report))
-    return outputs
+    return [item if isinstance(item, OutputRecord) else item() for item in pending]
 
 
 def _picked(system, documents, doc_id: str, indices: tuple[int, ...], loc) -> OutputRecord:
