@@ -13,10 +13,11 @@ from ..stats import (
     DEFAULT_SEED,
     TEST_PERMUTATION,
     bootstrap_ci_columns,
-    paired_permutation_test,
+    paired_permutation_tests,
 )
 from ..stats.errors import canonical_key
 from ..stats.order import KeyOrder, Order, UnorderedKeyError, in_order, key_order
+from ..stats.paired import paired_differences
 
 Scores = Mapping[Hashable, Mapping[str, Mapping[Hashable, float]]]  # system -> metric -> doc
 
@@ -124,26 +125,41 @@ def _cells(scores, systems, metrics, documents, level, resamples, seed, order: K
     return cells
 
 
-def _compare(upper, lower, metric, scores, documents, alpha, resamples, seed, order) -> Comparison:
-    a = {d: v for d, v in scores.get(upper, {}).get(metric, {}).items() if d in documents}
-    b = {d: v for d, v in scores.get(lower, {}).get(metric, {}).items() if d in documents}
-    shared = a.keys() & b.keys()
-    if len(shared) < 2:
-        return Comparison(
-            lower, metric, TEST_PERMUTATION, None, False, len(shared), None,
-            reason=f"{len(shared)} shared documents; a paired test needs at least 2",
-        )  # fmt: skip
-    result = paired_permutation_test(
-        {d: a[d] for d in shared},
-        {d: b[d] for d in shared},
-        resamples=resamples,
-        seed=seed,
-        order=order,
-    )
-    return Comparison(
-        lower, metric, result.test, result.p_value, result.p_value < alpha, result.n,
-        result.statistic,
-    )  # fmt: skip
+def _compare_all(pairs, metric, scores, documents, alpha, resamples, seed, order) -> dict:
+    """Each ``(upper, lower)`` pair's paired permutation test on the documents both scored.
+
+    Pairs over the same documents are tested together (:func:`paired_permutation_tests`: the
+    sign patterns drawn once), with exactly the results of one test per pair.
+
+    Returns:
+        upper -> its :class:`Comparison` with ``lower``.
+    """
+    comparisons: dict = {}
+    groups: dict[tuple, list] = defaultdict(list)
+    for upper, lower in pairs:
+        a = {d: v for d, v in scores.get(upper, {}).get(metric, {}).items() if d in documents}
+        b = {d: v for d, v in scores.get(lower, {}).get(metric, {}).items() if d in documents}
+        shared = a.keys() & b.keys()
+        if len(shared) < 2:
+            comparisons[upper] = Comparison(
+                lower, metric, TEST_PERMUTATION, None, False, len(shared), None,
+                reason=f"{len(shared)} shared documents; a paired test needs at least 2",
+            )  # fmt: skip
+            continue
+        docs, diffs = paired_differences(
+            {d: a[d] for d in shared}, {d: b[d] for d in shared}, order=order
+        )
+        groups[docs].append((upper, lower, diffs))
+    for members in groups.values():
+        results = paired_permutation_tests(
+            np.stack([diffs for _, _, diffs in members]), resamples=resamples, seed=seed
+        )
+        for (upper, lower, _), result in zip(members, results, strict=True):
+            comparisons[upper] = Comparison(
+                lower, metric, result.test, result.p_value, result.p_value < alpha, result.n,
+                result.statistic,
+            )  # fmt: skip
+    return comparisons
 
 
 def _coverage_notes(systems, covered, documents, names) -> list[str]:
@@ -161,14 +177,20 @@ def _coverage_notes(systems, covered, documents, names) -> list[str]:
 def _scoring_notes(scores, systems, metrics, in_scope, used, names) -> list[str]:
     """Rows scored on fewer of their documents than the others are (a failed or running job)."""
     notes = []
+    scope = {s: in_scope[s] & used for s in systems}
     for metric in metrics:
-        scored = {s: set(scores.get(s, {}).get(metric, {})) & in_scope[s] & used for s in systems}
+        columns = {s: scores.get(s, {}).get(metric, {}) for s in systems}
+        if all(not columns[s] or columns[s].keys() >= scope[s] for s in systems):
+            # Every system that has the metric has it on all its documents: none is missing
+            # one (the usual case; it spares a set per system and metric).
+            continue
+        scored = {s: scope[s].intersection(columns[s]) for s in systems}
         # Documents where the metric applies: those some system has a score for.
         applicable = set().union(*scored.values()) if scored else set()
         for system in systems:
             if not scored[system]:
                 continue  # the metric does not apply to this system at all
-            expected = in_scope[system] & used & applicable
+            expected = scope[system] & applicable
             missing = expected - scored[system]
             if missing:
                 notes.append(
@@ -267,13 +289,19 @@ def build_leaderboard(
         return (cell is None, -(cell.mean if cell else 0.0), canonical_key(system))
 
     ranked = sorted(systems, key=rank)
+    tested = _compare_all(
+        [
+            (system, below)
+            for system, below in zip(ranked, ranked[1:], strict=False)
+            if (system, sort) in cells and (below, sort) in cells
+        ],
+        sort, scores, used, alpha, resamples, seed, order,
+    )  # fmt: skip
     rows = []
     for position, system in enumerate(ranked):
         below = ranked[position + 1] if position + 1 < len(ranked) else None
-        comparison = None
-        if below is not None and (system, sort) in cells and (below, sort) in cells:
-            comparison = _compare(system, below, sort, scores, used, alpha, resamples, seed, order)
-        elif below is not None and (system, sort) in cells:
+        comparison = tested.get(system)
+        if comparison is None and below is not None and (system, sort) in cells:
             comparison = Comparison(
                 below, sort, TEST_PERMUTATION, None, False, 0, None,
                 reason=f"{names.get(below, below)} has no {sort} score to compare with",

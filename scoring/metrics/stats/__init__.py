@@ -35,6 +35,7 @@ from .paired import (
     PairedTestResult,
     paired_bootstrap_test,
     paired_permutation_test,
+    paired_permutation_tests,
 )
 from .paired_ratio import (
     TEST_RATIO_BOOTSTRAP,
@@ -79,6 +80,7 @@ __all__ = [
     "key_order",
     "paired_bootstrap_test",
     "paired_permutation_test",
+    "paired_permutation_tests",
     "paired_ratio_bootstrap_test",
     "paired_ratio_permutation_test",
     "summary_level",

@@ -18,7 +18,12 @@ from .bootstrap import (
     check_resampling,
     percentile_interval,
 )
-from .errors import MismatchedDocumentsError, NonFiniteValueError, StatsError
+from .errors import (
+    MismatchedDocumentsError,
+    NonFiniteValueError,
+    StatsError,
+    TooFewPointsError,
+)
 from .order import Order, in_order
 
 TEST_PERMUTATION = "paired permutation (sign flip)"
@@ -270,26 +275,114 @@ def paired_permutation_test(
     _check_alternative(alternative)
     check_resampling(resamples)
     _, diffs = paired_differences(a, b, order=order)
-    n = diffs.size
-    observed = float(diffs.mean())
-    null, exact = permutation_null(
-        n,
-        resamples,
-        seed,
-        lambda signs: (signs * diffs).mean(axis=1),
-        from_bits=lambda bits: 1 - 2 * bits,
-        draw=lambda rng, shape: rng.choice(np.array([-1.0, 1.0]), size=shape),
+    return paired_permutation_tests(
+        diffs[None, :], alternative=alternative, resamples=resamples, seed=seed
+    )[0]
+
+
+def paired_permutation_tests(
+    differences,
+    *,
+    alternative: str = "two-sided",
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> tuple[PairedTestResult, ...]:
+    """:func:`paired_permutation_test` of many pairs of systems over the same documents at once.
+
+    Each row of ``differences`` is one pair's ``score_a - score_b`` per document, the documents
+    in the same order in every row. The same seed draws the same sign patterns for every row,
+    so the patterns are drawn once and every row's null statistics are one matrix product.
+    The results are exactly those of :func:`paired_permutation_test` on each pair alone: a
+    product's sum may differ from the elementwise mean by rounding (at most about
+    ``eps * sum(|d|)``), so every null statistic within four times that of the p-value's cut
+    is recomputed elementwise, as the single test computes it, before it is counted.
+
+    Args:
+        differences: an ``(m, n)`` array-like: m pairs, n >= 2 finite differences each.
+        alternative: ``"two-sided"`` (default), ``"greater"`` (A better) or ``"less"``.
+        resamples: random sign patterns when the test is not exact (default 10,000).
+        seed: seed of the random generator (default 0).
+
+    Returns:
+        One :class:`PairedTestResult` per row, in row order.
+
+    Raises:
+        NonFiniteValueError: a difference is NaN or infinite.
+        TooFewPointsError: fewer than 2 documents.
+        StatsError: not a 2-D array, or a bad ``alternative`` or ``resamples``.
+    """
+    _check_alternative(alternative)
+    check_resampling(resamples)
+    rows = np.asarray(differences, dtype=float)
+    if rows.ndim != 2:
+        raise StatsError(f"paired tests: expected a 2-D array, got {rows.ndim} dimensions")
+    rows = np.ascontiguousarray(rows)
+    n = rows.shape[1]
+    if n < 2:
+        raise TooFewPointsError("paired test", n=n, needed=2)
+    if not np.isfinite(rows).all():
+        row, item = (int(i) for i in np.argwhere(~np.isfinite(rows))[0])
+        raise NonFiniteValueError("paired test", item=(row, item), value=float(rows[row, item]))
+    checked = list(rows)
+    # Each row's statistic as the single test adds it up (a 1-D mean, pairwise summation).
+    observed = [float(row.mean()) for row in checked]
+    exact = n <= MAX_EXACT_N and 2**n <= resamples
+    if exact:
+        signs = (1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)).astype(float)
+        nulls = [(signs * row).mean(axis=1) for row in checked]
+    else:
+        nulls = _sampled_nulls(rows, observed, alternative, resamples, seed)
+    return tuple(
+        paired_result(
+            PairedTestResult,
+            test=TEST_PERMUTATION,
+            observed=statistic,
+            null=null,
+            alternative=alternative,
+            exact=exact,
+            n=n,
+            seed=seed,
+        )
+        for statistic, null in zip(observed, nulls, strict=True)
     )
-    return paired_result(
-        PairedTestResult,
-        test=TEST_PERMUTATION,
-        observed=observed,
-        null=null,
-        alternative=alternative,
-        exact=exact,
-        n=n,
-        seed=seed,
-    )
+
+
+def _sampled_nulls(rows: np.ndarray, observed, alternative, resamples, seed) -> list[np.ndarray]:
+    """Every row's null statistics under ``resamples`` random sign patterns drawn once.
+
+    The patterns are drawn as :func:`permutation_null` draws them (blocks of about a million
+    signs from ``default_rng(seed)``); each block's statistics for all rows are one product,
+    and those near a row's cut (where rounding could move them across) are recomputed as
+    ``(signs * d).mean(axis=1)``.
+    """
+    m, n = rows.shape
+    cuts = []
+    for statistic in observed:
+        tol = _TIE_TOLERANCE * max(1.0, abs(statistic))
+        cuts.append(
+            abs(statistic) - tol
+            if alternative == "two-sided"
+            else statistic - tol
+            if alternative == "greater"
+            else statistic + tol
+        )
+    # Both sums err by at most about n * eps * sum(|d|) / n after the division; 4x for margin.
+    margins = 4.0 * np.finfo(float).eps * np.abs(rows).sum(axis=1) + np.finfo(float).tiny
+    rng = np.random.default_rng(seed)
+    size = max(1, _BLOCK_INDICES // n)
+    blocks: list[np.ndarray] = []
+    for start in range(0, resamples, size):
+        signs = rng.choice(np.array([-1.0, 1.0]), size=(min(size, resamples - start), n))
+        block = (signs @ rows.T) / n
+        for j in range(m):
+            column = block[:, j]
+            distance = (np.abs(column) if alternative == "two-sided" else column) - cuts[j]
+            near = np.flatnonzero(np.abs(distance) <= margins[j])
+            if near.size:
+                column[near] = (signs[near] * rows[j]).mean(axis=1)
+        blocks.append(block)
+    nulls = np.concatenate(blocks)
+    return [np.ascontiguousarray(nulls[:, j]) for j in range(m)]
 
 
 def paired_bootstrap_test(
