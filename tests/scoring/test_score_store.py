@@ -12,6 +12,7 @@ from annotation.fams.models import AnnotationSet, Fam
 from annotation.systems.models import OutputVersion, System
 from scoring.scores.models import DocumentScore
 from scoring.scores.services import (
+    OutputScores,
     ScoreRow,
     StaleScores,
     document_scores_delete,
@@ -108,6 +109,52 @@ def test_in_range_values_of_the_wider_metrics_are_stored(world):
         (v, d, "polytope_words"): 31.0,
         (v, d, "autofar_l"): -1.25,
     }
+
+
+def test_values_given_an_output_at_a_time_merge_with_single_rows(world):
+    """A chunk's form (one entry per output) and single rows of the same output are one row:
+    the FAM follows the FAR keys, the job is the last given, the count is of values."""
+    documents, versions = world
+    fam = _fam(documents[0])
+    v, d0, d1 = versions[0].pk, documents[0].pk, documents[1].pk
+    written = document_scores_upsert(
+        outputs=[
+            OutputScores(v, d0, {"far@3": 0.5, "rouge1_f": 0.25}, fam.pk, None),
+            OutputScores(v, d1, {"rouge1_f": 0.75}),
+        ],
+        rows=[ScoreRow(v, d0, "polytope", 40.0), ScoreRow(v, d1, "rouge2_f", 0.125)],
+    )
+    assert written == 5
+    assert _stored() == {
+        (v, d0, "far@3"): 0.5,
+        (v, d0, "rouge1_f"): 0.25,
+        (v, d0, "polytope"): 40.0,
+        (v, d1, "rouge1_f"): 0.75,
+        (v, d1, "rouge2_f"): 0.125,
+    }
+    assert dict(DocumentScore.objects.values_list("document_id", "fam_id")) == {
+        d0: fam.pk,
+        d1: None,
+    }
+    # Written again, nothing is duplicated; an entry without FAR keys keeps the stored FAM.
+    assert document_scores_upsert(outputs=[OutputScores(v, d0, {"rouge1_f": 0.5})]) == 1
+    assert DocumentScore.objects.count() == 2
+    row = DocumentScore.objects.get(document_id=d0)
+    assert (row.fam_id, row.metrics["rouge1_f"], row.metrics["far@3"]) == (fam.pk, 0.5, 0.5)
+    assert document_scores_upsert(outputs=[], rows=[]) == 0
+
+
+def test_an_output_entry_with_a_bad_value_writes_nothing(world):
+    documents, versions = world
+    v = versions[0].pk
+    with pytest.raises(ValidationError, match=f"version {v}, document {documents[1].pk}: "):
+        document_scores_upsert(
+            outputs=[
+                OutputScores(v, documents[0].pk, {"rouge1_f": 0.5}),
+                OutputScores(v, documents[1].pk, {"rouge1_f": 0.5, "far@3": 1.5}),
+            ]
+        )
+    assert DocumentScore.objects.count() == 0
 
 
 def test_an_unknown_version_is_refused_by_the_database(world):

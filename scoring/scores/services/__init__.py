@@ -10,9 +10,16 @@ from .jobs import (
     scoring_job_run_inline,
     scoring_pending_run_inline,
 )
-from .store import ScoreRow, StaleScores, document_scores_delete, document_scores_upsert
+from .store import (
+    OutputScores,
+    ScoreRow,
+    StaleScores,
+    document_scores_delete,
+    document_scores_upsert,
+)
 
 __all__ = [
+    "OutputScores",
     "ScoreRow",
     "StaleScores",
     "document_scores_delete",

@@ -32,7 +32,7 @@ from ..selectors import (
 )
 from .spans import SPAN_KEYS, span_rows_compute
 from .store import (
-    ScoreRow,
+    OutputScores,
     StaleScores,
     document_scores_delete,
     document_scores_upsert,
@@ -112,9 +112,11 @@ def _fams(dataset, outputs: list[ChunkOutput], references: dict[int, dict[int, l
     return fams
 
 
-def _automatic_rows(job, outputs: list[ChunkOutput], keys, stale: StaleScores) -> list[ScoreRow]:
-    """ROUGE and the FAR family of each output; the metrics among ``keys`` it no longer has
-    are added to ``stale``."""
+def _automatic_rows(
+    job, outputs: list[ChunkOutput], keys, stale: StaleScores
+) -> list[OutputScores]:
+    """ROUGE and the FAR family of each output, one entry per output; the metrics among
+    ``keys`` it no longer has are added to ``stale``."""
     texts = scoring_reference_texts(document_ids={o.document_id for o in outputs})
     fams = _fams(job.dataset, outputs, texts)
     references = []
@@ -137,19 +139,10 @@ def _automatic_rows(job, outputs: list[ChunkOutput], keys, stale: StaleScores) -
             document=output.external_id,
             rouge=pair,
         )
-        fam_id = fam.pk if fam is not None else None
-        rows.extend(
-            ScoreRow(
-                version_id,
-                document_id,
-                metric,
-                min(1.0, max(0.0, value)),
-                fam_id if "@" in metric else None,
-                job_id,
-            )
-            for metric, value in result.values.items()
-        )
-        stale.add(version_id=version_id, document_id=document_id, metrics=keys - set(result.values))
+        values = {metric: min(1.0, max(0.0, value)) for metric, value in result.values.items()}
+        far = fam is not None and any("@" in metric for metric in values)
+        rows.append(OutputScores(version_id, document_id, values, fam.pk if far else None, job_id))
+        stale.add(version_id=version_id, document_id=document_id, metrics=keys - values.keys())
     return rows
 
 
@@ -174,12 +167,11 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     job = chunk.job
     automatic = job.trigger != JobTrigger.SPANS
     outputs = scoring_chunk_outputs(output_ids=chunk.output_ids)
-    rows, stale = [], StaleScores()
+    computed, stale = [], StaleScores()
     if automatic:
         keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
-        rows = _automatic_rows(job, outputs, keys, stale)
+        computed = _automatic_rows(job, outputs, keys, stale)
     spans = span_rows_compute(job=job, outputs=outputs)
-    rows += spans.scores
     # Span-derived rows that no longer apply (the annotation was removed) go, as do the
     # breakdowns of outputs PolyTope no longer scores.
     unscored: dict[int, list[int]] = defaultdict(list)  # version -> documents
@@ -195,7 +187,7 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     with transaction.atomic():
         # The outputs written without a stale metric to remove are struck from ``stale`` (a
         # fresh chunk's, every one), so the delete reads only the rows it changes.
-        document_scores_upsert(rows=rows, stale=stale)
+        written = document_scores_upsert(rows=spans.scores, outputs=computed, stale=stale)
         ErrorBreakdown.objects.bulk_create(
             spans.breakdowns,
             batch_size=2000,
@@ -210,10 +202,10 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         if unscored and breakdowns.filter(version_id__in=list(unscored)).exists():
             breakdowns.filter(pairs_q(unscored)).delete()
         first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
-            done_at=timezone.now(), scores_written=len(rows)
+            done_at=timezone.now(), scores_written=written
         )
         if first_time:
             ScoringJob.objects.filter(pk=job.pk).update(
-                chunks_done=F("chunks_done") + 1, scores_written=F("scores_written") + len(rows)
+                chunks_done=F("chunks_done") + 1, scores_written=F("scores_written") + written
             )
-    return len(rows)
+    return written

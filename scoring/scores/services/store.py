@@ -30,32 +30,52 @@ class ScoreRow(NamedTuple):
     job_id: int | None = None
 
 
-def _checked(rows: Sequence[ScoreRow]) -> None:
+class OutputScores(NamedTuple):
+    """Every value to store for one output version's document at once: what a scoring chunk
+    computes per output, without a :class:`ScoreRow` per metric.
+
+    ``fam_id`` is the FAM the FAR family (``@k`` keys) was computed against, None without such
+    keys; ``job_id`` the job that computed them.
+    """
+
+    version_id: int
+    document_id: int
+    metrics: dict[str, float]
+    fam_id: int | None = None
+    job_id: int | None = None
+
+
+def _checked(outputs: Iterable[OutputScores]) -> None:
     # A metric's range is one interval: when it takes both 0 and 1, it takes any float
     # between them, which is what nearly every value written is (checked once per metric).
     unit = {}
     problems = []
-    for row in rows:
-        metric, value = row.metric, row.value
-        if type(value) is float and type(metric) is str and 0.0 <= value <= 1.0:
-            fits = unit.get(metric)
-            if fits is None:
-                fits = unit[metric] = (
-                    score_value_problem(metric, 0.0) is None
-                    and score_value_problem(metric, 1.0) is None
+    for output in outputs:
+        for metric, value in output.metrics.items():
+            if type(value) is float and type(metric) is str and 0.0 <= value <= 1.0:
+                fits = unit.get(metric)
+                if fits is None:
+                    fits = unit[metric] = (
+                        score_value_problem(metric, 0.0) is None
+                        and score_value_problem(metric, 1.0) is None
+                    )
+                if fits:
+                    continue
+            if (problem := score_value_problem(metric, value)) is not None:
+                problems.append(
+                    f"version {output.version_id}, document {output.document_id}: {problem}"
                 )
-            if fits:
-                continue
-        if (problem := score_value_problem(metric, value)) is not None:
-            problems.append(f"version {row.version_id}, document {row.document_id}: {problem}")
     if problems:
         more = f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""
         raise ValidationError(f"scores refused: {'; '.join(problems[:20])}{more}")
 
 
-def _grouped(rows: Sequence[ScoreRow]) -> list[tuple[int, int, str, int | None, int | None]]:
-    """One ``(version, document, metrics as JSON, FAM, job)`` per output; the FAM is that of
-    the output's FAR rows (``@k`` keys), the job the last row's."""
+def _merged(rows: Sequence[ScoreRow], outputs: Sequence[OutputScores]) -> list[OutputScores]:
+    """One :class:`OutputScores` per output: the rows gathered by output, then ``outputs``
+    merged in. An output's FAM is that of its FAR values (``@k`` keys), its job the last
+    one given."""
+    if not rows:
+        return list(outputs)
     merged: dict[tuple[int, int], list] = {}
     for version_id, document_id, metric, value, fam_id, job_id in rows:
         entry = merged.get((version_id, document_id))
@@ -65,8 +85,17 @@ def _grouped(rows: Sequence[ScoreRow]) -> list[tuple[int, int, str, int | None, 
         if fam_id is not None and "@" in metric:
             entry[1] = fam_id
         entry[2] = job_id
+    for version_id, document_id, metrics, fam_id, job_id in outputs:
+        entry = merged.get((version_id, document_id))
+        if entry is None:
+            merged[(version_id, document_id)] = [dict(metrics), fam_id, job_id]
+            continue
+        entry[0].update(metrics)
+        if fam_id is not None:
+            entry[1] = fam_id
+        entry[2] = job_id
     return [
-        (version_id, document_id, json.dumps(metrics), fam_id, job_id)
+        OutputScores(version_id, document_id, metrics, fam_id, job_id)
         for (version_id, document_id), (metrics, fam_id, job_id) in merged.items()
     ]
 
@@ -93,18 +122,25 @@ _UPSERT_SQLITE = (
 )
 
 
-def document_scores_upsert(*, rows: Sequence[ScoreRow], stale: StaleScores | None = None) -> int:
-    """Store the rows' values: each output's metrics are merged into its one stored row.
+def document_scores_upsert(
+    *,
+    rows: Sequence[ScoreRow] = (),
+    outputs: Sequence[OutputScores] = (),
+    stale: StaleScores | None = None,
+) -> int:
+    """Store the values given: each output's metrics are merged into its one stored row.
 
-    Idempotent: writing the same rows twice stores them once. A metric already stored for the
-    output is overwritten, the others it has are kept; the row's FAM follows the FAR metrics
-    (``@k`` keys) written, and its job and time are this write's. Every value is checked
-    first (:func:`~scoring.scores.models.score_value_problem`), so a refused write stores
-    nothing. One ``INSERT ... ON CONFLICT`` per :data:`UPSERT_PAGE` outputs (psycopg2 builds
-    the statement on PostgreSQL; SQLite's JSON functions merge there).
+    Idempotent: writing the same values twice stores them once. A metric already stored for
+    the output is overwritten, the others it has are kept; the row's FAM follows the FAR
+    metrics (``@k`` keys) written, and its job and time are this write's. Every value is
+    checked first (:func:`~scoring.scores.models.score_value_problem`), so a refused write
+    stores nothing. One ``INSERT ... ON CONFLICT`` per :data:`UPSERT_PAGE` outputs (psycopg2
+    builds the statement on PostgreSQL; SQLite's JSON functions merge there).
 
     Args:
-        rows: the scores; a (version, document, metric) at most once.
+        rows: values one by one; a (version, document, metric) at most once.
+        outputs: values an output at a time (a scoring chunk's form: no tuple per value);
+            merged with ``rows`` of the same output.
         stale: the scores a :func:`document_scores_delete` of the same transaction removes
             next, if any: on PostgreSQL, the outputs written that hold none of their stale
             metrics once merged (as a fresh row never does) are struck from it, so that it
@@ -117,10 +153,15 @@ def document_scores_upsert(*, rows: Sequence[ScoreRow], stale: StaleScores | Non
         ValidationError: a value out of its metric's range, or not a finite number.
         IntegrityError: an unknown version, document, FAM or job.
     """
-    if not rows:
+    merged = _merged(rows, outputs)
+    if not merged:
         return 0
-    _checked(rows)
-    values = [(*row, timezone.now()) for row in _grouped(rows)]
+    _checked(merged)
+    now = timezone.now()
+    values = [
+        (version_id, document_id, json.dumps(metrics), fam_id, job_id, now)
+        for version_id, document_id, metrics, fam_id, job_id in merged
+    ]
     table = connection.ops.quote_name(DocumentScore._meta.db_table)
     # The raw cursor, so that the driver builds the statement; errors still come out as
     # Django's (IntegrityError, ...).
@@ -148,7 +189,7 @@ def document_scores_upsert(*, rows: Sequence[ScoreRow], stale: StaleScores | Non
                     stale.discard(version_id=version_id, document_id=document_id)
         else:
             cursor.executemany(_UPSERT_SQLITE.format(table=table), values)
-    return len(rows)
+    return sum(len(output.metrics) for output in merged)
 
 
 class StaleScores:
