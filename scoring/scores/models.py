@@ -165,7 +165,10 @@ class DocumentScore(models.Model):
     only writer (``scoring.scores.services.store``).
     """
 
-    version = models.ForeignKey(OutputVersion, on_delete=models.CASCADE, related_name="scores")
+    # No index of its own: the unique (version, document) index serves every read by version.
+    version = models.ForeignKey(
+        OutputVersion, on_delete=models.CASCADE, related_name="scores", db_index=False
+    )
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="scores")
     metrics = models.JSONField(default=dict, decoder=ScoreDecoder, help_text="metric key -> value")
     fam = models.ForeignKey(Fam, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
