@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import BooleanField, F, FloatField, Func, IntegerField, Max, QuerySet, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
@@ -142,6 +142,14 @@ def scoring_fam_rows(*, dataset: Dataset, document_ids) -> dict[int, ScoringFam]
     return _chosen((ScoringFam(*row) for row in rows), kind_of=lambda fam: fam.kind)
 
 
+# Set the planner's parallel costs for the rest of the transaction; returns the old values.
+_PARALLEL_READ = (
+    "SELECT current_setting('parallel_setup_cost'), current_setting('parallel_tuple_cost'), "
+    "set_config('parallel_setup_cost', %s, true), set_config('parallel_tuple_cost', %s, true)"
+)
+_PARALLEL_COSTS = ("10", "0.001")
+
+
 def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:
     """``(version id, document id, *values)`` of the rows holding some wanted metric, each
     value a float or None, in the order of ``wanted``.
@@ -158,9 +166,21 @@ def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:
     values = [Cast(KeyTextTransform(metric, "metrics"), FloatField()) for metric in wanted]
     query = rows.values_list("version_id", "document_id", *values).order_by().query
     sql, params = query.sql_with_params()
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+        # The planner does not count what taking each value out of the JSON costs (most of
+        # this statement's time): with accurate statistics it scans a million rows in one
+        # process. Cheaper parallel costs, for this statement only, let it share the scan
+        # with its workers (8.3 s -> 5.2 s for 100 versions x 11,490 documents on 2 cores).
+        # (An error rolls the savepoint back, and the settings with it.)
+        cursor.execute(_PARALLEL_READ, _PARALLEL_COSTS)
+        previous = cursor.fetchone()[:2]
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows = cursor.fetchall()
+        cursor.execute(_PARALLEL_READ, previous)
+        return rows
 
 
 def document_score_list(

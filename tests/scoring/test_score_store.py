@@ -308,3 +308,31 @@ def test_score_reads_give_back_the_exact_floats(world):
     }
     assert document_score_map(version_ids=[versions[1].pk], metrics=["far@3"]) == {}
     assert document_score_map(version_ids=[versions[0].pk], metrics=[]) == {}
+
+
+def test_the_score_read_leaves_the_planner_settings_as_it_found_them(world):
+    """The read lowers the parallel costs for its own statement only: the caller's transaction
+    gets its settings back, and what the read returns does not depend on them."""
+    from scoring.scores.selectors import document_score_map
+
+    documents, versions = world
+    document_scores_upsert(rows=[ScoreRow(versions[0].pk, documents[0].pk, "rouge1_f", 0.5)])
+
+    def settings():
+        if connection.vendor != "postgresql":
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('parallel_setup_cost'), "
+                "current_setting('parallel_tuple_cost')"
+            )
+            return cursor.fetchone()
+
+    before = settings()
+    with transaction.atomic():
+        mapped = document_score_map(version_ids=[versions[0].pk], metrics=["rouge1_f"])
+        assert settings() == before
+    assert mapped == {versions[0].pk: {"rouge1_f": {documents[0].pk: 0.5}}}
+    assert settings() == before
+    if connection.vendor == "postgresql":
+        assert before == ("1000", "0.1")  # PostgreSQL's defaults, as this suite runs it
