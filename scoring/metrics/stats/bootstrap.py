@@ -74,6 +74,39 @@ def as_finite_array(values: Iterable[float], what: str, *, needed: int = 1) -> n
     return array
 
 
+def as_finite_matrix(matrix, what: str, *, needed: int, axis: int) -> np.ndarray:
+    """Turn ``matrix`` into a C-ordered 2-D float array, refusing NaN, infinities and too few
+    items along ``axis``.
+
+    Args:
+        matrix: a 2-D array-like of numbers.
+        what: a short description used in error messages.
+        needed: the minimum number of items along ``axis``.
+        axis: the axis that holds the items (documents).
+
+    Returns:
+        A 2-D ``float64`` array.
+
+    Raises:
+        StatsError: not a 2-D matrix of numbers.
+        TooFewPointsError: fewer than ``needed`` items along ``axis``.
+        NonFiniteValueError: a value is NaN or infinite (the error names its row and column).
+    """
+    try:
+        values = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise StatsError(f"{what}: not a numeric matrix ({error})") from error
+    if values.ndim != 2:
+        raise StatsError(f"{what}: expected a 2-D matrix, got {values.ndim} dimensions")
+    values = np.ascontiguousarray(values)
+    if values.shape[axis] < needed:
+        raise TooFewPointsError(what, n=int(values.shape[axis]), needed=needed)
+    if not np.isfinite(values).all():
+        row, column = (int(i) for i in np.argwhere(~np.isfinite(values))[0])
+        raise NonFiniteValueError(what, item=(row, column), value=float(values[row, column]))
+    return values
+
+
 def check_resampling(resamples: int, level: float | None = None) -> None:
     """Refuse a non-positive number of resamples or a level outside (0, 1).
 

@@ -9,11 +9,11 @@ from .bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     ConfidenceInterval,
+    as_finite_matrix,
     check_resampling,
     percentile_interval,
     resample_indices,
 )
-from .errors import NonFiniteValueError, StatsError, TooFewPointsError
 
 
 def bootstrap_ci_columns(
@@ -47,20 +47,8 @@ def bootstrap_ci_columns(
         StatsError: not a 2-D matrix, or a bad ``level`` or ``resamples``.
     """
     check_resampling(resamples, level)
-    try:
-        values = np.asarray(matrix, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise StatsError(f"bootstrap columns: not a numeric matrix ({error})") from error
-    if values.ndim != 2:
-        raise StatsError(f"bootstrap columns: expected a 2-D matrix, got {values.ndim} dimensions")
+    values = as_finite_matrix(matrix, "bootstrap columns", needed=2, axis=0)
     n, m = values.shape
-    if n < 2:
-        raise TooFewPointsError("bootstrap columns", n=n, needed=2)
-    if not np.isfinite(values).all():
-        row, column = (int(i) for i in np.argwhere(~np.isfinite(values))[0])
-        raise NonFiniteValueError(
-            "bootstrap columns", item=(row, column), value=float(values[row, column])
-        )
     rng = np.random.default_rng(seed)
     means = np.empty((resamples, m))
     done = 0

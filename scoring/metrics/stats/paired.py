@@ -14,16 +14,12 @@ from .bootstrap import (
     DEFAULT_SEED,
     ConfidenceInterval,
     as_finite_array,
+    as_finite_matrix,
     bootstrap_means,
     check_resampling,
     percentile_interval,
 )
-from .errors import (
-    MismatchedDocumentsError,
-    NonFiniteValueError,
-    StatsError,
-    TooFewPointsError,
-)
+from .errors import MismatchedDocumentsError, NonFiniteValueError, StatsError
 from .order import Order, in_order
 
 TEST_PERMUTATION = "paired permutation (sign flip)"
@@ -313,76 +309,66 @@ def paired_permutation_tests(
     """
     _check_alternative(alternative)
     check_resampling(resamples)
-    rows = np.asarray(differences, dtype=float)
-    if rows.ndim != 2:
-        raise StatsError(f"paired tests: expected a 2-D array, got {rows.ndim} dimensions")
-    rows = np.ascontiguousarray(rows)
+    rows = as_finite_matrix(differences, "paired test", needed=2, axis=1)
     n = rows.shape[1]
-    if n < 2:
-        raise TooFewPointsError("paired test", n=n, needed=2)
-    if not np.isfinite(rows).all():
-        row, item = (int(i) for i in np.argwhere(~np.isfinite(rows))[0])
-        raise NonFiniteValueError("paired test", item=(row, item), value=float(rows[row, item]))
-    checked = list(rows)
     # Each row's statistic as the single test adds it up (a 1-D mean, pairwise summation).
-    observed = [float(row.mean()) for row in checked]
-    exact = n <= MAX_EXACT_N and 2**n <= resamples
-    if exact:
-        signs = (1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)).astype(float)
-        nulls = [(signs * row).mean(axis=1) for row in checked]
-    else:
-        nulls = _sampled_nulls(rows, observed, alternative, resamples, seed)
+    observed = [float(row.mean()) for row in rows]
+    null, exact = permutation_null(
+        n,
+        resamples,
+        seed,
+        _SignedMeans(rows, observed, alternative),
+        from_bits=lambda bits: 1 - 2 * bits,
+        draw=lambda rng, shape: rng.choice(np.array([-1.0, 1.0]), size=shape),
+    )
     return tuple(
         paired_result(
             PairedTestResult,
             test=TEST_PERMUTATION,
             observed=statistic,
-            null=null,
+            null=np.ascontiguousarray(null[:, j]),
             alternative=alternative,
             exact=exact,
             n=n,
             seed=seed,
         )
-        for statistic, null in zip(observed, nulls, strict=True)
+        for j, statistic in enumerate(observed)
     )
 
 
-def _sampled_nulls(rows: np.ndarray, observed, alternative, resamples, seed) -> list[np.ndarray]:
-    """Every row's null statistics under ``resamples`` random sign patterns drawn once.
+class _SignedMeans:
+    """Every row's null statistics for a block of sign patterns: ``signs @ rows.T / n``.
 
-    The patterns are drawn as :func:`permutation_null` draws them (blocks of about a million
-    signs from ``default_rng(seed)``); each block's statistics for all rows are one product,
-    and those near a row's cut (where rounding could move them across) are recomputed as
-    ``(signs * d).mean(axis=1)``.
+    Called on each block :func:`permutation_null` draws or enumerates. A product's sum may
+    differ from the elementwise mean by rounding; the statistics within that of a row's cut
+    (where rounding could move them across) are recomputed as ``(signs * d).mean(axis=1)``,
+    as the single test computes them.
     """
-    m, n = rows.shape
-    cuts = []
-    for statistic in observed:
-        tol = _TIE_TOLERANCE * max(1.0, abs(statistic))
-        cuts.append(
+
+    def __init__(self, rows: np.ndarray, observed: list[float], alternative: str) -> None:
+        self.rows = rows
+        self.two_sided = alternative == "two-sided"
+        tolerances = [_TIE_TOLERANCE * max(1.0, abs(statistic)) for statistic in observed]
+        self.cuts = [
             abs(statistic) - tol
-            if alternative == "two-sided"
+            if self.two_sided
             else statistic - tol
             if alternative == "greater"
             else statistic + tol
-        )
-    # Both sums err by at most about n * eps * sum(|d|) / n after the division; 4x for margin.
-    margins = 4.0 * np.finfo(float).eps * np.abs(rows).sum(axis=1) + np.finfo(float).tiny
-    rng = np.random.default_rng(seed)
-    size = max(1, _BLOCK_INDICES // n)
-    blocks: list[np.ndarray] = []
-    for start in range(0, resamples, size):
-        signs = rng.choice(np.array([-1.0, 1.0]), size=(min(size, resamples - start), n))
-        block = (signs @ rows.T) / n
-        for j in range(m):
+            for statistic, tol in zip(observed, tolerances, strict=True)
+        ]
+        # Both sums err by at most about eps * sum(|d|) after the division; 4x for margin.
+        self.margins = 4.0 * np.finfo(float).eps * np.abs(rows).sum(axis=1) + np.finfo(float).tiny
+
+    def __call__(self, signs: np.ndarray) -> np.ndarray:
+        block = (signs @ self.rows.T) / self.rows.shape[1]
+        for j, row in enumerate(self.rows):
             column = block[:, j]
-            distance = (np.abs(column) if alternative == "two-sided" else column) - cuts[j]
-            near = np.flatnonzero(np.abs(distance) <= margins[j])
+            distance = (np.abs(column) if self.two_sided else column) - self.cuts[j]
+            near = np.flatnonzero(np.abs(distance) <= self.margins[j])
             if near.size:
-                column[near] = (signs[near] * rows[j]).mean(axis=1)
-        blocks.append(block)
-    nulls = np.concatenate(blocks)
-    return [np.ascontiguousarray(nulls[:, j]) for j in range(m)]
+                column[near] = (signs[near] * row).mean(axis=1)
+        return block
 
 
 def paired_bootstrap_test(

@@ -23,10 +23,11 @@ from .bootstrap import (
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    as_finite_matrix,
     check_resampling,
     resample_indices,
 )
-from .errors import NonFiniteValueError, StatsError, TooFewPointsError
+from .errors import StatsError
 
 METHOD_SUMS = "percentile bootstrap over units of a statistic of summed unit terms"
 
@@ -63,20 +64,7 @@ class StatisticInterval:
 
 
 def _terms(terms) -> np.ndarray:
-    try:
-        array = np.asarray(terms, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise StatsError(f"bootstrap of sums: terms are not a numeric matrix ({error})") from error
-    if array.ndim != 2:
-        raise StatsError(f"bootstrap of sums: expected a 2-D matrix, got {array.ndim} dimensions")
-    if array.shape[0] < 2:
-        raise TooFewPointsError("bootstrap of sums", n=int(array.shape[0]), needed=2)
-    if not np.isfinite(array).all():
-        row, column = (int(i) for i in np.argwhere(~np.isfinite(array))[0])
-        raise NonFiniteValueError(
-            "bootstrap of sums", item=(row, column), value=float(array[row, column])
-        )
-    return array
+    return as_finite_matrix(terms, "bootstrap of sums", needed=2, axis=0)
 
 
 def bootstrap_sums_cis(
