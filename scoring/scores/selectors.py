@@ -166,10 +166,11 @@ def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:
     values = [Cast(KeyTextTransform(metric, "metrics"), FloatField()) for metric in wanted]
     query = rows.values_list("version_id", "document_id", *values).order_by().query
     sql, params = query.sql_with_params()
-    with transaction.atomic(), connection.cursor() as cursor:
-        if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
+    with transaction.atomic(), connection.cursor() as cursor:
         # The planner does not count what taking each value out of the JSON costs (most of
         # this statement's time): with accurate statistics it scans a million rows in one
         # process. Cheaper parallel costs, for this statement only, let it share the scan

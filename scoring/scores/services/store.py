@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
@@ -76,20 +77,17 @@ def _merged(rows: Sequence[ScoreRow], outputs: Sequence[OutputScores]) -> list[O
     one given."""
     if not rows:
         return list(outputs)
+    singles = (
+        OutputScores(
+            version_id, document_id, {metric: value}, fam_id if "@" in metric else None, job_id
+        )
+        for version_id, document_id, metric, value, fam_id, job_id in rows
+    )
     merged: dict[tuple[int, int], list] = {}
-    for version_id, document_id, metric, value, fam_id, job_id in rows:
+    for version_id, document_id, metrics, fam_id, job_id in chain(singles, outputs):
         entry = merged.get((version_id, document_id))
         if entry is None:
             entry = merged[(version_id, document_id)] = [{}, None, None]
-        entry[0][metric] = value
-        if fam_id is not None and "@" in metric:
-            entry[1] = fam_id
-        entry[2] = job_id
-    for version_id, document_id, metrics, fam_id, job_id in outputs:
-        entry = merged.get((version_id, document_id))
-        if entry is None:
-            merged[(version_id, document_id)] = [dict(metrics), fam_id, job_id]
-            continue
         entry[0].update(metrics)
         if fam_id is not None:
             entry[1] = fam_id
