@@ -1,6 +1,7 @@
 """Leaderboards over plain data: per-output scores, means with CIs, paired tests, coverage, and
 PolyTope's pooled scores with ratio CIs."""
 
+from .columns import ColumnDocuments, ScoreColumn, StoredCell, scope_key
 from .correlations import MetricCorrelation, correlate_with_human
 from .documents import (
     FAR_MEASURES,
@@ -26,7 +27,7 @@ from .polytope import (
     segment_from_values,
     severity_by_label,
 )
-from .table import Cell, Comparison, Leaderboard, Row, build_leaderboard
+from .table import Cell, Comparison, Leaderboard, Row, build_leaderboard, interval_cells
 
 __all__ = [
     "FAITHFULNESS",
@@ -37,6 +38,7 @@ __all__ = [
     "POLYTOPE_METRICS",
     "ROUGE_KEYS",
     "Cell",
+    "ColumnDocuments",
     "Comparison",
     "HumanScoreCorrelation",
     "Leaderboard",
@@ -45,16 +47,20 @@ __all__ = [
     "PolytopeCell",
     "PolytopeDocument",
     "Row",
+    "ScoreColumn",
+    "StoredCell",
     "breakdown_dict",
     "breakdown_sum",
     "build_leaderboard",
     "correlate_human_scores",
     "correlate_with_human",
     "far_key",
+    "interval_cells",
     "parse_far_key",
     "polytope_cell",
     "polytope_document",
     "rank_by_polytope",
+    "scope_key",
     "outputs_rouge",
     "score_output",
     "segment_from_values",

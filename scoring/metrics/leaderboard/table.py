@@ -16,8 +16,9 @@ from ..stats import (
     paired_permutation_tests,
 )
 from ..stats.errors import canonical_key
-from ..stats.order import KeyOrder, Order, UnorderedKeyError, in_order, key_order
+from ..stats.order import Order, UnorderedKeyError, in_order, key_order
 from ..stats.paired import paired_differences
+from .columns import ColumnDocuments, ScoreColumn, scope_key
 
 Scores = Mapping[Hashable, Mapping[str, Mapping[Hashable, float]]]  # system -> metric -> doc
 
@@ -91,41 +92,129 @@ class Leaderboard:
     alpha: float
 
 
-def _cells(scores, systems, metrics, documents, level, resamples, seed, order: KeyOrder | None):
+class _Scopes:
+    """What a table derives once per :class:`ColumnDocuments` rather than once per column:
+    the documents in scope that the columns have values for (in order), and their
+    :func:`scope_key`."""
+
+    def __init__(self, documents: set, order, level: float, resamples: int, seed: int) -> None:
+        self.documents = documents
+        self.order = order
+        self.settings = {"level": level, "resamples": resamples, "seed": seed}
+        self._every: tuple | None = None
+        self._of: dict[int, tuple] = {}
+        self._keys: dict[int, str] = {}
+
+    def every(self) -> tuple:
+        """All the documents in scope, in order."""
+        if self._every is None:
+            self._every = in_order(self.documents, self.order, what="leaderboard")
+        return self._every
+
+    def docs(self, columns: ColumnDocuments) -> tuple:
+        """The documents in scope among ``columns``', in order."""
+        found = self._of.get(id(columns))
+        if found is None:
+            if self.documents and columns.set >= self.documents:
+                docs = self.every()
+            else:
+                docs = in_order(
+                    (d for d in columns.documents if d in self.documents),
+                    self.order, what="leaderboard",
+                )  # fmt: skip
+            found = self._of[id(columns)] = (columns, docs)  # the object kept: ids stay unique
+        return found[1]
+
+    def key(self, docs: tuple) -> str:
+        """:func:`scope_key` of some documents (computed once per tuple)."""
+        key = self._keys.get(id(docs))
+        if key is None:
+            key = self._keys[id(docs)] = scope_key(docs, **self.settings)
+        return key
+
+
+def _cells(scores, systems, metrics, scopes: _Scopes):
     """Every (system, metric) cell; columns over the same documents share one bootstrap.
 
-    A column's documents are taken in ``order`` (canonical key order without one): that order
-    decides how the mean is added up and which rows the bootstrap draws.
+    A column's documents are taken in the scope's order (canonical key order without one):
+    that order decides how the mean is added up and which rows the bootstrap draws. A
+    :class:`ScoreColumn` that holds its interval for those documents and settings gives it
+    without its values being read.
     """
+    documents = scopes.documents
     groups: dict[tuple, list[tuple]] = defaultdict(list)
-    every = None  # all the documents in order, for the columns that cover them all (most)
+    cells: dict[tuple, Cell] = {}
     for system in systems:
         for metric in metrics:
             values = scores.get(system, {}).get(metric, {})
-            if documents and values.keys() >= documents:
-                if every is None:
-                    every = in_order(documents, order, what="leaderboard")
-                docs = every
+            if isinstance(values, ScoreColumn):
+                docs = scopes.docs(values.documents)
+                stored = values.cells.get(scopes.key(docs)) if docs else None
+                if stored is not None:
+                    cells[(system, metric)] = Cell(*stored)
+                    continue
+            elif documents and values.keys() >= documents:
+                docs = scopes.every()
             else:
-                docs = in_order((d for d in values if d in documents), order, what="leaderboard")
+                docs = in_order(
+                    (d for d in values if d in documents), scopes.order, what="leaderboard"
+                )
             if docs:
                 groups[docs].append((system, metric, values))
-    cells: dict[tuple, Cell] = {}
     for docs, columns in groups.items():
         matrix = np.empty((len(docs), len(columns)), dtype=float)
         for j, (_, _, values) in enumerate(columns):
-            matrix[:, j] = np.fromiter(map(values.__getitem__, docs), float, count=len(docs))
-        if len(docs) == 1:
-            for (system, metric, _), value in zip(columns, matrix[0], strict=True):
-                cells[(system, metric)] = Cell(float(value), None, None, 1)
-            continue
-        intervals = bootstrap_ci_columns(matrix, level=level, resamples=resamples, seed=seed)
-        for (system, metric, _), ci in zip(columns, intervals, strict=True):
-            cells[(system, metric)] = Cell(ci.mean, ci.low, ci.high, ci.n)
+            if isinstance(values, ScoreColumn):
+                matrix[:, j] = values.at(docs)
+            else:
+                matrix[:, j] = np.fromiter(map(values.__getitem__, docs), float, count=len(docs))
+        for (system, metric, _), cell in zip(
+            columns, interval_cells(matrix, **scopes.settings), strict=True
+        ):
+            cells[(system, metric)] = cell
     return cells
 
 
-def _compare_all(pairs, metric, scores, documents, alpha, resamples, seed, order) -> dict:
+def interval_cells(matrix: np.ndarray, *, level: float, resamples: int, seed: int) -> list[Cell]:
+    """The cell of each column of a documents x columns matrix: its mean and bootstrap interval.
+
+    This is how the table computes its cells, and how intervals to store with a
+    :class:`ScoreColumn` are computed beforehand.
+
+    Args:
+        matrix: ``(n, m)`` finite values, n >= 1 documents in order.
+        level: confidence level.
+        resamples: bootstrap resamples.
+        seed: bootstrap seed.
+
+    Returns:
+        One :class:`Cell` per column; with one document, the value and no interval.
+
+    Raises:
+        NonFiniteValueError: a value is NaN or infinite.
+    """
+    if matrix.shape[0] == 1:
+        return [Cell(float(value), None, None, 1) for value in matrix[0]]
+    intervals = bootstrap_ci_columns(matrix, level=level, resamples=resamples, seed=seed)
+    return [Cell(ci.mean, ci.low, ci.high, ci.n) for ci in intervals]
+
+
+def _column_differences(upper, lower, scopes: _Scopes):
+    """Two :class:`ScoreColumn`\\ s' paired differences on the documents in scope both have, in
+    order, as :func:`paired_differences` gives them; None when a value is not finite (the
+    mapping path then names the document)."""
+    if upper.documents is lower.documents:
+        docs = scopes.docs(upper.documents)
+    else:
+        shared = upper.documents.set & lower.documents.set & scopes.documents
+        docs = in_order(shared, scopes.order, what="paired test")
+    if len(docs) < 2:
+        return docs, None
+    diffs = upper.at(docs) - lower.at(docs)
+    return docs, (diffs if np.isfinite(diffs).all() else None)
+
+
+def _compare_all(pairs, metric, scores, scopes: _Scopes, alpha, resamples, seed) -> dict:
     """Each ``(upper, lower)`` pair's paired permutation test on the documents both scored.
 
     Pairs over the same documents are tested together (:func:`paired_permutation_tests`: the
@@ -134,21 +223,30 @@ def _compare_all(pairs, metric, scores, documents, alpha, resamples, seed, order
     Returns:
         upper -> its :class:`Comparison` with ``lower``.
     """
+    documents, order = scopes.documents, scopes.order
     comparisons: dict = {}
     groups: dict[tuple, list] = defaultdict(list)
     for upper, lower in pairs:
-        a = {d: v for d, v in scores.get(upper, {}).get(metric, {}).items() if d in documents}
-        b = {d: v for d, v in scores.get(lower, {}).get(metric, {}).items() if d in documents}
-        shared = a.keys() & b.keys()
+        a = scores.get(upper, {}).get(metric, {})
+        b = scores.get(lower, {}).get(metric, {})
+        diffs = None
+        if isinstance(a, ScoreColumn) and isinstance(b, ScoreColumn):
+            docs, diffs = _column_differences(a, b, scopes)
+            shared = docs
+        if diffs is None:
+            a = {d: v for d, v in a.items() if d in documents}
+            b = {d: v for d, v in b.items() if d in documents}
+            shared = a.keys() & b.keys()
         if len(shared) < 2:
             comparisons[upper] = Comparison(
                 lower, metric, TEST_PERMUTATION, None, False, len(shared), None,
                 reason=f"{len(shared)} shared documents; a paired test needs at least 2",
             )  # fmt: skip
             continue
-        docs, diffs = paired_differences(
-            {d: a[d] for d in shared}, {d: b[d] for d in shared}, order=order
-        )
+        if diffs is None:
+            docs, diffs = paired_differences(
+                {d: a[d] for d in shared}, {d: b[d] for d in shared}, order=order
+            )
         groups[docs].append((upper, lower, diffs))
     for members in groups.values():
         results = paired_permutation_tests(
@@ -160,6 +258,18 @@ def _compare_all(pairs, metric, scores, documents, alpha, resamples, seed, order
                 result.statistic,
             )  # fmt: skip
     return comparisons
+
+
+def _shared_intersections(sets: Mapping, documents: set) -> dict:
+    """Each value's documents within ``documents``, as new sets; systems that cover the same
+    documents (the same object: usually every system covers them all) share one."""
+    done: dict[int, tuple] = {}
+    result = {}
+    for key, found in sets.items():
+        if id(found) not in done:
+            done[id(found)] = (found, set(found) & documents)
+        result[key] = done[id(found)][1]
+    return result
 
 
 def _coverage_notes(systems, covered, documents, names) -> list[str]:
@@ -174,17 +284,39 @@ def _coverage_notes(systems, covered, documents, names) -> list[str]:
     return notes
 
 
+def _scored(values, scope: set, memo: dict) -> set | frozenset:
+    """The documents of ``scope`` that a column has a value for (once per shared
+    :class:`ColumnDocuments` and scope)."""
+    if not isinstance(values, ScoreColumn):
+        return scope.intersection(values)
+    key = (id(values.documents), id(scope))
+    if key not in memo:
+        memo[key] = (values.documents, scope, scope & values.documents.set)
+    return memo[key][2]
+
+
+def _covers(values, scope: set, memo: dict) -> bool:
+    """Whether a column has a value for every document of ``scope``."""
+    if isinstance(values, ScoreColumn):
+        key = ("covers", id(values.documents), id(scope))
+        if key not in memo:
+            memo[key] = (values.documents, scope, scope <= values.documents.set)
+        return memo[key][2]
+    return values.keys() >= scope
+
+
 def _scoring_notes(scores, systems, metrics, in_scope, used, names) -> list[str]:
     """Rows scored on fewer of their documents than the others are (a failed or running job)."""
     notes = []
-    scope = {s: in_scope[s] & used for s in systems}
+    scope = _shared_intersections(in_scope, used)
+    memo: dict = {}
     for metric in metrics:
         columns = {s: scores.get(s, {}).get(metric, {}) for s in systems}
-        if all(not columns[s] or columns[s].keys() >= scope[s] for s in systems):
+        if all(not columns[s] or _covers(columns[s], scope[s], memo) for s in systems):
             # Every system that has the metric has it on all its documents: none is missing
             # one (the usual case; it spares a set per system and metric).
             continue
-        scored = {s: scope[s].intersection(columns[s]) for s in systems}
+        scored = {s: _scored(columns[s], scope[s], memo) for s in systems}
         # Documents where the metric applies: those some system has a score for.
         applicable = set().union(*scored.values()) if scored else set()
         for system in systems:
@@ -233,7 +365,9 @@ def build_leaderboard(
     mappings either.
 
     Args:
-        scores: system -> metric -> document -> value.
+        scores: system -> metric -> document -> value (a dict, or a :class:`ScoreColumn`
+            whose stored intervals are used where they were computed for the same documents
+            and settings, and whose values are read only where needed).
         documents: the documents in scope (e.g. one facet category).
         covered: system -> the documents it has an output for (every listed system is a row).
         metrics: the metric columns, in order.
@@ -265,7 +399,7 @@ def build_leaderboard(
     if order is not None and (unordered := [d for d in documents if d not in order]):
         raise UnorderedKeyError("leaderboard documents", missing=unordered)
     systems = sorted(covered, key=canonical_key)
-    in_scope = {s: set(covered[s]) & documents for s in systems}
+    in_scope = _shared_intersections({s: covered[s] for s in systems}, documents)
     common = set.intersection(*in_scope.values()) if systems else set()
     comparable = all(in_scope[s] == in_scope[systems[0]] for s in systems)
     notes = _coverage_notes(systems, in_scope, documents, names)
@@ -279,7 +413,8 @@ def build_leaderboard(
             "Use 'common documents only' to compare on those; the paired tests always use "
             "the documents both systems share."
         )
-    cells = _cells(scores, systems, metrics, used, level, resamples, seed, order)
+    scopes = _Scopes(used, order, level, resamples, seed)
+    cells = _cells(scores, systems, metrics, scopes)
     incomplete = _scoring_notes(scores, systems, metrics, in_scope, used, names)
     notes += incomplete
     comparable = comparable and not incomplete
@@ -295,7 +430,7 @@ def build_leaderboard(
             for system, below in zip(ranked, ranked[1:], strict=False)
             if (system, sort) in cells and (below, sort) in cells
         ],
-        sort, scores, used, alpha, resamples, seed, order,
+        sort, scores, scopes, alpha, resamples, seed,
     )  # fmt: skip
     rows = []
     for position, system in enumerate(ranked):
