@@ -608,11 +608,13 @@ def clear_snapshots(database_url: str) -> int | None:
     return None if done is None else done[0]
 
 
-def scores_size(database_url: str) -> tuple[int, int] | None:
-    """The scores table's size on disk with its indexes and TOAST (bytes), and its rows."""
+def scores_size(database_url: str) -> tuple[int, int, int] | None:
+    """The scores' size on disk with indexes and TOAST (bytes): the rows' table, the score
+    arrays' table (``ScoreArray``, built from the rows at job end), and the rows."""
     done = run_sql(
         database_url,
         "SELECT pg_total_relation_size('scores_documentscore'), "
+        "pg_total_relation_size('scores_scorearray'), "
         "(SELECT count(*) FROM scores_documentscore)",
         "measure the scores' size",
     )
@@ -758,10 +760,12 @@ def report_latency(lb: dict, prep: dict, documents: int, systems: int) -> None:
     )
     print(f"    {task_line(prep['tasks'], prep['wall'])}")
     if lb.get("size"):
-        size, rows = lb["size"]
+        size, arrays, rows = lb["size"]
         print(
             f"    scores in PostgreSQL: {size / 1e6:,.1f} MB for {rows:,} rows (both datasets, "
-            f"with indexes and TOAST): {size / max(rows, 1):,.0f} bytes an output"
+            f"with indexes and TOAST): {size / max(rows, 1):,.0f} bytes an output; their "
+            f"arrays {arrays / 1e6:,.1f} MB ({arrays / max(rows, 1):,.0f} bytes an output); "
+            f"{(size + arrays) / max(rows, 1):,.0f} bytes an output in all"
         )
     print(
         f"first GET after the job and the workers' tasks: {lb['first']:,.0f} ms; cold, after "

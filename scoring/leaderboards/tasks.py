@@ -9,7 +9,7 @@ from celery import shared_task
 from annotation.corpus.models import Dataset
 
 from .selectors import CATEGORIES
-from .services import leaderboard_serve
+from .services import leaderboard_arrays_build, leaderboard_serve
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,7 @@ def leaderboard_warm(dataset_id: int, ks: list[int]) -> int:
     dataset = Dataset.objects.filter(pk=dataset_id).first()
     if dataset is None:
         return 0
+    leaderboard_arrays_build(dataset=dataset)  # none to build after a job: a no-op
     count = 0
     for k in ks:
         for category in (None, *CATEGORIES):

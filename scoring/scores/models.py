@@ -1,4 +1,5 @@
-"""Score models: jobs and their chunks, the per-output DocumentScores, and error breakdowns."""
+"""Score models: jobs and their chunks, the per-output DocumentScores and their per-version
+arrays, and error breakdowns."""
 
 import json
 import math
@@ -195,6 +196,53 @@ class DocumentScore(models.Model):
         ]
         if problems:
             raise ValidationError({"metrics": problems})
+
+
+# The key of a version's array of outputs: 1.0 at each document it has an output for.
+OUTPUTS_KEY = ""
+
+
+class ScoreArray(models.Model):
+    """One output version's values of one metric over its dataset's documents, as one array.
+
+    Built from the :class:`DocumentScore` rows when a scoring job is done
+    (``scoring.scores.services.arrays``), so that a leaderboard reads a column per metric
+    instead of a value per row; the rows stay the record. ``values`` holds little-endian
+    float64s, one per document of the dataset in the order ``order`` digests (position, then
+    external id), NaN where the version has no value; an array whose ``order`` is not the
+    dataset's current one is not used. The :data:`OUTPUTS_KEY` array marks the documents the
+    version has outputs for. ``cells`` holds the column's intervals computed when it was built
+    (:func:`~scoring.metrics.leaderboard.scope_key` -> ``[mean, low, high, n]``).
+
+    Every write of the version's scores deletes its arrays in the same transaction
+    (``scoring.scores.services.store``), so an array never holds a value the rows no longer
+    have.
+    """
+
+    # No index of its own: the unique (version, key) index begins with the version.
+    version = models.ForeignKey(
+        OutputVersion, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    key = models.CharField(max_length=METRIC_MAX_LENGTH, blank=True)
+    order = models.CharField(max_length=64, help_text="digest of the documents in order")
+    count = models.PositiveIntegerField(help_text="documents with a value")
+    values = models.BinaryField()
+    cells = models.JSONField(default=dict, blank=True)
+    built_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["version", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "key"], name="score_array_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key or 'outputs'} of {self.version} ({self.count} documents)"
+
+    def clean(self) -> None:
+        """Refuse values that are not whole float64s."""
+        if len(self.values or b"") % 8:
+            raise ValidationError({"values": "Little-endian float64s (a multiple of 8 bytes)."})
 
 
 class ErrorBreakdown(models.Model):

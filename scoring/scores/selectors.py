@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
+import numpy as np
 from django.db import connection, transaction
 from django.db.models import BooleanField, F, FloatField, Func, IntegerField, Max, QuerySet, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
 from annotation.adjudication.selectors import gold_counted_q
-from annotation.corpus.models import Dataset, Reference
+from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSetKind, Fam
 from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.far import DEFAULT_K
+from scoring.metrics.leaderboard import ColumnDocuments, ScoreColumn
 
-from .models import DocumentScore, JobStatus, ScoringJob
+from .models import OUTPUTS_KEY, DocumentScore, JobStatus, ScoreArray, ScoringJob
 
 # The FAMs FAR is computed against, best first: adjudicated gold, then a release's own. A
 # campaign's gold counts only for the documents marked adjudicated (done): see gold_counted_q.
@@ -559,3 +563,107 @@ def scoring_jobs_summary(*, dataset: Dataset) -> dict:
         "pending": scoring_job_pending_list(dataset=dataset).count(),
         "latest": job_as_dict(latest),
     }
+
+
+def score_array_documents(*, dataset: Dataset) -> tuple[list[int], str]:
+    """The dataset's documents in order (position, then external id), as score arrays hold
+    them, and the digest of that order (:attr:`ScoreArray.order`).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``(document ids in order, SHA-256 hex digest of them)``.
+    """
+    ids = list(
+        Document.objects.filter(dataset=dataset)
+        .order_by("position", "external_id")
+        .values_list("id", flat=True)
+    )
+    return ids, hashlib.sha256(np.asarray(ids, dtype="<i8").tobytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ArrayRead:
+    """What the score arrays hold for some versions: their columns and coverage.
+
+    Versions missing from ``covered`` have no arrays for the documents' current order; their
+    scores are read from the rows. A built version without a key has no value for it.
+    """
+
+    columns: dict[int, dict[str, ScoreColumn]]  # version id -> key -> column
+    covered: dict[int, frozenset[int]]  # version id -> documents it has outputs for
+
+
+class _KeyValues:
+    """The full arrays of one key, read for every version in one query when first needed."""
+
+    def __init__(self, pks: dict[int, int]) -> None:
+        self._pks = pks  # version id -> array pk
+        self._values: dict | None = None
+
+    def __call__(self, version_id: int) -> np.ndarray:
+        if self._values is None:
+            self._values = dict(
+                ScoreArray.objects.filter(pk__in=list(self._pks.values())).values_list(
+                    "version_id", "values"
+                )
+            )
+        return np.frombuffer(self._values[version_id], dtype="<f8")
+
+
+def score_array_map(
+    *, dataset: Dataset, version_ids: Iterable[int], keys: Iterable[str]
+) -> ArrayRead:
+    """The current score arrays of some versions, as the leaderboard's columns.
+
+    Only the arrays' sizes and stored intervals are read here. A column over every document
+    reads its values when a figure first needs them, in one query for all versions of its key;
+    columns over fewer documents are read now (their documents are the values present).
+
+    Args:
+        dataset: the versions' dataset.
+        version_ids: the output versions.
+        keys: the metric keys wanted (``far@3``, ``rouge1_f``, ...).
+
+    Returns:
+        An :class:`ArrayRead`.
+    """
+    ids, order = score_array_documents(dataset=dataset)
+    n = len(ids)
+    rows = ScoreArray.objects.filter(
+        version_id__in=list(version_ids), order=order, key__in=[OUTPUTS_KEY, *keys]
+    ).order_by()
+    meta = list(rows.values_list("pk", "version_id", "key", "count", "cells"))
+    partial_values = dict(
+        rows.filter(count__lt=n).values_list("pk", "values") if any(m[3] < n for m in meta) else ()
+    )
+    every = ColumnDocuments(ids)
+    shared: dict[bytes, ColumnDocuments] = {}
+    loaders: dict[str, dict[int, int]] = {}
+    for pk, version_id, key, count, _ in meta:
+        if count == n and key != OUTPUTS_KEY:
+            loaders.setdefault(key, {})[version_id] = pk
+    loaders = {key: _KeyValues(pks) for key, pks in loaders.items()}
+    columns: dict[int, dict[str, ScoreColumn]] = {}
+    covered: dict[int, frozenset[int]] = {}
+    for pk, version_id, key, count, cells in meta:
+        if count == n:
+            documents, values = every, None
+        else:
+            dense = np.frombuffer(partial_values[pk], dtype="<f8")
+            present = ~np.isnan(dense)
+            mask = present.tobytes()
+            if mask not in shared:
+                shared[mask] = ColumnDocuments(np.asarray(ids, dtype=np.int64)[present].tolist())
+            documents, values = shared[mask], dense[present]
+        if key == OUTPUTS_KEY:
+            covered[version_id] = documents.set
+            continue
+        if values is None:
+            values = partial(loaders[key], version_id)
+        columns.setdefault(version_id, {})[key] = ScoreColumn(documents, values, cells)
+    return ArrayRead(
+        columns={v: c for v, c in columns.items() if v in covered},
+        covered=covered,
+    )

@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import SystemRecord
+from scoring.leaderboards.services import leaderboard_arrays_build
 from scoring.metrics.leaderboard import FAR_MEASURES as FAR
 from scoring.metrics.leaderboard import far_key
 from scoring.metrics.stats import paired_permutation_test
@@ -28,10 +29,14 @@ pytestmark = pytest.mark.django_db
 URL = "/api/datasets/demo/leaderboard/"
 
 
-@pytest.fixture
-def scored(demo):
+@pytest.fixture(params=["rows", "arrays"])
+def scored(demo, request):
+    """The demo dataset scored; read from the score rows, or from the score arrays a finished
+    job builds (every test here holds for both)."""
     dataset = Dataset.objects.get(slug="demo")
     scoring_pending_run_inline(dataset=dataset, ks=[1, 3])
+    if request.param == "arrays":
+        assert leaderboard_arrays_build(dataset=dataset) == 3
     return dataset
 
 

@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from annotation.fams.models import AnnotationSet
 from annotation.spans.services import SpanRecord, span_annotations_replace
+from scoring.leaderboards.services import leaderboard_arrays_build
 from scoring.scores.models import ScoringJob
 from scoring.scores.services import scoring_job_create, scoring_job_run_inline
 from tests.scoring.polytope_helpers import build
@@ -19,12 +20,16 @@ pytestmark = pytest.mark.django_db
 URL = "/api/datasets/pt/leaderboard/"
 
 
-@pytest.fixture
-def pt(users, django_capture_on_commit_callbacks):
+@pytest.fixture(params=["rows", "arrays"])
+def pt(users, django_capture_on_commit_callbacks, request):
+    """The PolyTope dataset scored; the board read from the score rows, or from the score
+    arrays a finished job builds."""
     with django_capture_on_commit_callbacks(execute=False):
         built = build()
         job = scoring_job_create(dataset=built["dataset"], trigger="manual", queue=False)
         scoring_job_run_inline(job=job)
+    if request.param == "arrays":
+        assert leaderboard_arrays_build(dataset=built["dataset"]) > 0
     return built
 
 

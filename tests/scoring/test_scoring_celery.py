@@ -15,7 +15,7 @@ from annotation.fams.models import Fam
 from annotation.systems.models import SystemOutput
 from scoring.leaderboards.models import LeaderboardSnapshot
 from scoring.metrics.leaderboard import ROUGE_KEYS
-from scoring.scores.models import JobStatus, ScoringChunk, ScoringJob
+from scoring.scores.models import OUTPUTS_KEY, JobStatus, ScoreArray, ScoringChunk, ScoringJob
 from tests.conftest import FAR_RELEASE, needs_far
 from tests.score_helpers import stored_scores
 
@@ -75,6 +75,9 @@ def test_far_release_leaderboard_after_a_real_celery_job(celery_worker_process, 
     job = _wait_for(ScoringJob.objects.get(dataset__slug="cnndm-far"), timeout=240)
     assert job.status == JobStatus.SUCCEEDED, job.error
     assert job.trigger == "upload" and job.outputs_total == 760 and job.progress == 1.0
+    # The job's callback built every version's score arrays: the board below reads them.
+    built = ScoreArray.objects.filter(version__dataset=job.dataset, key=OUTPUTS_KEY)
+    assert built.count() == len(PUBLISHED)
     response = client_for("researcher").get(
         "/api/datasets/cnndm-far/leaderboard/", {"category": "low", "k": 3}
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import fmean
 
@@ -24,7 +25,9 @@ from scoring.metrics.leaderboard import (
     FAR_MEASURES,
     HUMAN_METRICS,
     POLYTOPE,
+    POLYTOPE_COUNTS,
     ROUGE_KEYS,
+    ColumnDocuments,
     build_leaderboard,
     correlate_with_human,
     far_key,
@@ -37,7 +40,12 @@ from scoring.metrics.stats import (
     KeyOrder,
 )
 from scoring.scores.models import AUTOFAR_L, JobStatus, ScoringJob
-from scoring.scores.selectors import document_score_map, output_version_current_list
+from scoring.scores.selectors import (
+    ArrayRead,
+    document_score_map,
+    output_version_current_list,
+    score_array_map,
+)
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
@@ -149,6 +157,89 @@ def leaderboard_scores(
     return scores
 
 
+def leaderboard_columns(
+    *,
+    dataset: Dataset,
+    versions: list[OutputVersion],
+    documents: dict[int, str],
+    k: int,
+    category: str | None = None,
+    arrays: ArrayRead | None = None,
+) -> tuple[dict[int, dict[str, Mapping[int, float]]], dict[int, set[int] | frozenset[int]]]:
+    """Every version's per-document scores and the documents it has outputs for.
+
+    From the versions' score arrays where they are built (columns whose values are read only
+    if a figure needs them, with their stored intervals), else from the score rows.
+
+    Args:
+        dataset: the dataset.
+        versions: its output versions.
+        documents: the documents in scope (:func:`leaderboard_documents`).
+        k: the FAR cut-off to read.
+        category: the facet category of ``documents`` (None: all).
+        arrays: the versions' arrays if already read (:func:`leaderboard_arrays`).
+
+    Returns:
+        ``(version id -> metric -> document id -> value, version id -> covered documents)``.
+    """
+    stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in METRICS}
+    if arrays is None:
+        arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
+    scores: dict[int, dict[str, Mapping[int, float]]] = defaultdict(dict)
+    within: dict[int, tuple] = {}  # per shared ColumnDocuments: those in scope
+    for version_id, columns in arrays.columns.items():
+        for key, column in columns.items():
+            if key not in stored:
+                continue  # another column read with them (PolyTope's)
+            if category:  # as the rows of the category are: only its documents
+                found = within.get(id(column.documents))
+                if found is None:
+                    docs = [d for d in column.documents.documents if d in documents]
+                    found = within[id(column.documents)] = (
+                        column.documents, ColumnDocuments(docs) if docs else None
+                    )  # fmt: skip
+                if found[1] is None:
+                    continue
+                column = column.within(found[1])
+            scores[version_id][stored[key]] = column
+    scoped: dict[int, tuple] = {}  # versions covering the same documents share one set
+    covered: dict[int, set[int] | frozenset[int]] = {}
+    for version_id, found in arrays.covered.items():
+        if id(found) not in scoped:
+            full = len(found) == len(documents) and found >= documents.keys()
+            scoped[id(found)] = (found, found if full else found & documents.keys())
+        covered[version_id] = scoped[id(found)][1]
+    rest = [v for v in versions if v.pk not in arrays.covered]
+    if rest:
+        scores.update(leaderboard_scores(versions=rest, k=k, category=category))
+        for version_id, document_id in (
+            SystemOutput.objects.filter(version__in=rest)
+            .values_list("version_id", "document_id")
+            .order_by()
+        ):
+            if document_id in documents:  # the scope: a dict, so no list of ids in the SQL
+                covered.setdefault(version_id, set()).add(document_id)
+    return scores, covered
+
+
+def leaderboard_arrays(*, dataset: Dataset, versions: list[OutputVersion], k: int) -> ArrayRead:
+    """The versions' score arrays a leaderboard reads: its metric columns at ``k`` and
+    PolyTope's per-output figures (see :func:`~scoring.scores.selectors.score_array_map`).
+
+    Args:
+        dataset: the dataset.
+        versions: its output versions.
+        k: the FAR cut-off.
+
+    Returns:
+        The :class:`~scoring.scores.selectors.ArrayRead`.
+    """
+    keys = [far_key(m, k) if m in FAR_MEASURES else m for m in METRICS]
+    return score_array_map(
+        dataset=dataset, version_ids=[v.pk for v in versions], keys=[*keys, *POLYTOPE_COUNTS]
+    )
+
+
 def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     """A digest of everything a leaderboard is computed from: how (:data:`COMPUTATION`), the
     versions, the last finished job, the judgments, the other apps' parts (``..stamps``) and
@@ -177,15 +268,11 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
     documents = leaderboard_documents(dataset=dataset, category=category)
     # Every figure takes the documents in the dataset's order, never in database-id order.
     order = KeyOrder(documents)
-    by_version = leaderboard_scores(versions=versions, k=k, category=category)
-    covered: dict[int, set[int]] = defaultdict(set)
-    for version_id, document_id in (
-        SystemOutput.objects.filter(version__in=versions)
-        .values_list("version_id", "document_id")
-        .order_by()
-    ):
-        if document_id in documents:  # the scope: a dict, so no list of ids in the SQL
-            covered[version_id].add(document_id)
+    arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
+    by_version, covered = leaderboard_columns(
+        dataset=dataset, versions=versions, documents=documents, k=k, category=category,
+        arrays=arrays,
+    )  # fmt: skip
     slugs = {v.pk: v.system.slug for v in versions}
     names = {v.system.slug: v.system.name for v in versions}
     scores = {slugs[v]: metrics for v, metrics in by_version.items()}
@@ -198,6 +285,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
         versions=versions,
         documents=documents,
         covered=covered,
+        arrays=arrays,
         level=LEVEL,
         resamples=resamples,
         seed=DEFAULT_SEED,
@@ -302,7 +390,7 @@ def _autofar_notes(autofar: dict, metrics: list[str]) -> list[str]:
 def _apes(scores, metrics, order: KeyOrder) -> dict:
     """The APES columns' block: what they are and their correlations with FAR (human FAMs)."""
     keys = [m for m in APES_KEYS if m in metrics]
-    far = _human_values(scores, FAR_MEASURES[0])
+    far = _human_values(scores, FAR_MEASURES[0]) if keys else {}
     return {
         "available": bool(keys),
         "keys": keys,

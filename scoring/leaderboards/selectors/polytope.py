@@ -25,7 +25,12 @@ from scoring.metrics.leaderboard import (
 from scoring.metrics.polytope import LABELS, SUBTYPES, PolytopeSegmentScore
 from scoring.metrics.stats import METHOD_RATIO, TEST_RATIO_PERMUTATION, KeyOrder, key_order
 from scoring.scores.models import ErrorBreakdown
-from scoring.scores.selectors import POLYTOPE_SCHEME, document_score_list
+from scoring.scores.selectors import (
+    POLYTOPE_SCHEME,
+    ArrayRead,
+    document_score_list,
+    score_array_map,
+)
 
 # Huang et al. (2020), Table 4: Pearson r between ROUGE and PolyTope over their 10 systems and
 # 1,500 annotated outputs. Shown beside Loupe's figures, never as what Loupe reproduces.
@@ -43,22 +48,37 @@ HUMAN_FAITHFULNESS = "Faithfulness (XSum annotators)"
 
 
 def polytope_segments(
-    *, versions: list[OutputVersion], documents: Collection[int]
+    *, versions: list[OutputVersion], documents: Collection[int], arrays: ArrayRead | None = None
 ) -> dict[int, dict[int, PolytopeSegmentScore]]:
-    """Each version's annotated outputs' segment figures, on the documents in scope.
+    """Each version's annotated outputs' segment figures, on the documents in scope (from the
+    versions' score arrays where they are built, else from the score rows).
 
     Args:
         versions: output versions.
         documents: the document ids in scope.
+        arrays: the versions' arrays with PolyTope's keys, if already read.
 
     Returns:
         version id -> document id -> :class:`PolytopeSegmentScore` (annotated outputs only).
     """
     values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
-    for version_id, document_id, metric, value in document_score_list(
-        version_ids=[v.pk for v in versions], metrics=POLYTOPE_COUNTS, document_ids=documents
-    ):
-        values[version_id, document_id][metric] = value
+    scope = set(documents)
+    if arrays is None and versions:
+        arrays = score_array_map(
+            dataset=versions[0].dataset, version_ids=[v.pk for v in versions], keys=POLYTOPE_COUNTS
+        )
+    rest = [v.pk for v in versions if v.pk not in arrays.covered] if arrays else []
+    for version_id, columns in arrays.columns.items() if arrays else ():
+        for metric, column in columns.items():  # annotated outputs only: few values
+            if metric not in POLYTOPE_COUNTS:
+                continue
+            for document_id in scope & column.keys():
+                values[version_id, document_id][metric] = column[document_id]
+    if rest or arrays is None:
+        for version_id, document_id, metric, value in document_score_list(
+            version_ids=rest, metrics=POLYTOPE_COUNTS, document_ids=documents
+        ):
+            values[version_id, document_id][metric] = value
     segments: dict[int, dict[int, PolytopeSegmentScore]] = defaultdict(dict)
     for (version_id, document_id), stored in values.items():
         if len(stored) == len(POLYTOPE_COUNTS):  # a row half-written never is: all or none
@@ -97,6 +117,7 @@ def polytope_columns(
     versions: list[OutputVersion],
     documents: Collection[int],
     covered: Mapping[int, Collection[int]],
+    arrays: ArrayRead | None = None,
     level: float,
     resamples: int,
     seed: int,
@@ -108,6 +129,7 @@ def polytope_columns(
         versions: the current output versions.
         documents: the document ids in scope.
         covered: version id -> the documents it has outputs for (in scope).
+        arrays: the versions' score arrays if already read (PolyTope's keys among them).
         level: the CI's confidence level.
         resamples: bootstrap resamples.
         seed: the bootstrap's seed.
@@ -121,7 +143,7 @@ def polytope_columns(
         (``{"gold": n, "released": n}``) and ``breakdown``.
     """
     order = key_order(order)
-    segments = polytope_segments(versions=versions, documents=documents)
+    segments = polytope_segments(versions=versions, documents=documents, arrays=arrays)
     counts, sources = polytope_breakdowns(versions=versions, documents=documents)
     cells, extras, by_slug = {}, {}, {}
     for version in versions:

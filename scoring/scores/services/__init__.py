@@ -1,5 +1,6 @@
 """Score services (writes): scoring jobs and the chunks they fan out to the workers."""
 
+from .arrays import score_arrays_build, score_arrays_drop
 from .chunks import scoring_chunk_compute, scoring_job_plan
 from .jobs import (
     scoring_job_create,
@@ -24,6 +25,8 @@ __all__ = [
     "StaleScores",
     "document_scores_delete",
     "document_scores_upsert",
+    "score_arrays_build",
+    "score_arrays_drop",
     "scoring_chunk_compute",
     "scoring_job_create",
     "scoring_job_fail",

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..models import DocumentScore, score_value_problem
+from .arrays import score_arrays_drop
 
 # Outputs per INSERT statement.
 UPSERT_PAGE = 5000
@@ -128,6 +129,9 @@ def document_scores_upsert(
 ) -> int:
     """Store the values given: each output's metrics are merged into its one stored row.
 
+    The versions' score arrays are deleted first (:func:`~.arrays.score_arrays_drop`): they
+    are built again from the rows when the job is done.
+
     Idempotent: writing the same values twice stores them once. A metric already stored for
     the output is overwritten, the others it has are kept; the row's FAM follows the FAR
     metrics (``@k`` keys) written, and its job and time are this write's. Every value is
@@ -155,6 +159,7 @@ def document_scores_upsert(
     if not merged:
         return 0
     _checked(merged)
+    score_arrays_drop(version_ids={output.version_id for output in merged})
     now = timezone.now()
     values = [
         (version_id, document_id, json.dumps(metrics), fam_id, job_id, now)
@@ -255,7 +260,7 @@ def pairs_q(pairs: dict[int, list[int]]) -> Q:
 
 def document_scores_delete(*, stale: StaleScores) -> int:
     """Remove the stale metrics from the stored rows; a row left without any is deleted, and
-    a row left without FAR metrics loses its FAM.
+    a row left without FAR metrics loses its FAM. The versions' score arrays are deleted.
 
     Args:
         stale: what to delete.
@@ -266,6 +271,7 @@ def document_scores_delete(*, stale: StaleScores) -> int:
     if not stale:
         return 0
     marked = dict(stale.items())
+    score_arrays_drop(version_ids={version_id for version_id, _ in marked})
     changed, emptied, removed = [], [], 0
     rows = DocumentScore.objects.select_for_update().filter(stale.q()).order_by("pk")
     for row in rows.only("pk", "version_id", "document_id", "metrics", "fam_id"):
