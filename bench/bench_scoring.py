@@ -755,7 +755,8 @@ def report_latency(lb: dict, prep: dict, documents: int, systems: int) -> None:
     print(
         f"\nleaderboard dataset: {documents:,} documents x {systems} systems "
         f"({job['outputs_total']:,} outputs, {job['scores_written']:,} scores, scored by 2 "
-        f"workers in {job['seconds']:.1f} s, {job['chunks_total']} chunks); "
+        f"workers in {job['seconds']:.1f} s from start to the callback, {job['chunks_total']} "
+        f"chunks; the job seen succeeded {prep['seen']:.1f} s after the POST that started it); "
         f"?category=low&k=3 covers {lb['n_documents']:,} documents, {lb['resamples']} resamples"
     )
     print(f"    {task_line(prep['tasks'], prep['wall'])}")

@@ -283,3 +283,17 @@ def test_a_build_waits_for_a_writer_in_flight_and_holds_its_value(demo):
         bytes(ScoreArray.objects.get(version=lead, key="rouge1_f").values), dtype="<f8"
     )
     assert values[ids.index(document.pk)] == 0.25  # built after the writer committed
+
+
+def test_a_value_the_database_writes_back_as_digits_comes_back_as_its_float(scored):
+    # PostgreSQL's jsonb writes 1e300 back as a 301-digit integer; the array holds the float.
+    lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
+    document = Document.objects.filter(dataset=scored).order_by("position").first()
+    score_plant(version=lead, document=document, metric="autofar_l", value=1e300)
+    leaderboard_arrays_build(dataset=scored)
+    ids, _ = score_array_documents(dataset=scored)
+    values = np.frombuffer(
+        bytes(ScoreArray.objects.get(version=lead, key="autofar_l").values), dtype="<f8"
+    )
+    assert values[ids.index(document.pk)] == 1e300
+    assert np.isnan(values).sum() == len(ids) - 1

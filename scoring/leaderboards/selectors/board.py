@@ -28,6 +28,7 @@ from scoring.metrics.leaderboard import (
     POLYTOPE_COUNTS,
     ROUGE_KEYS,
     ColumnDocuments,
+    ScoreColumn,
     build_leaderboard,
     correlate_with_human,
     far_key,
@@ -165,6 +166,7 @@ def leaderboard_columns(
     k: int,
     category: str | None = None,
     arrays: ArrayRead | None = None,
+    metrics=METRICS,
 ) -> tuple[dict[int, dict[str, Mapping[int, float]]], dict[int, set[int] | frozenset[int]]]:
     """Every version's per-document scores and the documents it has outputs for.
 
@@ -178,11 +180,12 @@ def leaderboard_columns(
         k: the FAR cut-off to read.
         category: the facet category of ``documents`` (None: all).
         arrays: the versions' arrays if already read (:func:`leaderboard_arrays`).
+        metrics: leaderboard metric names to read.
 
     Returns:
         ``(version id -> metric -> document id -> value, version id -> covered documents)``.
     """
-    stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in METRICS}
+    stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
     if arrays is None:
         arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
     scores: dict[int, dict[str, Mapping[int, float]]] = defaultdict(dict)
@@ -211,7 +214,7 @@ def leaderboard_columns(
         covered[version_id] = scoped[id(found)][1]
     rest = [v for v in versions if v.pk not in arrays.covered]
     if rest:
-        scores.update(leaderboard_scores(versions=rest, k=k, category=category))
+        scores.update(leaderboard_scores(versions=rest, k=k, category=category, metrics=metrics))
         for version_id, document_id in (
             SystemOutput.objects.filter(version__in=rest)
             .values_list("version_id", "document_id")
@@ -580,12 +583,18 @@ def leaderboard_per_document(
         raise LeaderboardParamsError(f"unknown metric {metric!r}")
     versions = output_version_current_list(dataset=dataset)
     documents = leaderboard_documents(dataset=dataset, category=category)
-    scores = leaderboard_scores(versions=versions, k=k, category=category, metrics=[metric])
+    scores, _ = leaderboard_columns(
+        dataset=dataset, versions=versions, documents=documents, k=k, category=category,
+        metrics=[metric],
+    )  # fmt: skip
     order = {d: i for i, d in enumerate(documents)}
     values, names = {}, {}
     for version in versions:
         per_doc = scores.get(version.pk, {}).get(metric, {})
-        if per_doc:
+        if isinstance(per_doc, ScoreColumn):  # its documents are in the dataset's order
+            values[version.system.slug] = per_doc.array().tolist()
+        elif per_doc:
             values[version.system.slug] = [per_doc[d] for d in sorted(per_doc, key=order.get)]
+        if per_doc:
             names[version.system.slug] = version.system.name
     return values, names

@@ -61,26 +61,24 @@ def _read(version_ids: list[int], position: dict[int, int], n: int) -> dict[int,
     documents (NaN where there is none)."""
     # Every version has its outputs' array, even without outputs: it marks the version built.
     arrays = {v: {OUTPUTS_KEY: np.full(n, np.nan)} for v in version_ids}
-
-    def column(version_id: int, key: str) -> np.ndarray:
-        found = arrays[version_id].get(key)
-        if found is None:
-            found = arrays[version_id][key] = np.full(n, np.nan)
-        return found
-
     outputs = SystemOutput.objects.filter(version_id__in=version_ids).order_by()
     for version_id, document_id in outputs.values_list("version_id", "document_id"):
-        column(version_id, OUTPUTS_KEY)[position[document_id]] = 1.0
+        arrays[version_id][OUTPUTS_KEY][position[document_id]] = 1.0
     rows = (
         DocumentScore.objects.filter(version_id__in=version_ids)
         .order_by()
         .values_list("version_id", "document_id", Cast("metrics", TextField()))
     )
-    decode = json.JSONDecoder(parse_int=float).decode  # as the model's ScoreDecoder reads
+    # Integers come as ints (PostgreSQL writes 1e300 back as digits); the arrays are floats.
+    decode = json.JSONDecoder().decode
     for version_id, document_id, text in rows.iterator(chunk_size=READ_BATCH):
         at = position[document_id]
+        columns = arrays[version_id]
         for key, value in decode(text).items():
-            column(version_id, key)[at] = value
+            column = columns.get(key)
+            if column is None:
+                column = columns[key] = np.full(n, np.nan)
+            column[at] = value
     return arrays
 
 
