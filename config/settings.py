@@ -340,6 +340,11 @@ LOUPE_BIAS_CHUNK = env_int("LOUPE_BIAS_CHUNK", 250)
 # Documents per AutoFAR-L task (machine FAMs, FAR and the estimate of every extractive output).
 LOUPE_AUTOFAR_CHUNK = env_int("LOUPE_AUTOFAR_CHUNK", 250)
 LOUPE_LEADERBOARD_RESAMPLES = env_int("LOUPE_LEADERBOARD_RESAMPLES", 1000)
+# A finished job whose versions lack this many score arrays or more builds them in
+# LOUPE_ARRAY_PARTS tasks beside each other (one per worker), then stores its first leaderboard;
+# fewer are built in the job's callback itself.
+LOUPE_ARRAY_PARTS_FROM = env_int_at_least("LOUPE_ARRAY_PARTS_FROM", 8, 2)
+LOUPE_ARRAY_PARTS = env_int_at_least("LOUPE_ARRAY_PARTS", 2, 1)
 # A workspace tab counts as having its task open this long after its last heartbeat.
 LOUPE_PRESENCE_SECONDS = env_int_at_least("LOUPE_PRESENCE_SECONDS", 15, 1)
 LOUPE_UPLOAD_MAX_BYTES = env_int("LOUPE_UPLOAD_MAX_BYTES", 50 * 1024 * 1024)

@@ -70,13 +70,14 @@ def leaderboard_serve(
     return {**read.payload, "jobs": scoring_jobs_summary(dataset=dataset)}
 
 
-def leaderboard_arrays_build(*, dataset: Dataset) -> int:
+def leaderboard_arrays_build(*, dataset: Dataset, version_ids: list[int] | None = None) -> int:
     """Build the score arrays of the dataset's versions that lack them, with the intervals the
     leaderboard shows: over all documents and over each facet category, at its level,
     resamples and seed (see ``scoring.scores.services.arrays``).
 
     Args:
         dataset: the dataset.
+        version_ids: only these of its versions (None: all that lack arrays).
 
     Returns:
         How many versions were built.
@@ -92,6 +93,7 @@ def leaderboard_arrays_build(*, dataset: Dataset) -> int:
         level=LEVEL,
         resamples=settings.LOUPE_LEADERBOARD_RESAMPLES,
         seed=DEFAULT_SEED,
+        version_ids=version_ids,
     )
 
 

@@ -583,6 +583,42 @@ def score_array_documents(*, dataset: Dataset) -> tuple[list[int], str]:
     return ids, hashlib.sha256(np.asarray(ids, dtype="<i8").tobytes()).hexdigest()
 
 
+def score_arrays_lacking(version_ids: Iterable[int], order: str) -> list[int]:
+    """The versions among ``version_ids`` without score arrays in the document order ``order``.
+
+    Args:
+        version_ids: output versions.
+        order: the digest of their dataset's documents in order (:func:`score_array_documents`).
+
+    Returns:
+        Their ids, sorted.
+    """
+    version_ids = set(version_ids)
+    built = set(
+        ScoreArray.objects.filter(version_id__in=list(version_ids), key=OUTPUTS_KEY, order=order)
+        .values_list("version_id", flat=True)
+        .order_by()
+    )
+    return sorted(version_ids - built)
+
+
+def score_array_missing(*, dataset: Dataset, order: str | None = None) -> list[int]:
+    """The dataset's current versions whose score arrays are missing or of another document
+    order (those a build would build).
+
+    Args:
+        dataset: the dataset.
+        order: the digest of its documents in order, if already known.
+
+    Returns:
+        Their ids, sorted.
+    """
+    if order is None:
+        order = score_array_documents(dataset=dataset)[1]
+    current = [v.pk for v in output_version_current_list(dataset=dataset)]
+    return score_arrays_lacking(current, order)
+
+
 @dataclass(frozen=True)
 class ArrayRead:
     """What the score arrays hold for some versions: their columns and coverage.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
+from celery import chord, shared_task
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
@@ -101,7 +102,12 @@ def scoring_chunk_run(job_id: int, chunk_id: int) -> int:
 
 @shared_task(name="loupe.scores.job_done")
 def scoring_job_done(results: list[int], job_id: int) -> int:
-    """Chord callback: finish the job, or re-send the chunks that are not done yet.
+    """Chord callback: complete the job, or re-send the chunks that are not done yet.
+
+    When every chunk is done and the dataset's versions lack many score arrays (at least
+    ``LOUPE_ARRAY_PARTS_FROM``: a job over many systems), they are built first in
+    ``LOUPE_ARRAY_PARTS`` tasks beside each other, and :func:`scoring_job_complete` follows
+    them; otherwise the job completes here.
 
     Args:
         results: scores written per chunk.
@@ -110,14 +116,47 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
     Returns:
         The scores written by this round of chunks.
     """
+    from scoring.leaderboards.tasks import array_parts, leaderboard_arrays_part
+
+    from .selectors import score_array_missing
+
+    job = _job(job_id)
+    if job is None:
+        return sum(results)
+    if not job.finished and not job.chunks.filter(done_at__isnull=True).exists():
+        missing = score_array_missing(dataset=job.dataset)
+        if len(missing) >= settings.LOUPE_ARRAY_PARTS_FROM:
+            parts = array_parts(missing, settings.LOUPE_ARRAY_PARTS)
+            chord([leaderboard_arrays_part.s(job.dataset_id, part) for part in parts])(
+                scoring_job_complete.si(job_id)
+            )
+            return sum(results)
+    _complete(job)
+    return sum(results)
+
+
+@shared_task(name="loupe.scores.job_complete")
+def scoring_job_complete(job_id: int) -> bool:
+    """After the score arrays' parts: complete the job (see :func:`scoring_job_done`).
+
+    Args:
+        job_id: the job's primary key (re-fetched; a deleted job is a no-op).
+
+    Returns:
+        Whether the job is finished.
+    """
+    job = _job(job_id)
+    return False if job is None else _complete(job)
+
+
+def _complete(job: ScoringJob) -> bool:
+    """Finish the job and store its first leaderboard in the same transaction (building the
+    score arrays still missing), then warm the rest; or re-send its unfinished chunks."""
     from scoring.leaderboards.services import leaderboard_first_view_store
     from scoring.leaderboards.tasks import leaderboard_warm
 
     from .services import scoring_job_finish
 
-    job = _job(job_id)
-    if job is None:
-        return sum(results)
     with transaction.atomic():
         finished = scoring_job_finish(job=job)
         if finished:
@@ -127,9 +166,9 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
     if finished:
         leaderboard_warm.delay(job.dataset_id, job.ks)  # the category tables
     else:
-        log.warning("scoring job %s has unfinished chunks; sending them again", job_id)
-        scoring_job_run.delay(job_id, job.dispatches)
-    return sum(results)
+        log.warning("scoring job %s has unfinished chunks; sending them again", job.pk)
+        scoring_job_run.delay(job.pk, job.dispatches)
+    return finished
 
 
 def _job_failed(job_id: int, error: str) -> None:

@@ -297,3 +297,62 @@ def test_a_value_the_database_writes_back_as_digits_comes_back_as_its_float(scor
     )
     assert values[ids.index(document.pk)] == 1e300
     assert np.isnan(values).sum() == len(ids) - 1
+
+
+def test_a_job_over_many_versions_builds_their_arrays_in_parts_then_completes(demo, settings):
+    from scoring.leaderboards.tasks import array_parts, leaderboard_arrays_part
+    from scoring.scores.models import JobStatus
+    from scoring.scores.selectors import score_array_missing
+    from scoring.scores.services import scoring_chunk_compute, scoring_job_create, scoring_job_plan
+    from scoring.scores.tasks import scoring_job_complete, scoring_job_done
+
+    settings.LOUPE_ARRAY_PARTS_FROM = 2  # the demo's 3 versions count as many
+    dataset = Dataset.objects.get(slug="demo")
+    job = scoring_job_create(dataset=dataset, trigger="manual", queue=False)
+    for chunk in scoring_job_plan(job=job):
+        scoring_chunk_compute(chunk=chunk)
+    missing = score_array_missing(dataset=dataset)
+    assert len(missing) == 3
+    # The chord's callback, called as the worker calls it: it sends the arrays' parts (no
+    # worker consumes them here; they are called below as the workers would) and waits.
+    scoring_job_done([1], job.pk)
+    job.refresh_from_db()
+    assert job.status != JobStatus.SUCCEEDED and not ScoreArray.objects.exists()
+    parts = array_parts(missing, settings.LOUPE_ARRAY_PARTS)
+    assert parts == [missing[0::2], missing[1::2]]
+    assert [leaderboard_arrays_part(dataset.pk, part) for part in parts] == [2, 1]
+    assert score_array_missing(dataset=dataset) == []
+    assert leaderboard_arrays_part(dataset.pk, parts[0]) == 0  # redelivered: nothing to build
+    job.refresh_from_db()
+    assert job.status != JobStatus.SUCCEEDED  # the parts do not complete the job
+    assert scoring_job_complete(job.pk) is True
+    job.refresh_from_db()
+    assert job.status == JobStatus.SUCCEEDED
+    # The first view is stored with the success, from the arrays.
+    read = leaderboard_read(dataset=dataset, k=3)
+    assert read.stored and len(read.payload["systems"]) == 3
+
+
+def test_a_part_that_fails_leaves_its_versions_to_the_completion(demo, settings, monkeypatch):
+    from scoring.leaderboards import tasks as leaderboard_tasks
+    from scoring.scores.models import JobStatus
+    from scoring.scores.services import scoring_chunk_compute, scoring_job_create, scoring_job_plan
+    from scoring.scores.tasks import scoring_job_complete
+
+    dataset = Dataset.objects.get(slug="demo")
+    job = scoring_job_create(dataset=dataset, trigger="manual", queue=False)
+    for chunk in scoring_job_plan(job=job):
+        scoring_chunk_compute(chunk=chunk)
+
+    def broken(**kwargs):
+        raise RuntimeError("out of memory")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(leaderboard_tasks, "leaderboard_arrays_build", broken)
+        versions = list(OutputVersion.objects.filter(dataset=dataset).values_list("pk", flat=True))
+        assert leaderboard_tasks.leaderboard_arrays_part(dataset.pk, versions) == 0
+    assert not ScoreArray.objects.exists()
+    assert scoring_job_complete(job.pk) is True  # builds what the part left, then completes
+    job.refresh_from_db()
+    assert job.status == JobStatus.SUCCEEDED
+    assert ScoreArray.objects.filter(key=OUTPUTS_KEY).count() == 3

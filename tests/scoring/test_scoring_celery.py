@@ -148,3 +148,35 @@ def test_a_worker_killed_mid_job_leaves_no_duplicate_or_missing_rows(worker_fact
     assert _wait_for_warm_leaderboards(job.dataset) == 5
     # The chunk the worker was inside when it died ran again, on the new worker.
     assert set(chunks.filter(attempts__gte=2).values_list("index", flat=True)) >= interrupted
+
+
+@needs_far
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_build_a_jobs_score_arrays_in_parts_then_complete_it(
+    worker_factory, client_for
+):
+    from config.celery import app
+
+    queue = f"loupe-parts-{uuid.uuid4().hex[:8]}"
+    previous, app.conf.task_default_queue = app.conf.task_default_queue, queue
+    try:
+        dataset_import(format_name="far-release", source=FAR_RELEASE, slug="cnndm-far")
+        # The release's 6 systems count as many: their arrays are built in 2 parts.
+        parts = {"LOUPE_ARRAY_PARTS_FROM": "2", "LOUPE_ARRAY_PARTS": "2"}
+        for _ in range(2):
+            worker_factory(queue, env=parts)
+        job = _wait_for(ScoringJob.objects.get(dataset__slug="cnndm-far"), timeout=240)
+    finally:
+        app.conf.task_default_queue = previous
+    assert job.status == JobStatus.SUCCEEDED, job.error
+    built = ScoreArray.objects.filter(version__dataset=job.dataset, key=OUTPUTS_KEY)
+    assert built.count() == len(PUBLISHED)
+    # Every array was built before the job was marked done (its first leaderboard reads them).
+    assert max(built.values_list("built_at", flat=True)) <= job.finished_at
+    board = client_for("researcher").get(
+        "/api/datasets/cnndm-far/leaderboard/", {"category": "low", "k": 3}
+    )
+    rows = {row["system"]: row for row in board.json()["systems"]}
+    for system, (sap, sar, saf1, far) in PUBLISHED.items():
+        measured = tuple(round(rows[system][m]["mean"], 3) for m in ("sap", "sar", "saf1", "far"))
+        assert measured == (sap, sar, saf1, far), system

@@ -17,7 +17,7 @@ from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.leaderboard import interval_cells, scope_key
 
 from ..models import OUTPUTS_KEY, DocumentScore, ScoreArray
-from ..selectors import output_version_current_list, score_array_documents
+from ..selectors import score_array_documents, score_array_missing, score_arrays_lacking
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +45,6 @@ def score_arrays_drop(*, version_ids: Iterable[int]) -> None:
                 f"SELECT id FROM {table} WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE", [ids]
             )
     ScoreArray.objects.filter(version_id__in=ids).delete()
-
-
-def _missing(version_ids: Iterable[int], order: str) -> list[int]:
-    built = set(
-        ScoreArray.objects.filter(version_id__in=list(version_ids), key=OUTPUTS_KEY, order=order)
-        .values_list("version_id", flat=True)
-        .order_by()
-    )
-    return sorted(set(version_ids) - built)
 
 
 def _read(version_ids: list[int], position: dict[int, int], n: int) -> dict[int, dict]:
@@ -124,9 +115,11 @@ def score_arrays_build(
     level: float,
     resamples: int,
     seed: int,
+    version_ids: Iterable[int] | None = None,
 ) -> int:
     """Build the arrays of every current version of the dataset that has none for its
-    documents' current order, with their intervals over each scope.
+    documents' current order (or of those among ``version_ids``), with their intervals over
+    each scope.
 
     Idempotent: versions whose arrays are current are left alone, and a version's arrays are
     replaced as a whole. On PostgreSQL the versions are locked ``FOR UPDATE`` while their rows
@@ -140,12 +133,17 @@ def score_arrays_build(
         level: confidence level of the intervals.
         resamples: bootstrap resamples.
         seed: bootstrap seed.
+        version_ids: only these versions (a part of a build run beside the others); None:
+            every current version.
 
     Returns:
         How many versions were built.
     """
     ids, order = score_array_documents(dataset=dataset)
-    missing = _missing([v.pk for v in output_version_current_list(dataset=dataset)], order)
+    missing = score_array_missing(dataset=dataset, order=order)
+    if version_ids is not None:
+        wanted = set(version_ids)
+        missing = [v for v in missing if v in wanted]
     if missing and connection.vendor == "postgresql":
         list(
             OutputVersion.objects.filter(pk__in=missing)
@@ -153,7 +151,7 @@ def score_arrays_build(
             .order_by("pk")
             .values_list("pk", flat=True)
         )
-        missing = _missing(missing, order)  # another build may have finished meanwhile
+        missing = score_arrays_lacking(missing, order)  # another build may have finished
     if not missing:
         return 0
     positions = {document_id: i for i, document_id in enumerate(ids)}
