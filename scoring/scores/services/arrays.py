@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+import orjson
 from django.db import connection, transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -60,12 +60,13 @@ def _read(version_ids: list[int], position: dict[int, int], n: int) -> dict[int,
         .order_by()
         .values_list("version_id", "document_id", Cast("metrics", TextField()))
     )
-    # Integers come as ints (PostgreSQL writes 1e300 back as digits); the arrays are floats.
-    decode = json.JSONDecoder().decode
+    # orjson: 1.0 µs a row against the standard library's 4.5, and the same floats (checked on
+    # the 1,149,000 rows of the 100-system benchmark); an integer (PostgreSQL writes 1e300 back
+    # as digits) goes into the float array as its float.
     for version_id, document_id, text in rows.iterator(chunk_size=READ_BATCH):
         at = position[document_id]
         columns = arrays[version_id]
-        for key, value in decode(text).items():
+        for key, value in orjson.loads(text).items():
             column = columns.get(key)
             if column is None:
                 column = columns[key] = np.full(n, np.nan)
