@@ -307,7 +307,7 @@ def scoring_chunk_outputs(*, output_ids: Iterable[int]) -> list[ChunkOutput]:
         The existing ones among them, by document position, then version.
     """
     rows = (
-        SystemOutput.objects.filter(pk__in=list(output_ids))
+        SystemOutput.objects.filter(_IdsIn("id", output_ids))
         .order_by("document__position", "document_id", "version_id")
         .values_list(
             "pk",

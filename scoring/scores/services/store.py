@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import NamedTuple
 
+import orjson
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Q
@@ -18,6 +18,7 @@ from .arrays import score_arrays_drop
 
 # Outputs per INSERT statement.
 UPSERT_PAGE = 5000
+_NUMPY = orjson.OPT_SERIALIZE_NUMPY
 
 
 class ScoreRow(NamedTuple):
@@ -162,7 +163,16 @@ def document_scores_upsert(
     score_arrays_drop(version_ids={output.version_id for output in merged})
     now = timezone.now()
     values = [
-        (version_id, document_id, json.dumps(metrics), fam_id, job_id, now)
+        # orjson writes each float's shortest digits, as json.dumps does, at a tenth of its
+        # cost (numpy's floats included).
+        (
+            version_id,
+            document_id,
+            orjson.dumps(metrics, option=_NUMPY).decode(),
+            fam_id,
+            job_id,
+            now,
+        )
         for version_id, document_id, metrics, fam_id, job_id in merged
     ]
     table = connection.ops.quote_name(DocumentScore._meta.db_table)
