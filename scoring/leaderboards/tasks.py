@@ -46,10 +46,10 @@ def leaderboard_arrays_part(dataset_id: int, version_ids: list[int]) -> int:
     Returns:
         How many versions were built.
     """
-    dataset = Dataset.objects.filter(pk=dataset_id).first()
-    if dataset is None:
-        return 0
     try:
+        dataset = Dataset.objects.filter(pk=dataset_id).first()
+        if dataset is None:
+            return 0
         return leaderboard_arrays_build(dataset=dataset, version_ids=version_ids)
     except Exception:  # noqa: BLE001 - the job completes without these arrays
         log.exception("could not build the score arrays of versions %s", version_ids)
@@ -72,7 +72,10 @@ def leaderboard_warm(dataset_id: int, ks: list[int]) -> int:
     dataset = Dataset.objects.filter(pk=dataset_id).first()
     if dataset is None:
         return 0
-    leaderboard_arrays_build(dataset=dataset)  # none to build after a job: a no-op
+    try:
+        leaderboard_arrays_build(dataset=dataset)  # none to build after a job: a no-op
+    except Exception:  # noqa: BLE001 - the boards are then computed from the score rows
+        log.exception("could not build the score arrays of dataset %s", dataset_id)
     count = 0
     for k in ks:
         for category in (None, *CATEGORIES):

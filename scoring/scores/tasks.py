@@ -127,9 +127,11 @@ def scoring_job_done(results: list[int], job_id: int) -> int:
         missing = score_array_missing(dataset=job.dataset)
         if len(missing) >= settings.LOUPE_ARRAY_PARTS_FROM:
             parts = array_parts(missing, settings.LOUPE_ARRAY_PARTS)
-            chord([leaderboard_arrays_part.s(job.dataset_id, part) for part in parts])(
-                scoring_job_complete.si(job_id)
+            # A part that fails all the same (killed at its time limit) completes the job too.
+            complete = scoring_job_complete.si(job_id).on_error(
+                scoring_job_complete_anyway.s(job_id)
             )
+            chord([leaderboard_arrays_part.s(job.dataset_id, part) for part in parts])(complete)
             return sum(results)
     _complete(job)
     return sum(results)
@@ -147,6 +149,22 @@ def scoring_job_complete(job_id: int) -> bool:
     """
     job = _job(job_id)
     return False if job is None else _complete(job)
+
+
+def _complete_anyway(job_id: int, error: str) -> None:
+    log.warning(
+        "scoring job %s: building its score arrays failed (%s); completing it", job_id, error
+    )
+    job = _job(job_id)
+    if job is not None:
+        _complete(job)  # builds the arrays still missing, else the board reads the rows
+
+
+scoring_job_complete_anyway = chord_failure_task(
+    name="loupe.scores.job_complete_anyway",
+    record=_complete_anyway,
+    doc="Error callback of the score arrays' parts: complete the job all the same.",
+)
 
 
 def _complete(job: ScoringJob) -> bool:

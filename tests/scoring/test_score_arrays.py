@@ -356,3 +356,57 @@ def test_a_part_that_fails_leaves_its_versions_to_the_completion(demo, settings,
     job.refresh_from_db()
     assert job.status == JobStatus.SUCCEEDED
     assert ScoreArray.objects.filter(key=OUTPUTS_KEY).count() == 3
+
+
+def test_a_write_drops_the_arrays_of_the_versions_it_cleans_too_before_it_writes(scored):
+    # Upsert then delete in one transaction: the upsert locks and drops every version of both
+    # at once (one ordered lock), so the delete that follows waits for nothing new.
+    from django.db import transaction
+
+    from scoring.scores.services import OutputScores, document_scores_upsert
+
+    leaderboard_arrays_build(dataset=scored)
+    lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
+    other = OutputVersion.objects.get(dataset=scored, system__slug="demo-extsum")
+    document = Document.objects.filter(dataset=scored).order_by("position").first()
+    stale = StaleScores()
+    stale.add(version_id=other.pk, document_id=document.pk, metrics=["rouge1_f"])
+    with transaction.atomic():
+        document_scores_upsert(
+            outputs=[OutputScores(lead.pk, document.pk, {"rouge1_f": 0.5})], stale=stale
+        )
+        assert not ScoreArray.objects.filter(version__in=[lead, other]).exists()
+        document_scores_delete(stale=stale)
+    assert ScoreArray.objects.filter(version__system__slug="demo-abs").exists()
+
+
+def test_the_parts_error_callback_completes_the_job_all_the_same(demo):
+    from scoring.scores.models import JobStatus
+    from scoring.scores.services import scoring_chunk_compute, scoring_job_create, scoring_job_plan
+    from scoring.scores.tasks import scoring_job_complete_anyway
+
+    dataset = Dataset.objects.get(slug="demo")
+    job = scoring_job_create(dataset=dataset, trigger="manual", queue=False)
+    for chunk in scoring_job_plan(job=job):
+        scoring_chunk_compute(chunk=chunk)
+    # As Celery calls a chord's error callback when a part died at its hard time limit.
+    scoring_job_complete_anyway(None, RuntimeError("TimeLimitExceeded(660)"), None, job.pk)
+    job.refresh_from_db()
+    assert job.status == JobStatus.SUCCEEDED
+    assert ScoreArray.objects.filter(key=OUTPUTS_KEY).count() == 3  # built by the completion
+    assert leaderboard_read(dataset=dataset, k=3).stored
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's isolation levels")
+@pytest.mark.django_db(transaction=True)
+def test_a_board_is_read_from_one_snapshot_of_the_database(demo):
+    dataset = Dataset.objects.get(slug="demo")
+    scoring_pending_run_inline(dataset=dataset, ks=[3])
+    leaderboard_arrays_build(dataset=dataset)
+    with CaptureQueriesContext(connection) as queries:
+        payload = leaderboard_read(dataset=dataset).payload
+    statements = [q["sql"] for q in queries.captured_queries if q["sql"] != "BEGIN"]
+    # The isolation is set first, so the arrays' sizes and their values (read later, when the
+    # paired tests need them) come from the same snapshot, whatever a writer commits between.
+    assert statements[0] == "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+    assert len(payload["systems"]) == 3

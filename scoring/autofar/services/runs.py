@@ -27,6 +27,7 @@ from scoring.scores.selectors import (
     output_version_current_list,
     scoring_fam_map,
 )
+from scoring.scores.services.arrays import score_arrays_drop
 from scoring.scores.services.store import (
     ScoreRow,
     StaleScores,
@@ -295,10 +296,15 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
             fams={annotation_set: machine[pair] for pair, annotation_set in sets.items()},
             document_ids=chunk.document_ids,
         )
-        document_scores_upsert(rows=rows)
         stale = StaleScores()
         for version_id, document_id in unsupported:
             stale.add(version_id=version_id, document_id=document_id, metrics=(AUTOFAR_L,))
+        # Every version written or cleaned, locked and its score arrays dropped at once (one
+        # ordered lock: see score_arrays_drop).
+        score_arrays_drop(
+            version_ids={row.version_id for row in rows} | {v for v, _ in unsupported}
+        )
+        document_scores_upsert(rows=rows)
         document_scores_delete(stale=stale)
         first_time = AutoFarChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
             done_at=timezone.now(), scores_written=len(rows), counts=counts

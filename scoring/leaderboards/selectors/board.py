@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from statistics import fmean
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Max
 
 from annotation.corpus.models import Category, Dataset, Document
@@ -497,6 +499,21 @@ class LeaderboardRead:
     stored: bool
 
 
+@contextmanager
+def _one_snapshot():
+    """Every read of a leaderboard from one snapshot of the database: a score write that
+    commits meanwhile (it drops its versions' score arrays) is seen by all of them or by none.
+    Inside a transaction already (a job's callback), that transaction's reads are used."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def leaderboard_read(
     *,
     dataset: Dataset,
@@ -532,16 +549,17 @@ def leaderboard_read(
     """
     check_params(category, k)
     category = category or None
-    versions = output_version_current_list(dataset=dataset)
     params = f"c={category}|k={k}|s={sort}|common={int(common_only)}|"
     params += f"r={settings.LOUPE_LEADERBOARD_RESAMPLES}"
-    stamp = _stamp(dataset, versions)
-    snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
-    if snapshot is not None and snapshot.stamp == stamp:
-        return LeaderboardRead(params, stamp, snapshot.payload, stored=True)
-    payload = _compute(
-        dataset, versions, category=category, k=k, sort=sort, common_only=common_only
-    )
+    with _one_snapshot():
+        versions = output_version_current_list(dataset=dataset)
+        stamp = _stamp(dataset, versions)
+        snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
+        if snapshot is not None and snapshot.stamp == stamp:
+            return LeaderboardRead(params, stamp, snapshot.payload, stored=True)
+        payload = _compute(
+            dataset, versions, category=category, k=k, sort=sort, common_only=common_only
+        )
     return LeaderboardRead(params, stamp, payload, stored=False)
 
 
@@ -581,20 +599,21 @@ def leaderboard_per_document(
     check_params(category, k)
     if metric not in METRICS:
         raise LeaderboardParamsError(f"unknown metric {metric!r}")
-    versions = output_version_current_list(dataset=dataset)
-    documents = leaderboard_documents(dataset=dataset, category=category)
-    scores, _ = leaderboard_columns(
-        dataset=dataset, versions=versions, documents=documents, k=k, category=category,
-        metrics=[metric],
-    )  # fmt: skip
-    order = {d: i for i, d in enumerate(documents)}
-    values, names = {}, {}
-    for version in versions:
-        per_doc = scores.get(version.pk, {}).get(metric, {})
-        if isinstance(per_doc, ScoreColumn):  # its documents are in the dataset's order
-            values[version.system.slug] = per_doc.array().tolist()
-        elif per_doc:
-            values[version.system.slug] = [per_doc[d] for d in sorted(per_doc, key=order.get)]
-        if per_doc:
-            names[version.system.slug] = version.system.name
+    with _one_snapshot():
+        versions = output_version_current_list(dataset=dataset)
+        documents = leaderboard_documents(dataset=dataset, category=category)
+        scores, _ = leaderboard_columns(
+            dataset=dataset, versions=versions, documents=documents, k=k, category=category,
+            metrics=[metric],
+        )  # fmt: skip
+        order = {d: i for i, d in enumerate(documents)}
+        values, names = {}, {}
+        for version in versions:
+            per_doc = scores.get(version.pk, {}).get(metric, {})
+            if isinstance(per_doc, ScoreColumn):  # its documents are in the dataset's order
+                values[version.system.slug] = per_doc.array().tolist()
+            elif per_doc:
+                values[version.system.slug] = [per_doc[d] for d in sorted(per_doc, key=order.get)]
+            if per_doc:
+                names[version.system.slug] = version.system.name
     return values, names

@@ -25,10 +25,14 @@ from ..errors import MetricsError
 
 # A stored interval: mean, low, high (None for one document) and n.
 StoredCell = tuple[float, float | None, float | None, int]
+# How :func:`~.table.interval_cells` computes a cell, part of every scope key: change it with
+# the computation, and the intervals stored the old way are no longer used.
+CELLS_METHOD = "percentile-bootstrap-columns-1"
 
 
 def scope_key(documents: Sequence[Hashable], *, level: float, resamples: int, seed: int) -> str:
-    """What an interval depends on besides its values: the documents in order and the settings.
+    """What an interval depends on besides its values: the documents in order, the settings
+    and how it is computed (:data:`CELLS_METHOD`).
 
     Args:
         documents: the documents the mean and interval are over, in the order they are taken.
@@ -40,7 +44,9 @@ def scope_key(documents: Sequence[Hashable], *, level: float, resamples: int, se
         A SHA-256 hex digest; equal keys mean the same documents in the same order under the
         same settings.
     """
-    digest = hashlib.sha256(f"{level!r}|{resamples}|{seed}|{len(documents)}|".encode())
+    digest = hashlib.sha256(
+        f"{CELLS_METHOD}|{level!r}|{resamples}|{seed}|{len(documents)}|".encode()
+    )
     digest.update("\x1f".join(map(repr, documents)).encode())
     return digest.hexdigest()
 

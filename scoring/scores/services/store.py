@@ -160,7 +160,13 @@ def document_scores_upsert(
     if not merged:
         return 0
     _checked(merged)
-    score_arrays_drop(version_ids={output.version_id for output in merged})
+    # The stale scores' versions too: the delete that follows then locks nothing new, so a
+    # writer takes its versions' locks in one ordered statement (two would deadlock with a
+    # build that holds one of them and waits for the other).
+    score_arrays_drop(
+        version_ids={output.version_id for output in merged}
+        | ({version_id for version_id, _ in dict(stale.items())} if stale else set())
+    )
     now = timezone.now()
     values = [
         # orjson writes each float's shortest digits, as json.dumps does, at a tenth of its
