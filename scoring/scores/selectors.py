@@ -631,6 +631,15 @@ class ArrayRead:
     covered: dict[int, frozenset[int]]  # version id -> documents it has outputs for
 
 
+# No arrays: every version read from its rows.
+NO_ARRAYS = ArrayRead(columns={}, covered={})
+
+
+class ScoreArrayGone(LookupError):
+    """A score array read a moment ago is gone: a score write dropped it (or a build replaced
+    it) since. The caller reads the rows instead."""
+
+
 class _KeyValues:
     """The full arrays of one key, read for every version in one query when first needed."""
 
@@ -645,6 +654,8 @@ class _KeyValues:
                     "version_id", "values"
                 )
             )
+        if version_id not in self._values:
+            raise ScoreArrayGone(f"the score array of version {version_id} was dropped")
         return np.frombuffer(self._values[version_id], dtype="<f8")
 
 
@@ -654,8 +665,9 @@ def score_array_map(
     """The current score arrays of some versions, as the leaderboard's columns.
 
     Only the arrays' sizes and stored intervals are read here. A column over every document
-    reads its values when a figure first needs them, in one query for all versions of its key;
-    columns over fewer documents are read now (their documents are the values present).
+    reads its values when a figure first needs them, in one query for all versions of its key
+    (:class:`ScoreArrayGone` if a write dropped them meanwhile); columns over fewer documents
+    are read now (their documents are the values present).
 
     Args:
         dataset: the versions' dataset.
@@ -683,7 +695,13 @@ def score_array_map(
     loaders = {key: _KeyValues(pks) for key, pks in loaders.items()}
     columns: dict[int, dict[str, ScoreColumn]] = {}
     covered: dict[int, frozenset[int]] = {}
+    # A version whose arrays a write dropped since the first read is read from its rows.
+    gone = {
+        version_id for pk, version_id, _, count, _ in meta if count < n and pk not in partial_values
+    }
     for pk, version_id, key, count, cells in meta:
+        if version_id in gone:
+            continue
         if count == n:
             documents, values = every, None
         else:

@@ -397,16 +397,37 @@ def test_the_parts_error_callback_completes_the_job_all_the_same(demo):
     assert leaderboard_read(dataset=dataset, k=3).stored
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's isolation levels")
-@pytest.mark.django_db(transaction=True)
-def test_a_board_is_read_from_one_snapshot_of_the_database(demo):
-    dataset = Dataset.objects.get(slug="demo")
-    scoring_pending_run_inline(dataset=dataset, ks=[3])
-    leaderboard_arrays_build(dataset=dataset)
-    with CaptureQueriesContext(connection) as queries:
-        payload = leaderboard_read(dataset=dataset).payload
-    statements = [q["sql"] for q in queries.captured_queries if q["sql"] != "BEGIN"]
-    # The isolation is set first, so the arrays' sizes and their values (read later, when the
-    # paired tests need them) come from the same snapshot, whatever a writer commits between.
-    assert statements[0] == "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
-    assert len(payload["systems"]) == 3
+def test_a_write_between_the_arrays_sizes_and_their_values_sends_the_board_to_the_rows(
+    scored, monkeypatch
+):
+    # A score write commits between the read of the arrays' sizes and the read of the sort
+    # metric's values (a chunk of a new job dropping them): the column says so, and the board
+    # is computed from the rows instead of failing.
+    from scoring.leaderboards.selectors import board
+    from scoring.scores.selectors import ScoreArrayGone
+    from scoring.scores.services import score_arrays_drop
+
+    # Sorted by ROUGE-1 F, whose arrays (every document) are read when the paired tests run.
+    from_rows = leaderboard_read(dataset=scored, sort="rouge1_f").payload
+    leaderboard_arrays_build(dataset=scored)
+    versions = list(OutputVersion.objects.filter(dataset=scored).values_list("pk", flat=True))
+    read = score_array_map(dataset=scored, version_ids=versions, keys=["rouge1_f"])
+    score_arrays_drop(version_ids=versions)
+    lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
+    with pytest.raises(ScoreArrayGone):  # a column over every document reads it now
+        read.columns[lead.pk]["rouge1_f"].array()
+
+    leaderboard_arrays_build(dataset=scored)
+    real = board.leaderboard_arrays
+    calls = []
+
+    def then_a_writer(**kwargs):
+        found = real(**kwargs)
+        calls.append(len(found.covered))
+        score_arrays_drop(version_ids=versions)  # what a writer's commit does here
+        return found
+
+    monkeypatch.setattr(board, "leaderboard_arrays", then_a_writer)
+    _same(from_rows, leaderboard_read(dataset=scored, sort="rouge1_f").payload)
+    assert calls == [3]  # the arrays were read, then dropped; the rows gave the board
+    assert not ScoreArray.objects.exists()

@@ -5,12 +5,10 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 from statistics import fmean
 
 from django.conf import settings
-from django.db import connection, transaction
 from django.db.models import Max
 
 from annotation.corpus.models import Category, Dataset, Document
@@ -44,7 +42,9 @@ from scoring.metrics.stats import (
 )
 from scoring.scores.models import AUTOFAR_L, JobStatus, ScoringJob
 from scoring.scores.selectors import (
+    NO_ARRAYS,
     ArrayRead,
+    ScoreArrayGone,
     document_score_map,
     output_version_current_list,
     score_array_map,
@@ -269,11 +269,11 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     return digest.hexdigest()
 
 
-def _compute(dataset, versions, *, category, k, sort, common_only) -> dict:
+def _compute(dataset, versions, *, category, k, sort, common_only, arrays=True) -> dict:
     documents = leaderboard_documents(dataset=dataset, category=category)
     # Every figure takes the documents in the dataset's order, never in database-id order.
     order = KeyOrder(documents)
-    arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
+    arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k) if arrays else NO_ARRAYS
     by_version, covered = leaderboard_columns(
         dataset=dataset, versions=versions, documents=documents, k=k, category=category,
         arrays=arrays,
@@ -499,21 +499,6 @@ class LeaderboardRead:
     stored: bool
 
 
-@contextmanager
-def _one_snapshot():
-    """Every read of a leaderboard from one snapshot of the database: a score write that
-    commits meanwhile (it drops its versions' score arrays) is seen by all of them or by none.
-    Inside a transaction already (a job's callback), that transaction's reads are used."""
-    if connection.in_atomic_block:
-        yield
-        return
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        yield
-
-
 def leaderboard_read(
     *,
     dataset: Dataset,
@@ -551,15 +536,17 @@ def leaderboard_read(
     category = category or None
     params = f"c={category}|k={k}|s={sort}|common={int(common_only)}|"
     params += f"r={settings.LOUPE_LEADERBOARD_RESAMPLES}"
-    with _one_snapshot():
-        versions = output_version_current_list(dataset=dataset)
-        stamp = _stamp(dataset, versions)
-        snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
-        if snapshot is not None and snapshot.stamp == stamp:
-            return LeaderboardRead(params, stamp, snapshot.payload, stored=True)
-        payload = _compute(
-            dataset, versions, category=category, k=k, sort=sort, common_only=common_only
-        )
+    versions = output_version_current_list(dataset=dataset)
+    stamp = _stamp(dataset, versions)
+    snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
+    if snapshot is not None and snapshot.stamp == stamp:
+        return LeaderboardRead(params, stamp, snapshot.payload, stored=True)
+    options = {"category": category, "k": k, "sort": sort, "common_only": common_only}
+    try:
+        payload = _compute(dataset, versions, **options)
+    except ScoreArrayGone:
+        # A score write dropped arrays while the table read them: read the rows instead.
+        payload = _compute(dataset, versions, **options, arrays=False)
     return LeaderboardRead(params, stamp, payload, stored=False)
 
 
@@ -599,21 +586,28 @@ def leaderboard_per_document(
     check_params(category, k)
     if metric not in METRICS:
         raise LeaderboardParamsError(f"unknown metric {metric!r}")
-    with _one_snapshot():
-        versions = output_version_current_list(dataset=dataset)
-        documents = leaderboard_documents(dataset=dataset, category=category)
-        scores, _ = leaderboard_columns(
-            dataset=dataset, versions=versions, documents=documents, k=k, category=category,
-            metrics=[metric],
-        )  # fmt: skip
-        order = {d: i for i, d in enumerate(documents)}
-        values, names = {}, {}
-        for version in versions:
-            per_doc = scores.get(version.pk, {}).get(metric, {})
-            if isinstance(per_doc, ScoreColumn):  # its documents are in the dataset's order
-                values[version.system.slug] = per_doc.array().tolist()
-            elif per_doc:
-                values[version.system.slug] = [per_doc[d] for d in sorted(per_doc, key=order.get)]
-            if per_doc:
-                names[version.system.slug] = version.system.name
+    versions = output_version_current_list(dataset=dataset)
+    documents = leaderboard_documents(dataset=dataset, category=category)
+    try:
+        return _per_document(dataset, versions, documents, metric, category, k, arrays=True)
+    except ScoreArrayGone:  # a score write dropped arrays meanwhile: read the rows
+        return _per_document(dataset, versions, documents, metric, category, k, arrays=False)
+
+
+def _per_document(dataset, versions, documents, metric, category, k, *, arrays: bool):
+    scores, _ = leaderboard_columns(
+        dataset=dataset, versions=versions,
+        documents=documents, k=k, category=category, metrics=[metric],
+        arrays=None if arrays else NO_ARRAYS,
+    )  # fmt: skip
+    order = {d: i for i, d in enumerate(documents)}
+    values, names = {}, {}
+    for version in versions:
+        per_doc = scores.get(version.pk, {}).get(metric, {})
+        if isinstance(per_doc, ScoreColumn):  # its documents are in the dataset's order
+            values[version.system.slug] = per_doc.array().tolist()
+        elif per_doc:
+            values[version.system.slug] = [per_doc[d] for d in sorted(per_doc, key=order.get)]
+        if per_doc:
+            names[version.system.slug] = version.system.name
     return values, names
