@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from annotation.corpus.models import Dataset
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.stats import DEFAULT_SEED
-from scoring.scores.selectors import scoring_jobs_summary
+from scoring.scores.selectors import score_array_missing, scoring_jobs_summary
 from scoring.scores.services import score_arrays_build
 
 from .models import LeaderboardSnapshot
@@ -82,6 +82,11 @@ def leaderboard_arrays_build(*, dataset: Dataset, version_ids: list[int] | None 
     Returns:
         How many versions were built.
     """
+    missing = score_array_missing(dataset=dataset)
+    if version_ids is not None:
+        missing = sorted(set(missing) & set(version_ids))
+    if not missing:
+        return 0  # the usual case after a job's parts: no scope's documents read for nothing
     scopes = {}
     for category in (None, *CATEGORIES):
         documents = tuple(leaderboard_documents(dataset=dataset, category=category))
@@ -93,7 +98,7 @@ def leaderboard_arrays_build(*, dataset: Dataset, version_ids: list[int] | None 
         level=LEVEL,
         resamples=settings.LOUPE_LEADERBOARD_RESAMPLES,
         seed=DEFAULT_SEED,
-        version_ids=version_ids,
+        version_ids=missing,
     )
 
 

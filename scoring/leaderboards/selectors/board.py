@@ -269,11 +269,12 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     return digest.hexdigest()
 
 
-def _compute(dataset, versions, *, category, k, sort, common_only, arrays=True) -> dict:
+def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) -> dict:
     documents = leaderboard_documents(dataset=dataset, category=category)
     # Every figure takes the documents in the dataset's order, never in database-id order.
     order = KeyOrder(documents)
-    arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k) if arrays else NO_ARRAYS
+    if arrays is None:
+        arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
     by_version, covered = leaderboard_columns(
         dataset=dataset, versions=versions, documents=documents, k=k, category=category,
         arrays=arrays,
@@ -546,7 +547,7 @@ def leaderboard_read(
         payload = _compute(dataset, versions, **options)
     except ScoreArrayGone:
         # A score write dropped arrays while the table read them: read the rows instead.
-        payload = _compute(dataset, versions, **options, arrays=False)
+        payload = _compute(dataset, versions, **options, arrays=NO_ARRAYS)
     return LeaderboardRead(params, stamp, payload, stored=False)
 
 
@@ -589,16 +590,15 @@ def leaderboard_per_document(
     versions = output_version_current_list(dataset=dataset)
     documents = leaderboard_documents(dataset=dataset, category=category)
     try:
-        return _per_document(dataset, versions, documents, metric, category, k, arrays=True)
+        return _per_document(dataset, versions, documents, metric, category, k)
     except ScoreArrayGone:  # a score write dropped arrays meanwhile: read the rows
-        return _per_document(dataset, versions, documents, metric, category, k, arrays=False)
+        return _per_document(dataset, versions, documents, metric, category, k, NO_ARRAYS)
 
 
-def _per_document(dataset, versions, documents, metric, category, k, *, arrays: bool):
+def _per_document(dataset, versions, documents, metric, category, k, arrays=None):
     scores, _ = leaderboard_columns(
-        dataset=dataset, versions=versions,
-        documents=documents, k=k, category=category, metrics=[metric],
-        arrays=None if arrays else NO_ARRAYS,
+        dataset=dataset, versions=versions, documents=documents, k=k, category=category,
+        metrics=[metric], arrays=arrays,
     )  # fmt: skip
     order = {d: i for i, d in enumerate(documents)}
     values, names = {}, {}

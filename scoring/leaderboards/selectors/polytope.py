@@ -61,20 +61,21 @@ def polytope_segments(
     Returns:
         version id -> document id -> :class:`PolytopeSegmentScore` (annotated outputs only).
     """
-    values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
-    scope = set(documents)
-    if arrays is None and versions:
+    if not versions:
+        return {}
+    if arrays is None:
         arrays = score_array_map(
             dataset=versions[0].dataset, version_ids=[v.pk for v in versions], keys=POLYTOPE_COUNTS
         )
-    rest = [v.pk for v in versions if v.pk not in arrays.covered] if arrays else []
-    for version_id, columns in arrays.columns.items() if arrays else ():
+    values: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
+    scope = set(documents)
+    for version_id, columns in arrays.columns.items():
         for metric, column in columns.items():  # annotated outputs only: few values
-            if metric not in POLYTOPE_COUNTS:
-                continue
-            for document_id in scope & column.keys():
-                values[version_id, document_id][metric] = column[document_id]
-    if rest or arrays is None:
+            if metric in POLYTOPE_COUNTS:
+                for document_id in scope & column.keys():
+                    values[version_id, document_id][metric] = column[document_id]
+    rest = [v.pk for v in versions if v.pk not in arrays.covered]
+    if rest:
         for version_id, document_id, metric, value in document_score_list(
             version_ids=rest, metrics=POLYTOPE_COUNTS, document_ids=documents
         ):

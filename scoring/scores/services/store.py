@@ -165,7 +165,7 @@ def document_scores_upsert(
     # build that holds one of them and waits for the other).
     score_arrays_drop(
         version_ids={output.version_id for output in merged}
-        | ({version_id for version_id, _ in dict(stale.items())} if stale else set())
+        | ({version_id for (version_id, _), _ in stale.items()} if stale else set())
     )
     now = timezone.now()
     values = [
