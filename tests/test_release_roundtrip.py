@@ -179,14 +179,16 @@ def test_the_far_release_round_trip_keeps_far_and_sar_exactly(tmp_path):
 
 
 @pytest.mark.shared
-@pytest.mark.parametrize("release", ["polytope", "xsum"])
+@pytest.mark.parametrize("release", ["polytope", "polytope-targets", "xsum"])
 def test_the_span_releases_round_trip_byte_identical(release, tmp_path):
     """The PolyTope release with BART's official workbook (a released span set: polytope.jsonl,
     the workbook, PolyTope scores) and the XSum release (documents without text, three workers'
-    hallucination spans, faithfulness scores) come back byte for byte."""
+    hallucination spans, faithfulness scores) come back byte for byte; so does the workbook
+    imported on outputs whose stored texts are not its Targets (the annotated texts travel)."""
     from tests.conftest import POLYTOPE_OUTPUTS, SHARED_DATA
+    from tests.polytope_target_helpers import bart_outputs, change_outputs
 
-    if release == "polytope":
+    if release.startswith("polytope"):
         source, fmt = POLYTOPE_OUTPUTS, "polytope-release"
         workbook = POLYTOPE_OUTPUTS.parent / "outputs_with_human_annotation"
         workbook /= "Human_Annotation_Summarization_BART.xlsm"
@@ -195,6 +197,8 @@ def test_the_span_releases_round_trip_byte_identical(release, tmp_path):
     if not source.is_dir():
         pytest.skip(f"{source} is absent (shared data)")
     call_command("import_dataset", str(source), "--format", fmt, "--slug", release)
+    if release == "polytope-targets":
+        change_outputs(bart_outputs(release))
     if workbook is not None:
         call_command(
             "import_polytope_workbook", str(workbook), "--dataset", release, "--system", "bart"
@@ -215,6 +219,11 @@ def test_the_span_releases_round_trip_byte_identical(release, tmp_path):
     if workbook is not None:
         assert "workbooks/polytope-release/bart.xlsx" in found
         assert found["polytope.jsonl"].count(b"\n") == 68  # BART's 68 segments
+        texts = [
+            json.loads(line).get("annotated_text") for line in found["polytope.jsonl"].splitlines()
+        ]
+        assert sum(1 for text in texts if text) == (10 if release == "polytope-targets" else 0)
+        assert bart["polytope"]["score"] == pytest.approx(89.449, abs=0.005)
     else:
         assert found["polytope.jsonl"].count(b"\n") == second.manifest["counts"]["span_annotations"]
         assert second.manifest["counts"]["documents"] == 500

@@ -230,6 +230,23 @@ def test_a_campaign_made_and_annotated_through_the_campaign_services(world):
     assert _value(result["overall"]["span_f1_partial"]) == pytest.approx(6 / 7)
 
 
+def test_spans_marked_in_different_texts_of_one_output_are_not_compared(world):
+    """A set imported from an official workbook keeps the Target it annotated where that is
+    not the stored output: its offsets index another text, so the output is left out and
+    counted, not compared offset by offset."""
+    x, _ = xsum_sets(world)
+    other = span_set(world, "from-workbook", "xsum-hallucinations", kind=AnnotationSetKind.GOLD)
+    row = span_row(other, world.outputs["o1"], [summary_span(0, 5, "extrinsic")])
+    row.annotated_text = "Alice met Bob in Paris on Monday, as planned."
+    row.full_clean()
+    row.save()
+    span_row(other, world.outputs["o3"], [summary_span(12, 20, "intrinsic")])
+    result = _computed(annotation_sets=[other.pk, x.pk])
+    assert result["counts"]["items"] == 1
+    assert result["counts"]["items_annotated_on_different_texts"] == 1
+    assert [item["output"] for item in result["per_item"]] == [world.outputs["o3"].pk]
+
+
 # --- bad input: a clear error and nothing written ---------------------------------------
 
 

@@ -307,12 +307,16 @@ class RunInput:
         annotators: ``[{"key", ...}]`` per annotator, in report order.
         single: outputs annotated by one annotator only (left out).
         not_annotated: rows neither with errors nor marked clean (left out).
+        other_texts: outputs whose annotators marked their spans in different texts (an
+            official workbook's Target beside the stored output: offsets not comparable; left
+            out).
     """
 
     items: list[AgreementItem]
     annotators: list[dict]
     single: int
     not_annotated: int
+    other_texts: int = 0
 
 
 def span_agreement_input(*, run: SpanAgreementRun) -> RunInput:
@@ -350,11 +354,15 @@ def span_agreement_input(*, run: SpanAgreementRun) -> RunInput:
         }
     not_annotated = base.count() - rows.count()
     by_output: dict[int, dict[str, tuple[dict, ...]]] = defaultdict(dict)
-    for output_id, key, errors, no_errors in rows.values_list(
-        "output_id", key_of, "errors", "no_errors"
+    texts: dict[int, set[str]] = defaultdict(set)
+    for output_id, key, errors, no_errors, text in rows.values_list(
+        "output_id", key_of, "errors", "no_errors", "annotated_text"
     ).order_by("output_id", key_of):
         by_output[output_id][key] = () if no_errors else tuple(errors)
+        texts[output_id].add(text)
     shared = {output: people for output, people in by_output.items() if len(people) >= 2}
+    other_texts = {output for output in shared if len(texts[output]) > 1}
+    shared = {output: people for output, people in shared.items() if output not in other_texts}
     outputs = (
         SystemOutput.objects.filter(pk__in=list(shared))
         .select_related("document", "system")
@@ -366,7 +374,7 @@ def span_agreement_input(*, run: SpanAgreementRun) -> RunInput:
             document=output.document.external_id,
             document_id=output.document_id,
             system=output.system.slug,
-            summary=output_texts(output)[0],
+            summary=output_texts(output, next(iter(texts[output.pk])))[0],
             annotations=shared[output.pk],
         )
         for output in outputs
@@ -377,4 +385,5 @@ def span_agreement_input(*, run: SpanAgreementRun) -> RunInput:
         annotators=annotators,
         single=len(by_output) - len(shared),
         not_annotated=not_annotated,
+        other_texts=len(other_texts),
     )

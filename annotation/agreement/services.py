@@ -328,4 +328,6 @@ def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
     result["annotators"] = data.annotators
     result["counts"]["items_with_one_annotator"] = data.single
     result["counts"]["rows_not_annotated"] = data.not_annotated
+    if data.other_texts:
+        result["counts"]["items_annotated_on_different_texts"] = data.other_texts
     return agreement_run_succeed(run=run, result=result, digest=digest)

@@ -179,6 +179,8 @@ class SpanAnnotationRecord:
     ``errors`` are raw JSON errors for the set's scheme (``side``, ``start``, ``end``, ``words``,
     ``type``, ``label``, ``reason``); offsets index the output's sentences joined by one space.
     ``no_errors`` marks an output read and found clean (then ``errors`` is empty).
+    ``annotated_text`` is the summary as annotated when it is not the output's text (the
+    offsets index it then); empty otherwise.
     """
 
     system_slug: str
@@ -186,6 +188,7 @@ class SpanAnnotationRecord:
     errors: tuple[dict, ...] = ()
     no_errors: bool = False
     location: Location | None = None
+    annotated_text: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,19 +10,21 @@ from scoring.metrics.adjudication import AdjudicationError, provenance_validate
 from scoring.metrics.spans import SpanSchemeError, join_sentences, scheme_get, validate_errors
 
 
-def output_texts(output: SystemOutput) -> tuple[str, str | None]:
+def output_texts(output: SystemOutput, annotated_text: str = "") -> tuple[str, str | None]:
     """The summary and source texts an output's error offsets index.
 
     Args:
         output: a system output (its document is read).
+        annotated_text: the summary as its annotators read it, when that differs from the
+            stored output (a :attr:`SpanAnnotation.annotated_text`); empty: the output's own.
 
     Returns:
-        ``(summary, source)``: the sentences joined by one space; ``source`` is None when the
-        document's text is not part of its release.
+        ``(summary, source)``: ``annotated_text`` if given, else the output's sentences joined
+        by one space; ``source`` is None when the document's text is not part of its release.
     """
     document = output.document
     source = None if document.text_missing else join_sentences(document.sentences)
-    return join_sentences(output.sentences), source
+    return annotated_text or join_sentences(output.sentences), source
 
 
 class SpanAnnotation(models.Model):
@@ -32,6 +34,12 @@ class SpanAnnotation(models.Model):
     ``type``, ``label``, ``severity``, ``reason``): the severity is derived from the scheme,
     never typed in. ``no_errors`` says the output was read and found clean, which an output
     without a row (not annotated) is not. ``version`` grows by one on every saved change.
+
+    ``annotated_text`` is the summary as the annotators read it when that is not the stored
+    output's text: an official PolyTope workbook's Target can stop at the last whole sentence
+    of an output the release cut mid-sentence, or differ in a few words. The errors' offsets
+    index it, and PolyTope counts its words, as the workbook did. Empty (almost always): the
+    output's sentences joined by one space.
     """
 
     annotation_set = models.ForeignKey(
@@ -45,6 +53,12 @@ class SpanAnnotation(models.Model):
     )
     errors = models.JSONField(default=list, blank=True)
     no_errors = models.BooleanField(default=False)
+    annotated_text = models.TextField(
+        blank=True,
+        default="",
+        help_text="The summary as annotated, when it differs from the stored output's text "
+        "(an official workbook's Target); empty: the output's text.",
+    )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -86,7 +100,9 @@ class SpanAnnotation(models.Model):
             raise ValidationError(
                 {"no_errors": "An output marked as having no errors cannot list errors."}
             )
-        summary, source = output_texts(self.output)
+        if self.annotated_text == join_sentences(self.output.sentences):
+            self.annotated_text = ""  # the output's own text: nothing to keep beside it
+        summary, source = output_texts(self.output, self.annotated_text)
         try:
             marked = validate_errors(
                 scheme_get(scheme_name), self.errors, summary=summary, source=source

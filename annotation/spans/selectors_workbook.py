@@ -86,6 +86,7 @@ def span_export_segments(
                 summary_sentences=tuple(output.sentences),
                 errors=tuple(row.errors),
                 no_errors=row.no_errors,
+                annotated_text=row.annotated_text,
             )
         )
     return segments

@@ -155,12 +155,17 @@ def span_annotation_save(
 
 @dataclass(frozen=True)
 class SpanRecord:
-    """One output's errors as an importer hands them over (already matched to its output)."""
+    """One output's errors as an importer hands them over (already matched to its output).
+
+    ``annotated_text`` is the summary the errors were marked in when it is not the output's
+    stored text (see ``SpanAnnotation.annotated_text``); empty otherwise.
+    """
 
     output_id: int
     errors: tuple[dict, ...]
     no_errors: bool
     annotator_id: int | None = None
+    annotated_text: str = ""
 
 
 @transaction.atomic
@@ -204,6 +209,7 @@ def span_annotations_replace(
             annotator_id=record.annotator_id,
             errors=list(record.errors),
             no_errors=record.no_errors,
+            annotated_text=record.annotated_text,
         )
         row.full_clean(exclude=["annotation_set", "output"], validate_constraints=False)
         rows.append(row)

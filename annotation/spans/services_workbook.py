@@ -261,7 +261,12 @@ def polytope_workbook_import(
     words, score, severities = _score(placement.placed)
     if not dry_run:
         records = [
-            SpanRecord(output_id=item.output_id, errors=item.errors, no_errors=item.no_errors)
+            SpanRecord(
+                output_id=item.output_id,
+                errors=item.errors,
+                no_errors=item.no_errors,
+                annotated_text=item.annotated_text,
+            )
             for item in placement.placed
         ]
         existing, created = _write_workbook(
@@ -376,7 +381,7 @@ def _jsonl_records(dataset: Dataset, lines, kind: str, scheme_name: str, label: 
         if line.no_errors and line.errors:
             issues.append(Issue(where, "no_errors is true but errors are listed"))
             continue
-        summary, source = output_texts(output)
+        summary, source = output_texts(output, line.annotated_text)
         try:
             marked = validate_errors(scheme, line.errors, summary=summary, source=source)
         except SpanSchemeError as error:
@@ -388,6 +393,7 @@ def _jsonl_records(dataset: Dataset, lines, kind: str, scheme_name: str, label: 
                 errors=tuple(error.as_dict() for error in marked),
                 no_errors=line.no_errors,
                 annotator_id=annotator.pk if annotator else None,
+                annotated_text=line.annotated_text,
             )
         )
     return records, issues

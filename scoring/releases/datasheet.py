@@ -230,7 +230,8 @@ def datasheet_text(export: Export) -> str:
         "- `annotation_sets.jsonl`, `fams.jsonl` (`set`, `document`, `reference`, `annotator`, "
         "`facets`: `groups`, `label`, `note`) and `polytope.jsonl` (`set`, `system`, "
         "`document`, `annotator`, `no_errors`, `errors`: the error spans of every span "
-        "scheme).",
+        "scheme; `annotated_text` where the text annotated is not the output's, such as an "
+        "official workbook's Target, which the offsets then index).",
         "- `workbooks/<set>/<system>.xlsx`: each PolyTope set in the official workbook layout.",
         "- `scores.jsonl`: per-document scores (`system`, `document`, `metric`, `value`).",
         "- `agreement.json`: agreement figures.",

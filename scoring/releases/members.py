@@ -383,22 +383,24 @@ def write_spans(export: Export) -> None:
         "annotator_id",
         "no_errors",
         "errors",
+        "annotated_text",
     )
     per_set = export.facts.setdefault("rows_per_set", {})
-    for set_slug, system, document, annotator_id, no_errors, errors in rows.iterator(
+    for set_slug, system, document, annotator_id, no_errors, errors, annotated in rows.iterator(
         chunk_size=CHUNK
     ):
         annotator = export.pseudonyms.get(annotator_id)
-        line = writer.write_line(
-            {
-                "set": set_slug,
-                "system": system,
-                "document": document,
-                "annotator": annotator,
-                "no_errors": no_errors,
-                "errors": [_error(export, error) for error in errors],
-            }
-        )
+        record = {
+            "set": set_slug,
+            "system": system,
+            "document": document,
+            "annotator": annotator,
+            "no_errors": no_errors,
+            "errors": [_error(export, error) for error in errors],
+        }
+        if annotated:  # the text the errors index, where it is not the output's
+            record["annotated_text"] = annotated
+        line = writer.write_line(record)
         export.index.add("spans", _key(set_slug, system, document, annotator), line)
         per_set[set_slug] = per_set.get(set_slug, 0) + 1
         export.tick("spans")
@@ -426,6 +428,7 @@ def _segments(export: Export, annotation_set: AnnotationSet, system: str) -> lis
                 summary_sentences=tuple(output.sentences),
                 errors=tuple(_error(export, error) for error in row.errors),
                 no_errors=row.no_errors,
+                annotated_text=row.annotated_text,
             )
         )
     return segments

@@ -14,23 +14,15 @@ from annotation.corpus.models import Dataset
 from scoring.scores.models import ErrorBreakdown, JobStatus, ScoringJob
 from scoring.scores.services import scoring_job_finish, scoring_job_plan
 from scoring.scores.tasks import scoring_chunk_run
-from tests.conftest import POLYTOPE_OUTPUTS, SHARED_DATA
+from tests.conftest import POLYTOPE_OUTPUTS
+from tests.polytope_target_helpers import BART_WORKBOOK, needs_bart_workbook
 from tests.score_helpers import stored_scores
 
-BART = SHARED_DATA / "polytope-release" / "outputs_with_human_annotation"
-BART_WORKBOOK = BART / "Human_Annotation_Summarization_BART.xlsm"
 # PROVENANCE.md: "BART's workbook gives 89.449 (57 critical, 69 major, 1 minor, 4,341 words
 # over its 68 annotated segments)".
 PUBLISHED = 89.449
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.shared,
-    pytest.mark.skipif(
-        not (POLYTOPE_OUTPUTS.is_dir() and BART_WORKBOOK.is_file()),
-        reason=f"{POLYTOPE_OUTPUTS} or {BART_WORKBOOK} is absent (the PolyTope release)",
-    ),
-]
+pytestmark = [pytest.mark.django_db, pytest.mark.shared, needs_bart_workbook]
 
 
 def _run_tasks(job: ScoringJob) -> ScoringJob:

@@ -34,7 +34,7 @@ def test_import_spans_writes_every_problem_to_stderr_and_nothing_else(demo, tmp_
     assert err.getvalue().splitlines() == [
         "  s.jsonl:2: not valid JSON: Expecting property name enclosed in double quotes (column 2)",
         "  s.jsonl:3: unknown field(s) colour (known: document, system, version, annotator, "
-        "no_errors, errors)",
+        "no_errors, errors, annotated_text)",
     ]
     assert out.getvalue() == ""
     assert not AnnotationSet.objects.filter(slug="x").exists()

@@ -252,7 +252,7 @@ def test_a_bad_jsonl_file_is_refused_line_by_line(demo, dataset):
     assert [str(i) for i in refused.value.issues] == [
         "s.jsonl:2: not valid JSON: Expecting property name enclosed in double quotes (column 2)",
         "s.jsonl:5: unknown field(s) colour (known: document, system, version, annotator, "
-        "no_errors, errors)",
+        "no_errors, errors, annotated_text)",
     ]
     source = io.BytesIO("\n".join(lines[:1] + lines[2:4] + lines[5:]).encode())
     with pytest.raises(ImportValidationError) as refused:

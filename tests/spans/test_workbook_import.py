@@ -233,23 +233,52 @@ def test_ids_name_documents_and_text_decides(dataset, outputs):
     assert SpanAnnotation.objects.get(output=outputs["demo-002"]).no_errors
 
 
-def test_a_slightly_different_target_is_placed_by_word_overlap(dataset, outputs):
+def test_a_slightly_different_target_is_placed_by_word_overlap_and_kept(dataset, outputs):
+    """The annotators judged the Target: it is kept as the annotated text, its spans index it
+    and its words are counted, and the report says how it differs from the stored summary."""
     summary = " ".join(outputs["demo-001"].sentences)
     changed = summary.replace("a new public", "the new public")
     n = len(summary.split())
     data = build_workbook(
         [
             row("a", target_of(outputs["demo-002"]), severity="No errors"),
-            row("b", changed, severity="No errors"),
+            row("b", changed, "Addition", "Grammar Function Words", "the new", "Minor"),
         ]
     )
     result = _import(dataset, data)
     # Dice over word counts: one "a" became "the", so (n - 1) of n words are shared.
     assert _lines(result) == [
-        f"Error Log:3 [ID b]: the Target differs from the stored summary (word overlap "
-        f"{(n - 1) / n:.2f}); placed on demo-001, whose stored text is kept"
+        f"Error Log:3 [ID b]: the Target differs from the stored summary of demo-001 (word "
+        f"overlap {(n - 1) / n:.2f}); the Target is kept as the annotated text: its spans and "
+        "its words count",
+        f"Error Log [Target]: the 2 Targets against the stored summaries: 1 equal, 1 different "
+        f"(word overlap {(n - 1) / n:.2f}); where they differ, the Target (what the annotators "
+        "judged) is kept, spanned and counted",
     ]
-    assert SpanAnnotation.objects.get(output=outputs["demo-001"]).no_errors
+    row_b = SpanAnnotation.objects.get(output=outputs["demo-001"])
+    assert row_b.annotated_text == changed
+    (error,) = row_b.errors
+    assert (error["start"], error["words"]) == (changed.index("the new"), "the new")
+    assert SpanAnnotation.objects.get(output=outputs["demo-002"]).annotated_text == ""
+
+
+def test_word_counts_and_ids_that_differ_from_the_sheets_scores_per_segment_are_reported(
+    dataset, outputs
+):
+    """What the ScoreCard pools over is the IDs and word counts cached in 'Scores per
+    segment': where Loupe counts otherwise, the report says so, segment by segment."""
+    t1, t2 = target_of(outputs["demo-001"]), target_of(outputs["demo-002"])
+    words = count_words(" ".join(outputs["demo-001"].sentences))
+    data = build_workbook(
+        [row("a", t1, severity="No errors"), row("b", t2, severity="No errors")],
+        segment_words={"a": words + 2, "zz": 7},
+    )
+    result = _import(dataset, data)
+    assert _lines(result) == [
+        f"Error Log:2 [ID a]: the sheet counts {words + 2} words in the Target, Loupe {words}",
+        "Error Log:3 [ID b]: 'Scores per segment' does not list this ID, so the ScoreCard leaves "
+        f"it out; Loupe counts it ({count_words(' '.join(outputs['demo-002'].sentences))} words)",
+    ]
 
 
 def test_repeated_span_becomes_no_span_and_loupe_span_columns_are_used(dataset, outputs):
@@ -394,9 +423,9 @@ def test_wrong_system_wrong_dataset_and_unknown_system_are_refused(dataset, outp
     with pytest.raises(ImportValidationError) as refused:
         _import(dataset, data, system="lead-3")
     assert [str(i) for i in refused.value.issues] == [
-        "book.xlsx: the Target of only 0 of its 1 segment(s) is a summary of the system on this "
-        "dataset (white space, case and PTB brackets aside): is it the workbook of another "
-        "system or dataset?"
+        "book.xlsx: the Target of only 0 of its 1 segment(s) is equal to, a prefix of, longer "
+        "than or close to (word overlap 0.9 or more) a summary of the system on this dataset: "
+        "is it the workbook of another system or dataset?"
     ]
     with pytest.raises(ImportValidationError) as refused:
         _import(dataset, data, system="no-such-system")

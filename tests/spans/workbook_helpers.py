@@ -50,13 +50,23 @@ def row(
     return [segment, n, source, target, issue_type, subtype, label, words, reason, severity]
 
 
-def build_workbook(rows, *, headers=OFFICIAL, sheet="Error Log", other_sheets=()) -> bytes:
-    """An .xlsx file whose ``sheet`` has ``headers`` then ``rows``; text cells stay text."""
+def build_workbook(
+    rows, *, headers=OFFICIAL, sheet="Error Log", other_sheets=(), segment_words=None
+) -> bytes:
+    """An .xlsx file whose ``sheet`` has ``headers`` then ``rows``; text cells stay text.
+
+    ``segment_words`` (ID -> number) adds a ``Scores per segment`` sheet listing those IDs with
+    those word counts in column D, as the official sheet caches them."""
     book = openpyxl.Workbook()
     ws = book.active
     ws.title = sheet
     for name in other_sheets:
         book.create_sheet(name)
+    if segment_words is not None:
+        scores = book.create_sheet("Scores per segment")
+        scores.append(["ID", "Source", "Target", "wordcount"])
+        for segment, words in segment_words.items():
+            scores.append([segment, None, None, words])
     for r, values in enumerate([headers, *rows], start=1):
         for c, value in enumerate(values, start=1):
             if value is None:

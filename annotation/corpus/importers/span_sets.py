@@ -84,7 +84,7 @@ def check_span_sets(bundle: ImportBundle) -> list[Issue]:
                 validate_errors(
                     scheme,
                     list(annotation.errors),
-                    summary=summaries[key],
+                    summary=annotation.annotated_text or summaries[key],
                     source=sources.get(annotation.document_id),
                 )
             except SpanSchemeError as error:

@@ -217,6 +217,7 @@ def _write_span_sets(bundle, dataset, versions, user) -> None:
                 output_id=outputs[(a.system_slug, a.document_id)],
                 errors=tuple(a.errors),
                 no_errors=a.no_errors,
+                annotated_text=a.annotated_text,
             )
             for a in record.annotations
         ]

@@ -1,7 +1,9 @@
 """Read span annotations from JSONL (what ``writer.jsonl_lines`` writes): one object a line.
 
 Each line is ``{"document": id, "system": slug, "version": n | null, "annotator": username |
-null, "no_errors": bool, "errors": [...]}``; ``version`` and ``annotator`` may be left out. The
+null, "no_errors": bool, "errors": [...]}``; ``version`` and ``annotator`` may be left out, and
+``annotated_text`` (the summary as annotated, when it is not the stored output's text) is
+given only where it applies. The
 shape of every line is checked here, and every problem is collected with its line number; the
 errors themselves are checked against the scheme and the texts later, with the database.
 """
@@ -16,7 +18,7 @@ from typing import BinaryIO
 from annotation.imports.bundle import ImportValidationError, Issue, Location
 from annotation.imports.readers import read_lines
 
-FIELDS = ("document", "system", "version", "annotator", "no_errors", "errors")
+FIELDS = ("document", "system", "version", "annotator", "no_errors", "errors", "annotated_text")
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class SpanLine:
     annotator: str | None
     no_errors: bool
     errors: tuple
+    annotated_text: str = ""
 
 
 def _check(raw: object, location: Location) -> list[str]:
@@ -57,6 +60,9 @@ def _check(raw: object, location: Location) -> list[str]:
         problems.append(f"no_errors must be true or false, got {raw.get('no_errors')!r}")
     if not isinstance(raw.get("errors", []), list):
         problems.append(f"errors must be a list, got {raw.get('errors')!r}")
+    text = raw.get("annotated_text", "")
+    if not isinstance(text, str) or (text and not text.strip()):
+        problems.append(f"annotated_text must be a non-blank string when given, got {text!r}")
     return problems
 
 
@@ -99,6 +105,7 @@ def parse_spans_jsonl(source: Path | BinaryIO, *, name: str | None = None) -> li
                 annotator=raw.get("annotator"),
                 no_errors=raw.get("no_errors", False),
                 errors=tuple(raw.get("errors", [])),
+                annotated_text=raw.get("annotated_text", ""),
             )
         )
     if not lines and not issues:

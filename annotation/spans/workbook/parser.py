@@ -18,7 +18,8 @@ Every report line names the row, the ID and what is wrong. Nothing here reads th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from annotation.imports.bundle import Issue, Location, ReportLine
 from scoring.metrics.polytope import (
@@ -91,6 +92,7 @@ class ParsedWorkbook:
     issues: tuple[Issue, ...]
     rows: int
     scorecard_lqi: float | None
+    segment_words: Mapping[str, int] = field(default_factory=dict)
 
 
 def _where(row: SheetRow, segment: str) -> Location:
@@ -338,6 +340,7 @@ class _Builder:
             issues=tuple(self.issues),
             rows=n_rows,
             scorecard_lqi=self.sheet.scorecard_lqi,
+            segment_words=self.sheet.segment_words,
         )
 
 

@@ -27,6 +27,7 @@ from .cells import cell_text
 
 ERROR_LOG = "Error Log"
 SCORECARD = "ScoreCard"
+SEGMENT_SCORES = "Scores per segment"
 # The Error Log's official headers (BART's workbook and the AnnotationTemplate), by field.
 OFFICIAL_COLUMNS: dict[str, str] = {
     "id": "ID",
@@ -110,13 +111,16 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class ErrorLogSheet:
-    """What the reader took from a workbook: the Error Log's rows and the ScoreCard's LQI."""
+    """What the reader took from a workbook: the Error Log's rows, the ScoreCard's LQI and the
+    word count the ``Scores per segment`` sheet cached for each ID it lists (what the ScoreCard
+    pools over)."""
 
     name: str
     headers: Mapping[str, str]
     rows: tuple[SheetRow, ...]
     scorecard_lqi: float | None = None
     sheets: tuple[str, ...] = field(default_factory=tuple)
+    segment_words: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def has_loupe_columns(self) -> bool:
@@ -248,6 +252,24 @@ def _scorecard_lqi(book) -> float | None:
     return None
 
 
+def _segment_words(book) -> dict[str, int]:
+    """ID -> the word count the ``Scores per segment`` sheet cached (column D), for the IDs it
+    lists with a cached number; at most ``MAX_ROWS`` rows are read."""
+    sheet = _sheet(book, SEGMENT_SCORES)
+    if sheet is None:
+        return {}
+    found: dict[str, int] = {}
+    rows = sheet.iter_rows(min_row=2, max_row=MAX_ROWS + 1, max_col=4, values_only=True)
+    for row in rows:
+        segment = cell_text(row[0]) if row else None
+        words = row[3] if len(row) >= 4 else None
+        if not segment or not segment.strip() or isinstance(words, bool):
+            continue
+        if isinstance(words, int | float) and words == int(words):
+            found.setdefault(segment.strip(), int(words))
+    return found
+
+
 def read_error_log(source: Path | BinaryIO | bytes, *, name: str | None = None) -> ErrorLogSheet:
     """Read the Error Log (and the ScoreCard's cached LQI) of an official PolyTope workbook.
 
@@ -324,6 +346,7 @@ def read_error_log(source: Path | BinaryIO | bytes, *, name: str | None = None) 
             rows=tuple(rows),
             scorecard_lqi=_scorecard_lqi(values_book),
             sheets=tuple(values_book.sheetnames),
+            segment_words=_segment_words(values_book),
         )
     finally:
         values_book.close()

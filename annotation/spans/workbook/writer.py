@@ -74,11 +74,13 @@ class ExportSegment:
     summary_sentences: tuple[str, ...]
     errors: tuple[dict, ...]
     no_errors: bool
+    annotated_text: str = ""
 
     @property
     def summary(self) -> str:
-        """The text the offsets index: the sentences joined by one space."""
-        return " ".join(self.summary_sentences)
+        """The text the offsets index: the annotated text if kept, else the sentences joined by
+        one space."""
+        return self.annotated_text or " ".join(self.summary_sentences)
 
     @property
     def annotated(self) -> bool:
@@ -122,8 +124,10 @@ def _segment_score(segment: ExportSegment):
 
 
 def _texts(segment: ExportSegment) -> tuple[str, str]:
-    """Source and Target cells: one sentence per line, as in the release's workbooks."""
-    return "\n".join(segment.source_sentences or ()), "\n".join(segment.summary_sentences)
+    """Source and Target cells: one sentence per line, as in the release's workbooks; the Target
+    is the annotated text where one was kept (the text the annotators judged)."""
+    target = segment.annotated_text or "\n".join(segment.summary_sentences)
+    return "\n".join(segment.source_sentences or ()), target
 
 
 def _error_log(sheet: _Sheet, segments: Sequence[ExportSegment]) -> int:
@@ -359,4 +363,6 @@ def jsonl_lines(segments: Iterable[ExportSegment]) -> Iterator[str]:
             "no_errors": segment.no_errors,
             "errors": list(segment.errors),
         }
+        if segment.annotated_text:
+            record["annotated_text"] = segment.annotated_text
         yield json.dumps(record, ensure_ascii=False) + "\n"

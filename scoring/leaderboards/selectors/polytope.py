@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 
+from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import OutputVersion
 from scoring.metrics.leaderboard import (
     POLYTOPE,
@@ -89,28 +90,48 @@ def polytope_segments(
 
 def polytope_breakdowns(
     *, versions: list[OutputVersion], documents: Collection[int]
-) -> tuple[dict[int, list[dict]], dict[int, dict[str, int]]]:
-    """Each version's stored error counts and which kinds of sets they came from.
+) -> tuple[dict[int, list[dict]], dict[int, dict[str, int]], dict[int, int]]:
+    """Each version's stored error counts, which kinds of sets they came from, and how many of
+    its scored annotations were made on an annotated text that is not the stored output's.
 
     Args:
         versions: output versions.
         documents: the document ids in scope.
 
     Returns:
-        ``(version id -> [counts per document], version id -> {set kind: outputs})``.
+        ``(version id -> [counts per document], version id -> {set kind: outputs}, version id
+        -> outputs scored on their annotated text)``.
     """
     counts: dict[int, list[dict]] = defaultdict(list)
     sources: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     scope = set(documents)
+    version_ids = [v.pk for v in versions]
     rows = ErrorBreakdown.objects.filter(
-        version_id__in=[v.pk for v in versions], scheme=POLYTOPE_SCHEME
-    ).values_list("version_id", "document_id", "counts", "annotation_set__kind")
-    for version_id, document_id, found, kind in rows.order_by():
+        version_id__in=version_ids, scheme=POLYTOPE_SCHEME
+    ).values_list(
+        "version_id", "document_id", "counts", "annotation_set_id", "annotation_set__kind"
+    )
+    scored = set()
+    for version_id, document_id, found, set_id, kind in rows.order_by():
         if document_id not in scope:
             continue
         counts[version_id].append(found)
         sources[version_id][kind or "deleted set"] += 1
-    return counts, {v: dict(kinds) for v, kinds in sources.items()}
+        scored.add((version_id, document_id, set_id))
+    texts: dict[int, int] = defaultdict(int)
+    own = (
+        SpanAnnotation.objects.filter(
+            output__version_id__in=version_ids,
+            annotator__isnull=True,
+            annotation_set__scheme=POLYTOPE_SCHEME,
+        )
+        .exclude(annotated_text="")
+        .values_list("output__version_id", "output__document_id", "annotation_set_id")
+    )
+    for key in own.order_by():
+        if key in scored:
+            texts[key[0]] += 1
+    return counts, {v: dict(kinds) for v, kinds in sources.items()}, dict(texts)
 
 
 def polytope_columns(
@@ -141,11 +162,12 @@ def polytope_columns(
     Returns:
         ``(slug -> cell or None, slug -> the row's "polytope" dict or None-free extras,
         slug -> document id -> segment)``: the extras hold ``outputs`` (in scope), ``sources``
-        (``{"gold": n, "released": n}``) and ``breakdown``.
+        (``{"gold": n, "released": n}``), ``annotated_text`` (how many were scored on the text
+        their annotators judged, not the stored output's) and ``breakdown``.
     """
     order = key_order(order)
     segments = polytope_segments(versions=versions, documents=documents, arrays=arrays)
-    counts, sources = polytope_breakdowns(versions=versions, documents=documents)
+    counts, sources, texts = polytope_breakdowns(versions=versions, documents=documents)
     cells, extras, by_slug = {}, {}, {}
     for version in versions:
         slug = version.system.slug
@@ -155,6 +177,7 @@ def polytope_columns(
         extras[slug] = {
             "outputs": len(covered.get(version.pk, ())),
             "sources": sources.get(version.pk, {}),
+            "annotated_text": texts.get(version.pk, 0),
             "breakdown": breakdown_dict(breakdown_sum(counts.get(version.pk, []))),
         }
     return cells, extras, by_slug
@@ -199,6 +222,13 @@ def polytope_notes(
             f"PolyTope: {cell.n} of {names.get(slug, slug)}'s {extras[slug]['outputs']} outputs "
             f"are annotated ({origin}); its score is pooled over those outputs' words."
         )
+        if extras[slug].get("annotated_text"):
+            notes.append(
+                f"PolyTope: {extras[slug]['annotated_text']} of {names.get(slug, slug)}'s "
+                "annotated outputs were judged on a text that is not the stored output's (an "
+                "official workbook's Target); their errors and words are counted on that text, "
+                "as the workbook counts them."
+            )
     if notes:
         notes.append(
             "PolyTope scores only annotated outputs: an output nobody annotated is not counted "

@@ -55,7 +55,9 @@ def _polytope(found: SpanRows, job: ScoringJob, outputs: Sequence[ChunkOutput]) 
         if annotation is None:
             continue
         try:
-            document = polytope_document(join_sentences(output.sentences), annotation.errors)
+            # The text annotated: a workbook's Target where it is not the stored summary.
+            summary = annotation.annotated_text or join_sentences(output.sentences)
+            document = polytope_document(summary, annotation.errors)
         except MetricsError as error:
             where = f"PolyTope (annotation set {annotation.annotation_set.slug!r})"
             raise _named(output, where, error) from error
@@ -93,9 +95,10 @@ def span_rows_compute(*, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> Spa
     """The span-derived scores of ``outputs``, from the annotations that score them.
 
     * **PolyTope**, for every output with a released or gold annotation (gold wins): the
-      segment score in percent, its penalty, its word count (over the output's sentences joined
-      by one space) and its critical, major and minor errors as DocumentScore values, and its
-      errors by subtype and label as an ErrorBreakdown row.
+      segment score in percent, its penalty, its word count (over the text annotated: the
+      output's sentences joined by one space, or the annotation's ``annotated_text``) and its
+      critical, major and minor errors as DocumentScore values, and its errors by subtype and
+      label as an ErrorBreakdown row.
     * **Faithfulness** (XSum hallucinations, Maynez et al. 2020), for every output judged in a
       set of that scheme: the share of the summary's words outside each annotator's spans,
       averaged over the annotators (each set, and each annotator within a set, is one). An

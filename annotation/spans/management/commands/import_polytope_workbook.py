@@ -9,6 +9,9 @@ from annotation.imports.bundle import ImportValidationError
 from annotation.imports.commands import import_refused, import_report_write, import_verb
 from annotation.spans.services_workbook import RELEASE_SET, polytope_workbook_import
 
+# Loupe's pooled score and the ScoreCard's LQI agree to this, unless the report says why not.
+LQI_TOLERANCE = 0.005
+
 
 class Command(BaseCommand):
     help = (
@@ -71,4 +74,13 @@ class Command(BaseCommand):
             f"PolyTope over the imported segments: {score} ({counts}; {result.words} words). "
             f"The workbook's ScoreCard LQI: {lqi}."
         )
+        if result.score is not None and result.scorecard_lqi is not None:
+            gap = result.score - result.scorecard_lqi
+            if abs(gap) >= LQI_TOLERANCE:
+                self.stdout.write(
+                    self.style.WARNING(
+                        f"Loupe's score is {gap:+.3f} from the ScoreCard's LQI: the report says "
+                        "which segments Loupe counts otherwise than the sheet."
+                    )
+                )
         import_report_write(self, result.report)

@@ -60,7 +60,7 @@ OUTPUT_KEYS = {"system", "document", "sentences", "extracted", "method", "confid
 SET_KEYS = {"slug", "name", "kind", "scheme", "read_only"}
 FAM_KEYS = {"set", "document", "reference", "annotator", "facets", "category_override"}
 FACET_KEYS = {"groups", "label", "note"}
-SPAN_KEYS = {"set", "system", "document", "annotator", "no_errors", "errors"}
+SPAN_KEYS = {"set", "system", "document", "annotator", "no_errors", "errors", "annotated_text"}
 FAM_SCHEME = "fam"
 
 
@@ -386,6 +386,10 @@ def _spans(reader: _Reader, sets) -> dict[tuple[str, str | None], list[SpanAnnot
         if not isinstance(record.get("no_errors", False), bool):
             reader.issue(SPANS, "must be true or false", line, "no_errors")
             continue
+        annotated = record.get("annotated_text", "")
+        if not isinstance(annotated, str) or (annotated and not annotated.strip()):
+            reader.issue(SPANS, "must be a non-blank string when given", line, "annotated_text")
+            continue
         if key is None or system is None or document is None:
             continue
         grouped.setdefault(key, []).append(
@@ -395,6 +399,7 @@ def _spans(reader: _Reader, sets) -> dict[tuple[str, str | None], list[SpanAnnot
                 errors=tuple(errors),
                 no_errors=record.get("no_errors", False),
                 location=Location(SPANS, line),
+                annotated_text=annotated,
             )
         )
     return grouped
