@@ -230,9 +230,8 @@ def _cell_values(cells: Cells, system: str, datasets) -> dict:
     }
 
 
-def _in_dataset_means(cells: Cells, system: str, tests) -> dict[Hashable, float]:
-    """The system's ``U_jj`` for every test dataset ``j`` in ``tests`` (all its documents)."""
-    values = _cell_values(cells, system, _datasets(cells))
+def _in_dataset_means(values: dict, system: str, tests) -> dict[Hashable, float]:
+    """The system's ``U_jj`` (from :func:`_cell_values`) for every test dataset in ``tests``."""
     lacking = [(test, test) for test in tests if (test, test) not in values]
     if lacking:
         raise MissingCellError(
@@ -290,8 +289,8 @@ def cross_dataset_wilcoxon(
     if not units:
         raise NoCellsError("Wilcoxon test over documents: the systems share no unit")
     tests = sorted({test for _, test, _ in units}, key=canonical_key)
-    diagonal_a = _in_dataset_means(a, "A", tests)
-    diagonal_b = _in_dataset_means(b, "B", tests)
+    diagonal_a = _in_dataset_means(values_a, "A", tests)
+    diagonal_b = _in_dataset_means(values_b, "B", tests)
     samples = {
         (MEASURE_STIFFNESS, READING_CELLS): (
             [values_a[c][0] for c in cells],
