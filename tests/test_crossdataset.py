@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import time
 from datetime import timedelta
 from xml.etree import ElementTree
 
+import numpy as np
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
+from scipy import stats as scipy_stats
 
 from annotation.corpus.models import Dataset, Document
 from annotation.systems.models import OutputVersion, System
 from scoring.crossdataset.models import CrossDatasetPairTest, CrossDatasetTestRun
+from scoring.crossdataset.report import pair_tests_compute
+from scoring.crossdataset.selectors import crossdataset_inputs_digest
 from scoring.crossdataset.services import (
     crossdataset_test_run_finish,
     crossdataset_test_run_inline,
@@ -36,6 +41,23 @@ U = {
 STIFFNESS = {"S1": 2.85 / 9, "S2": 2.55 / 9, "S3": 3.35 / 9}
 STABLENESS = {"S1": 5.75 / 9, "S2": 7.75 / 9, "S3": 6.75 / 9}
 IN_DATASET = {"S1": 0.5, "S2": 1 / 3, "S3": 0.5}
+# The paper's formulas as printed divide the same sums by N = 3 instead of N² = 9.
+STIFFNESS_PRINTED = {name: value * 3 for name, value in STIFFNESS.items()}
+STABLENESS_PRINTED = {name: value * 3 for name, value in STABLENESS.items()}
+NORMALISED = {
+    name: [[value / u[j][j] for j, value in enumerate(row)] for row in u] for name, u in U.items()
+}
+EVERY_PATTERN = scipy_stats.PermutationMethod(n_resamples=np.inf)
+
+
+def wilcoxon_over_cells(a: str, b: str) -> dict[str, float]:
+    """SciPy's Wilcoxon p over the hand-worked cells (differences rounded, zeros dropped; the
+    example's cells tie, so every sign pattern is enumerated)."""
+    found = {}
+    for measure, matrices in (("stiffness", U), ("stableness", NORMALISED)):
+        d = np.round(np.subtract(matrices[a], matrices[b]).ravel(), 12)
+        found[measure] = float(scipy_stats.wilcoxon(d[d != 0], method=EVERY_PATTERN).pvalue)
+    return found
 
 
 @pytest.fixture
@@ -71,6 +93,8 @@ def test_the_api_gives_the_hand_checked_figures_and_rankings(loaded, client_for)
         assert entry["stiffness"] == pytest.approx(STIFFNESS[name], abs=1e-12)
         assert entry["stableness"] == pytest.approx(STABLENESS[name], abs=1e-12)
         assert entry["in_dataset"] == pytest.approx(IN_DATASET[name], abs=1e-12)
+        assert entry["stiffness_printed"] == pytest.approx(STIFFNESS_PRINTED[name], abs=1e-12)
+        assert entry["stableness_printed"] == pytest.approx(STABLENESS_PRINTED[name], abs=1e-12)
         assert entry["n_documents"] == [[2, 2, 2]] * 3
         assert entry["excluded"] == []
     for got, want in zip(
@@ -89,6 +113,8 @@ def test_the_api_gives_the_hand_checked_figures_and_rankings(loaded, client_for)
     assert ranks == {"S1": (2, 3, 1), "S2": (3, 1, 3), "S3": (1, 2, 1)}
     assert body["left_out"] == []
     assert "sign-flip" in body["test_description"]
+    assert "Wilcoxon" in body["test_description"] and body["alpha"] == 0.05
+    assert "N²" in body["normalisation"] and "as printed" in body["normalisation"]
 
 
 def _run_tests(client, **params):
@@ -126,6 +152,31 @@ def test_each_pair_is_tested_on_the_workers_and_its_statistic_is_the_stiffness_d
         # 9 cells x 2 documents: too many units for the exact test, so 500 patterns are drawn.
         assert (test["n"], test["cells"], test["exact"], test["resamples"]) == (18, 9, False, 500)
         assert (test["dropped_a"], test["dropped_b"], test["error"]) == (0, 0, "")
+        # The paper's Wilcoxon tests, computed by the same pair task.
+        wilcoxon = {(w["measure"], w["reading"]): w for w in test["wilcoxon"]}
+        assert sorted(wilcoxon) == [
+            ("stableness", "cells"),
+            ("stableness", "documents"),
+            ("stiffness", "cells"),
+            ("stiffness", "documents"),
+        ]
+        assert test["wilcoxon_error"] == ""
+        scipy_p = wilcoxon_over_cells(a, b)
+        for measure, expected in scipy_p.items():
+            cells = wilcoxon[(measure, "cells")]
+            assert cells["p_value"] == pytest.approx(expected, abs=1e-15)
+            assert cells["n"] == 9 and cells["test"] == "Wilcoxon signed-rank (SciPy)"
+            assert wilcoxon[(measure, "documents")]["n"] == 18
+        assert wilcoxon[("stiffness", "cells")]["mean_difference"] == pytest.approx(
+            STIFFNESS[a] - STIFFNESS[b], abs=1e-12
+        )
+        assert wilcoxon[("stableness", "cells")]["mean_difference"] == pytest.approx(
+            STABLENESS[a] - STABLENESS[b], abs=1e-12
+        )
+    # S1 vs S2, worked by hand in tests/metrics/test_crossdataset.py: 0.65625 and 0.125.
+    s1_s2 = {w["measure"]: w for w in pairs[("S1", "S2")]["wilcoxon"] if w["reading"] == "cells"}
+    assert (s1_s2["stiffness"]["p_value"], s1_s2["stableness"]["p_value"]) == (0.65625, 0.125)
+    assert (s1_s2["stiffness"]["statistic"], s1_s2["stiffness"]["zeros"]) == (14.0, 1)
     # The command computes the same tests in-process (same seed, same units, same p).
     data = json.loads(run_command("--format", "json", "--resamples", "500"))
     assert data["tests"] == body["tests"]
@@ -242,6 +293,12 @@ def test_a_missing_cell_is_refused_by_default_and_excluded_for_every_system_when
     _run_tests(client, metric="rouge1_f", missing="exclude", resamples=100)
     tests = get(client, metric="rouge1_f", missing="exclude", resamples=100).json()["tests"]
     assert {(t["n"], t["cells"]) for t in tests} == {(16, 8)}
+    # The Wilcoxon tests pair the 8 cells kept (stableness: 3 diagonal zeros at least).
+    for test in tests:
+        wilcoxon = {(w["measure"], w["reading"]): w for w in test["wilcoxon"]}
+        assert wilcoxon[("stiffness", "cells")]["n"] == 8
+        assert wilcoxon[("stableness", "cells")]["zeros"] >= 3
+        assert wilcoxon[("stiffness", "documents")]["n"] == 16
     s1_s2 = next(t for t in tests if (t["system_a"], t["system_b"]) == ("S1", "S2"))
     assert s1_s2["statistic"] == pytest.approx((2.65 - (2.55 - 0.30)) / 8, abs=1e-12)
 
@@ -381,11 +438,20 @@ def run_command(*args) -> str:
 def test_the_command_reads_the_database(loaded):
     out = run_command("--metric", "rouge1_f", "--datasets", "A,B,C", "--resamples", "500")
     assert "stiffness 0.3167  stableness 0.6389  in-dataset 0.5000" in out
+    # As printed in the paper: 2.85 / 3 and 5.75 / 3.
+    assert "as printed in the paper (sums / N): stiffness 0.9500  stableness 1.9167" in out
     lines = out.splitlines()
     ranking = lines[lines.index("Ranking (1 is best; ties share a rank)") + 2 :][:3]
     assert [line.split()[0] for line in ranking] == ["S1", "S2", "S3"]
-    assert ranking[0].split()[1:] == ["0.3167", "(2)", "0.6389", "(3)", "0.5000", "(1)"]
+    assert ranking[0].split()[1:] == [
+        "0.3167", "(2)", "0.6389", "(3)", "0.5000", "(1)", "0.9500", "1.9167"
+    ]  # fmt: skip
+    assert lines[lines.index(ranking[-1]) + 1].startswith("Ranked by the means over the N x N")
     assert "S1 vs S2: stiffness difference +0.0333" in out
+    # The Wilcoxon p-values worked by hand (S1 vs S2 over the cells: 0.65625 and 0.125).
+    assert "Wilcoxon, stiffness over cells:      difference +0.0333, p = 0.6562 (W = 14" in out
+    assert "Wilcoxon, stableness over cells:     difference -0.2222, p = 0.1250 (W = 0" in out
+    assert out.count("Wilcoxon, stiffness over documents:") == 3
 
 
 def test_the_command_prints_json_and_refuses_a_missing_cell(loaded):
@@ -414,6 +480,13 @@ def test_the_command_computes_from_a_scores_file_without_the_database():
     }
     text = run_command("--scores", str(EXAMPLE), "--resamples", "500")
     assert "stiffness 0.3722  stableness 0.7500  in-dataset 0.5000" in text
+    assert "as printed in the paper (sums / N): stiffness 1.1167  stableness 2.2500" in text
+    # The Wilcoxon tests from the file, as from the database: SciPy's p over the hand cells.
+    for test in data["tests"]:
+        cells = {w["measure"]: w["p_value"] for w in test["wilcoxon"] if w["reading"] == "cells"}
+        expected = wilcoxon_over_cells(test["system_a"], test["system_b"])
+        assert cells == pytest.approx(expected, abs=1e-15)
+    assert systems["S1"]["stiffness_printed"] == pytest.approx(0.95, abs=1e-12)
 
 
 def test_the_command_refuses_a_bad_scores_file(tmp_path):
@@ -458,3 +531,34 @@ def test_a_real_worker_runs_the_tests_queued_on_commit(celery_worker_process, cl
     body = get(client, **params).json()
     assert body["tests"] == run["tests"]
     assert CrossDatasetPairTest.objects.filter(run_id=run["run"], attempts=1).count() == 3
+
+
+def test_a_pair_without_shared_cells_says_why_neither_test_ran():
+    # Two systems on disjoint datasets: nothing to pair, for either test (the report and the
+    # workers' pair task both go through pair_tests_compute).
+    data = pair_tests_compute(
+        "X", "Y", {("A", "A"): {"a": 0.5}}, {("B", "B"): {"b": 0.4}}, resamples=100, seed=0
+    )
+    assert data["p_value"] is None and "at least 2 shared units" in data["error"]
+    assert data["wilcoxon"] == [] and "share no (train, test) cell" in data["wilcoxon_error"]
+
+
+def test_a_run_stored_before_the_wilcoxon_tests_is_not_shown(loaded, client_for):
+    # A run whose key was made without the tests' computation number (the permutation test
+    # only) is another request: the GET shows none, and a POST queues a new run.
+    client = client_for("researcher")
+    params = {"metric": "rouge1_f", "resamples": 200}
+    chosen = ["A", "B", "C"]
+    old_key = hashlib.sha256(json.dumps(["rouge1_f", chosen, "error", 200, 0]).encode()).hexdigest()
+    CrossDatasetTestRun.objects.create(
+        key=old_key,
+        inputs_digest=crossdataset_inputs_digest(metric="rouge1_f", datasets=chosen),
+        metric="rouge1_f",
+        datasets=chosen,
+        missing="error",
+        resamples=200,
+        status="succeeded",
+    )
+    assert get(client, **params).json()["tests_run"]["state"] == "none"
+    started = client.post(f"{URL}tests/", params, format="json")
+    assert started.status_code == 202 and started.json()["state"] == "queued"

@@ -20,6 +20,9 @@ def test_the_page_is_for_researchers_and_admins(client, users, role, status):
             assert control in html
         for table in ('id="ranking"', 'id="tests"', 'id="matrices"', 'id="left-out"'):
             assert table in html
+        # Both normalisations and the paper's test are named on the page itself.
+        assert 'id="normalisation-note"' in html and "as printed (÷ N)" in html
+        assert "p, Wilcoxon" in html and "p, permutation" in html
         assert "loupe/crossdataset." in html  # the module (hashed name)
 
 

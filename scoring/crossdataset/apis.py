@@ -59,10 +59,30 @@ class RequestSerializer(serializers.Serializer):
     )
 
 
+class WilcoxonSerializer(serializers.Serializer):
+    measure = serializers.CharField(help_text="stiffness or stableness.")
+    reading = serializers.CharField(
+        help_text="cells: the matrices' cells are the pairs (Loupe's reading of the paper); "
+        "documents: the (train, test, document) units are."
+    )
+    test = serializers.CharField()
+    statistic = serializers.FloatField(
+        help_text="SciPy's: the smaller of the positive and negative rank sums (two-sided)."
+    )
+    p_value = serializers.FloatField()
+    n = serializers.IntegerField(help_text="Pairs given.")
+    zeros = serializers.IntegerField(help_text="Zero differences dropped (zero_method wilcox).")
+    method = serializers.CharField(help_text="How the p-value was computed.")
+    alternative = serializers.CharField()
+    mean_difference = serializers.FloatField(
+        help_text="Mean of A - B over the pairs: measure(A) - measure(B) over the cells."
+    )
+
+
 class TestSerializer(serializers.Serializer):
     system_a = serializers.CharField()
     system_b = serializers.CharField()
-    test = serializers.CharField()
+    test = serializers.CharField(help_text="The permutation test (its fields up to error).")
     statistic = serializers.FloatField(
         allow_null=True, help_text="stiffness(A) - stiffness(B) on the shared units."
     )
@@ -76,6 +96,14 @@ class TestSerializer(serializers.Serializer):
     dropped_a = serializers.IntegerField()
     dropped_b = serializers.IntegerField()
     error = serializers.CharField(allow_blank=True, help_text="Why the pair was not tested.")
+    wilcoxon = WilcoxonSerializer(
+        many=True,
+        help_text="The paper's Wilcoxon signed-rank tests: stiffness and stableness, over the "
+        "cells and over the documents.",
+    )
+    wilcoxon_error = serializers.CharField(
+        allow_blank=True, help_text="Why the Wilcoxon tests were not run."
+    )
 
 
 class TestRunSerializer(serializers.Serializer):
@@ -107,9 +135,19 @@ class CrossDatasetApi(APIView):
             n_documents = serializers.ListField(
                 child=serializers.ListField(child=serializers.IntegerField())
             )
-            stiffness = serializers.FloatField()
-            stableness = serializers.FloatField()
+            stiffness = serializers.FloatField(
+                help_text="Mean of U over the N x N cells (sum / N²): ranked."
+            )
+            stableness = serializers.FloatField(
+                help_text="Mean of U_ij / U_jj over the N x N cells (sum / N²): ranked."
+            )
             in_dataset = serializers.FloatField()
+            stiffness_printed = serializers.FloatField(
+                help_text="Sum of U / N, CDEvalSumm's formula as printed (N times stiffness)."
+            )
+            stableness_printed = serializers.FloatField(
+                help_text="Sum of U_ij / U_jj / N, the paper's formula as printed."
+            )
             rank_stiffness = serializers.IntegerField()
             rank_stableness = serializers.IntegerField()
             rank_in_dataset = serializers.IntegerField()
@@ -142,7 +180,10 @@ class CrossDatasetApi(APIView):
             help_text="The run of the paired tests for these parameters and the current "
             "scores (POST /api/crossdataset/tests/ starts it)."
         )
+        normalisation = serializers.CharField(help_text="Which normalisation is ranked, why.")
         test = serializers.CharField()
+        wilcoxon_test = serializers.CharField()
+        alpha = serializers.FloatField(help_text="The paper's significance level.")
         test_description = serializers.CharField()
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer)

@@ -11,25 +11,40 @@ from scoring.metrics.crossdataset import (
     MEASURES,
     MISSING_EXCLUDE,
     MISSING_RULES,
+    NORMALISATION_NOTE,
     TEST_STIFFNESS_PERMUTATION,
+    TEST_WILCOXON,
     CrossDatasetError,
     CrossDatasetMatrix,
+    CrossDatasetWilcoxon,
     cross_dataset_matrix,
+    cross_dataset_wilcoxon,
     rank_systems,
     stiffness_permutation_test,
 )
+from scoring.metrics.errors import MetricsError
 from scoring.metrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 # system name -> (train, test) -> document key -> score
 SystemCells = Mapping[str, Mapping[tuple[str, str], Mapping[object, float]]]
 
+# The paper's significance level (CDEvalSumm Sec. 4); the page marks the p-values below it.
+ALPHA = 0.05
+
 TEST_DESCRIPTION = (
-    "Paired sign-flip permutation test of the stiffness difference (two-sided): every "
-    "(train, test, document) unit both systems cover is a pair; each difference is weighted "
-    "by 1 / (cells x documents in its cell), so the statistic is stiffness(A) - stiffness(B) on "
-    "the shared units. Units only one system covers are left out and counted (dropped_a, "
-    "dropped_b). CDEvalSumm gives no test procedure; this one is Loupe's. No correction for "
-    "multiple comparisons is applied."
+    "Two tests per pair of systems, both two-sided, with no correction for multiple "
+    "comparisons. The paper's (CDEvalSumm Sec. 4): the Wilcoxon signed-rank test, pair-wise at "
+    "alpha = 0.05, its null hypothesis that the two systems' expected stiffness (stableness) is "
+    "the same; computed by scipy.stats.wilcoxon (zero differences dropped; the exact "
+    "distribution for up to 50 pairs, every sign pattern for up to 13 tied ones, else the "
+    "normal approximation). The paper does not say what is paired: Loupe's reading pairs the "
+    "cells of the two U matrices for stiffness and of the two normalised matrices for "
+    "stableness (the normalised diagonal, 1 for both, drops out as zeros); the other reading, "
+    "every (train, test, document) unit (its score, or its score / U_jj for stableness), is "
+    "shown beside it. Loupe's own: a paired sign-flip permutation test of the stiffness "
+    "difference over the units both systems cover, each weighted by 1 / (cells x documents in "
+    "its cell), so its statistic is stiffness(A) - stiffness(B); units only one system covers "
+    "are left out and counted (dropped_a, dropped_b)."
 )
 
 
@@ -61,9 +76,7 @@ class CrossDatasetReport:
         excluded: the cells left out for every system (``exclude`` only), row-major.
         left_out: the systems that could not be evaluated.
         ranking: the core's ranking (None when there is no system).
-        tests: ``(system A, system B, result)`` for every pair, in name order; the result is
-            the core's ``CrossDatasetTestResult``, or the error when the pair shares fewer than
-            two units.
+        tests: every pair's tests as plain data (:func:`pair_tests_compute`), in name order.
         resamples: sign patterns drawn by the paired tests when they are not exact.
         seed: the tests' seed.
     """
@@ -155,13 +168,9 @@ def crossdataset_report(
     results = []
     if tests:
         for a, b in combinations(sorted(matrices), 2):
-            try:
-                outcome = stiffness_permutation_test(
-                    used[a], used[b], shared_only=True, resamples=resamples, seed=seed
-                )
-            except CrossDatasetError as error:  # fewer than 2 shared units
-                outcome = error
-            results.append((a, b, outcome))
+            results.append(
+                pair_tests_compute(a, b, used[a], used[b], resamples=resamples, seed=seed)
+            )
     return CrossDatasetReport(
         datasets=order,
         missing=missing,
@@ -188,9 +197,10 @@ def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
 
     Returns:
         ``metric``, ``datasets``, ``missing``, ``excluded``, ``systems`` (per system: U,
-        normalised, documents per cell, stiffness, stableness, in-dataset mean, ranks,
-        excluded cells), ``left_out``, ``ranking`` (best first by each measure), ``tests``
-        and ``test_description``.
+        normalised, documents per cell, stiffness, stableness, in-dataset mean, the two
+        measures as printed in the paper, ranks, excluded cells), ``left_out``, ``ranking``
+        (best first by each measure), ``normalisation`` (which one is ranked and why),
+        ``tests``, ``alpha`` and ``test_description``.
     """
     ranks = {r.system: r for r in report.ranking.systems} if report.ranking else {}
     systems = []
@@ -205,6 +215,8 @@ def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
                 "stiffness": matrix.stiffness,
                 "stableness": matrix.stableness,
                 "in_dataset": matrix.in_dataset,
+                "stiffness_printed": matrix.stiffness_printed,
+                "stableness_printed": matrix.stableness_printed,
                 "rank_stiffness": rank.rank_stiffness,
                 "rank_stableness": rank.rank_stableness,
                 "rank_in_dataset": rank.rank_in_dataset,
@@ -215,7 +227,6 @@ def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
         measure: list(report.ranking.order(measure)) if report.ranking else []
         for measure in MEASURES
     }
-    tests = [pair_test_data(a, b, outcome) for a, b, outcome in report.tests]
     return {
         "metric": metric,
         "datasets": list(report.datasets),
@@ -227,27 +238,85 @@ def report_data(report: CrossDatasetReport, *, metric: str) -> dict:
             for x in report.left_out
         ],
         "ranking": ranking,
-        "tests": tests,
+        "normalisation": NORMALISATION_NOTE,
+        "tests": list(report.tests),
         "test": TEST_STIFFNESS_PERMUTATION,
+        "wilcoxon_test": TEST_WILCOXON,
+        "alpha": ALPHA,
         "test_description": TEST_DESCRIPTION,
     }
 
 
-def pair_test_data(a: str, b: str, outcome) -> dict:
-    """One pair's test as plain data; ``error`` says why a pair could not be tested.
+def pair_tests_compute(a: str, b: str, cells_a, cells_b, *, resamples: int, seed: int) -> dict:
+    """Test one pair both ways (the permutation test and the Wilcoxon tests), as plain data.
+
+    The workers' pair task and the in-process report both call this, on the cells (excluded
+    ones already dropped) of the two systems.
+
+    Args:
+        a: system A's name.
+        b: system B's name.
+        cells_a: system A's ``(train, test)`` -> document key -> score.
+        cells_b: system B's.
+        resamples: sign patterns of the permutation test when it is not exact.
+        seed: its seed.
+
+    Returns:
+        See :func:`pair_test_data`.
+    """
+    try:
+        outcome = stiffness_permutation_test(
+            cells_a, cells_b, shared_only=True, resamples=resamples, seed=seed
+        )
+    except CrossDatasetError as error:  # fewer than 2 shared units
+        outcome = error
+    try:
+        wilcoxon = cross_dataset_wilcoxon(cells_a, cells_b, shared_only=True)
+    except MetricsError as error:  # no shared cell or unit, a missing in-dataset cell
+        wilcoxon = error
+    return pair_test_data(a, b, outcome, wilcoxon)
+
+
+def _wilcoxon_data(wilcoxon: CrossDatasetWilcoxon | MetricsError) -> tuple[list[dict], str]:
+    if isinstance(wilcoxon, MetricsError):
+        return [], str(wilcoxon)
+    return [
+        {
+            "measure": test.measure,
+            "reading": test.reading,
+            "test": TEST_WILCOXON,
+            "statistic": test.result.statistic,
+            "p_value": test.result.p_value,
+            "n": test.result.n,
+            "zeros": test.result.zeros,
+            "method": test.result.method,
+            "alternative": test.result.alternative,
+            "mean_difference": test.result.mean_difference,
+        }
+        for test in wilcoxon.tests
+    ], ""
+
+
+def pair_test_data(a: str, b: str, outcome, wilcoxon: CrossDatasetWilcoxon | MetricsError) -> dict:
+    """One pair's tests as plain data; ``error`` / ``wilcoxon_error`` say why one was not run.
 
     Args:
         a: system A's name.
         b: system B's name.
         outcome: the core's ``CrossDatasetTestResult``, or the ``CrossDatasetError`` raised.
+        wilcoxon: the core's ``CrossDatasetWilcoxon``, or the error raised.
 
     Returns:
-        ``system_a``, ``system_b``, ``test``, ``statistic``, ``p_value``, ``n``, ``cells``,
-        ``exact``, ``resamples``, ``seed``, ``alternative``, ``dropped_a``, ``dropped_b``,
-        ``error``.
+        The permutation test's ``system_a``, ``system_b``, ``test``, ``statistic`` (the
+        stiffness difference), ``p_value``, ``n``, ``cells``, ``exact``, ``resamples``,
+        ``seed``, ``alternative``, ``dropped_a``, ``dropped_b``, ``error``; then ``wilcoxon``
+        (one entry per measure and reading: ``measure``, ``reading``, ``test``, ``statistic``,
+        ``p_value``, ``n``, ``zeros``, ``method``, ``alternative``, ``mean_difference``) and
+        ``wilcoxon_error``.
     """
+    tests, wilcoxon_error = _wilcoxon_data(wilcoxon)
     if isinstance(outcome, CrossDatasetError):
-        return {
+        data = {
             "system_a": a,
             "system_b": b,
             "test": TEST_STIFFNESS_PERMUTATION,
@@ -263,19 +332,21 @@ def pair_test_data(a: str, b: str, outcome) -> dict:
             "dropped_b": 0,
             "error": str(outcome),
         }
-    return {
-        "system_a": a,
-        "system_b": b,
-        "test": outcome.result.test,
-        "statistic": outcome.result.statistic,
-        "p_value": outcome.result.p_value,
-        "n": outcome.result.n,
-        "cells": outcome.cells,
-        "exact": outcome.result.exact,
-        "resamples": outcome.result.resamples,
-        "seed": outcome.result.seed,
-        "alternative": outcome.result.alternative,
-        "dropped_a": outcome.dropped_a,
-        "dropped_b": outcome.dropped_b,
-        "error": "",
-    }
+    else:
+        data = {
+            "system_a": a,
+            "system_b": b,
+            "test": outcome.result.test,
+            "statistic": outcome.result.statistic,
+            "p_value": outcome.result.p_value,
+            "n": outcome.result.n,
+            "cells": outcome.cells,
+            "exact": outcome.result.exact,
+            "resamples": outcome.result.resamples,
+            "seed": outcome.result.seed,
+            "alternative": outcome.result.alternative,
+            "dropped_a": outcome.dropped_a,
+            "dropped_b": outcome.dropped_b,
+            "error": "",
+        }
+    return {**data, "wilcoxon": tests, "wilcoxon_error": wilcoxon_error}

@@ -31,6 +31,9 @@ DEFAULT_METRIC = "rouge1_f"
 FAR_KEY = re.compile(r"^(?P<measure>[a-z0-9]+)@(?P<k>[1-9][0-9]?)$")
 MAX_RESAMPLES = 10_000
 MIN_RESAMPLES = 100
+# Which tests a run computes, part of its request key: a run stored before the Wilcoxon tests
+# were added (1: the permutation test only) is not shown for a new request, which queues a run.
+TESTS_COMPUTATION = 2
 
 
 class CrossDatasetParamsError(ApplicationError):
@@ -228,12 +231,13 @@ def crossdataset_inputs_digest(*, metric: str, datasets: list[str]) -> str:
 def crossdataset_request_key(
     *, metric: str, datasets: list[str], missing: str, resamples: int, seed: int
 ) -> str:
-    """The digest of a request's parameters (which paired tests it asks for).
+    """The digest of a request's parameters (which paired tests it asks for, computed how:
+    :data:`TESTS_COMPUTATION`).
 
     Returns:
         A SHA-256 hex digest.
     """
-    text = json.dumps([metric, list(datasets), missing, resamples, seed])
+    text = json.dumps([metric, list(datasets), missing, resamples, seed, TESTS_COMPUTATION])
     return hashlib.sha256(text.encode()).hexdigest()
 
 

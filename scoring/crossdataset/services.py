@@ -13,11 +13,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.exceptions import ApplicationError
-from scoring.metrics.crossdataset import CrossDatasetError, stiffness_permutation_test
 from scoring.metrics.stats import DEFAULT_SEED
 
 from .models import CrossDatasetPairTest, CrossDatasetTestRun, RunStatus
-from .report import pair_test_data
+from .report import pair_tests_compute
 from .selectors import (
     CrossDatasetParamsError,
     crossdataset_inputs_digest,
@@ -174,7 +173,8 @@ def crossdataset_test_run_plan(*, run: CrossDatasetTestRun) -> list[CrossDataset
 
 
 def crossdataset_pair_compute(*, pair: CrossDatasetPairTest) -> int:
-    """Test one pair and store its result (idempotent: a redelivered pair recomputes it).
+    """Test one pair (the permutation test and the Wilcoxon tests) and store its result
+    (idempotent: a redelivered pair recomputes it).
 
     The attempt is counted in its own transaction first, so a worker killed mid-test leaves a
     trace (see ``tasks.MAX_PAIR_ATTEMPTS``). The two systems' scores are read again and the
@@ -195,17 +195,14 @@ def crossdataset_pair_compute(*, pair: CrossDatasetPairTest) -> int:
         name: {cell: scores for cell, scores in cells.get(name, {}).items() if cell not in excluded}
         for name in names
     }
-    try:
-        outcome = stiffness_permutation_test(
-            kept[pair.system_a],
-            kept[pair.system_b],
-            shared_only=True,
-            resamples=run.resamples,
-            seed=run.seed,
-        )
-    except CrossDatasetError as error:  # fewer than two shared units
-        outcome = error
-    result = pair_test_data(pair.system_a, pair.system_b, outcome)
+    result = pair_tests_compute(
+        pair.system_a,
+        pair.system_b,
+        kept[pair.system_a],
+        kept[pair.system_b],
+        resamples=run.resamples,
+        seed=run.seed,
+    )
     with transaction.atomic():
         locked = CrossDatasetPairTest.objects.select_for_update().get(pk=pair.pk)
         if locked.done_at is not None:

@@ -66,11 +66,32 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     expect(s1.locator("td").nth(1)).to_contain_text("0.6389")
     expect(s1.locator("td").nth(1)).to_contain_text("rank 3")
     expect(s1.locator("td").nth(2)).to_contain_text("0.5000")
+    # The paper's formulas as printed (sums / N): 2.85 / 3 and 5.75 / 3, with the line saying
+    # which normalisation is ranked.
+    expect(s1.locator('td[data-measure="stiffness_printed"]')).to_have_text("0.9500")
+    expect(s1.locator('td[data-measure="stableness_printed"]')).to_have_text("1.9167")
+    expect(page.locator("#normalisation-note")).to_contain_text("Ranked by the means")
     # The paired tests were queued once and drawn when their run finished.
     expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
     expect(page.locator("#tests tbody tr")).to_have_count(3)
     assert len(site.runs) == 1
-    expect(page.locator('#tests tr[data-pair="S1|S2"]')).to_contain_text("+0.0333")
+    pair = page.locator('#tests tr[data-pair="S1|S2"]')
+    expect(pair).to_contain_text("+0.0333")
+    # The paper's Wilcoxon tests beside the permutation test: S1 vs S2 over the cells,
+    # worked by hand in tests/metrics/test_crossdataset.py (0.65625 and 0.125).
+    stiffness = pair.locator('td[data-test="wilcoxon-stiffness-cells"]')
+    assert float(stiffness.get_attribute("data-p")) == 0.65625
+    expect(stiffness).to_contain_text("0.6563")  # toFixed(4) rounds the exact half up
+    expect(stiffness).to_contain_text("8 cells, exact")
+    stableness = pair.locator('td[data-test="wilcoxon-stableness-cells"]')
+    assert float(stableness.get_attribute("data-p")) == 0.125
+    expect(pair.locator('td[data-test="wilcoxon-stiffness-documents"]')).to_contain_text("units")
+    expect(pair).to_contain_text("-0.2222")  # the stableness difference, (5.75 - 7.75) / 9
+    # p-values under alpha are bold: S1 vs S2's stableness over the 18 documents (0.0113).
+    documents = pair.locator('td[data-test="wilcoxon-stableness-documents"]')
+    assert float(documents.get_attribute("data-p")) < 0.05
+    expect(documents.locator("strong")).to_have_count(1)
+    expect(stiffness.locator("strong")).to_have_count(0)
     # Heat maps inline: nine cells with their exact values, a legend, numbers in the cells.
     u = page.locator("section[data-system=S1] figure[data-matrix=u] svg")
     expect(u.locator("rect.cell")).to_have_count(9)

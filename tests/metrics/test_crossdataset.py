@@ -1,14 +1,25 @@
-"""Cross-dataset evaluation (CDEvalSumm): U matrix, stiffness, stableness, ranking, paired test."""
+"""Cross-dataset evaluation (CDEvalSumm): U matrix, stiffness, stableness (both normalisations),
+ranking, the permutation test and the paper's Wilcoxon signed-rank test (against SciPy)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
 from scoring.metrics.crossdataset import (
+    MEASURE_STABLENESS,
+    MEASURE_STIFFNESS,
+    NORMALISATION_NOTE,
+    READING_CELLS,
+    READING_DOCUMENTS,
+    READINGS,
     TEST_STIFFNESS_PERMUTATION,
     BadScoreError,
     CrossDatasetError,
@@ -22,9 +33,17 @@ from scoring.metrics.crossdataset import (
     cell_mean,
     cells_from_nested,
     cross_dataset_matrix,
+    cross_dataset_wilcoxon,
     rank_systems,
+    signed_rank_test,
     stiffness_permutation_test,
     units_of,
+)
+from scoring.metrics.crossdataset.wilcoxon import (
+    METHOD_ALL_ZERO,
+    METHOD_ASYMPTOTIC,
+    METHOD_EXACT,
+    METHOD_EXACT_TIES,
 )
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.stats import paired_permutation_test
@@ -296,3 +315,228 @@ def test_paired_test_needs_two_units_and_finite_scores():
         stiffness_permutation_test({("A", "A"): {"x": math.nan}}, {("A", "A"): {"x": 0.0}})
     with pytest.raises(MetricsError, match="alternative"):
         stiffness_permutation_test({}, {}, alternative="both")
+
+
+# ---------------------------------------------------------------- the paper's normalisation
+
+
+@pytest.mark.parametrize("system", sorted(HAND))
+def test_the_printed_formulas_divide_the_sums_by_n(system):
+    # CDEvalSumm prints stiffness = (1/N) sum_ij U_ij and stableness = (1/N) sum_ij U_ij / U_jj:
+    # with N = 3 datasets, the sums worked above divided by 3 (S1: 2.85 / 3 = 0.95 and
+    # 5.75 / 3 = 1.9167), N times Loupe's means over the 9 cells.
+    matrix = _matrices()[system]
+    hand = HAND[system]
+    assert matrix.stiffness_printed == pytest.approx(hand["stiffness"] * 9 / 3, abs=1e-12)
+    assert matrix.stableness_printed == pytest.approx(hand["stableness"] * 9 / 3, abs=1e-12)
+    assert _matrices()["S1"].stiffness_printed == pytest.approx(0.95, abs=1e-12)
+    assert _matrices()["S1"].stableness_printed == pytest.approx(5.75 / 3, abs=1e-12)
+
+
+def test_the_printed_formulas_with_an_excluded_cell():
+    # Present: .4, .5, .25 (sum 1.15) and normalised 1, 1, .5 (sum 2.5), over N = 2 datasets.
+    matrix = cross_dataset_matrix(
+        _two_by_two({("A", "B"): {"b": 0.25}}), system="s", missing="exclude"
+    )
+    assert matrix.stiffness_printed == pytest.approx(1.15 / 2, abs=1e-12)
+    assert matrix.stableness_printed == pytest.approx(2.5 / 2, abs=1e-12)
+    assert "N²" in NORMALISATION_NOTE and "as printed" in NORMALISATION_NOTE
+
+
+# ---------------------------------------------------------------- the Wilcoxon test
+
+
+def _exact_p(differences) -> float:
+    """Two-sided p of the signed-rank test by enumerating every sign pattern of the midranks
+    of the non-zero differences (given exactly, as Fractions): an implementation independent
+    of SciPy's."""
+    nonzero = [d for d in differences if d != 0]
+    ordered = sorted(abs(d) for d in nonzero)
+    rank = {}
+    for value in set(ordered):
+        first = ordered.index(value) + 1
+        rank[value] = Fraction(2 * first + ordered.count(value) - 1, 2)
+    ranks = [rank[abs(d)] for d in nonzero]
+    observed = sum(r for r, d in zip(ranks, nonzero, strict=True) if d > 0)
+    middle = sum(ranks) / 2
+    hits = sum(
+        1
+        for signs in itertools.product((0, 1), repeat=len(ranks))
+        if abs(sum(r for r, s in zip(ranks, signs, strict=True) if s) - middle)
+        >= abs(observed - middle)
+    )
+    return hits / 2 ** len(ranks)
+
+
+EVERY_PATTERN = scipy_stats.PermutationMethod(n_resamples=np.inf)
+
+
+def test_wilcoxon_without_ties_is_scipys_exact_test():
+    # d = a - b = 1, 2, ..., 7, -8 (eighths): R- = 8, R+ = 28.
+    a = [0.125 * k for k in (2, 4, 6, 8, 10, 12, 14, 0)]
+    b = [0.125 * k for k in (1, 2, 3, 4, 5, 6, 7, 8)]
+    ours = signed_rank_test(a, b)
+    theirs = scipy_stats.wilcoxon(a, b, method="exact")
+    assert (ours.statistic, ours.p_value) == (float(theirs.statistic), float(theirs.pvalue))
+    assert ours.statistic == 8.0
+    assert ours.p_value == pytest.approx(
+        _exact_p([Fraction(k, 8) for k in (1, 2, 3, 4, 5, 6, 7, -8)])
+    )
+    assert (ours.n, ours.zeros, ours.method) == (8, 0, METHOD_EXACT)
+    assert ours.mean_difference == pytest.approx(20 / 64, abs=1e-15)
+    for alternative in ("greater", "less"):
+        one = signed_rank_test(a, b, alternative=alternative)
+        want = scipy_stats.wilcoxon(a, b, method="exact", alternative=alternative)
+        assert (one.statistic, one.p_value) == (float(want.statistic), float(want.pvalue))
+
+
+def test_wilcoxon_drops_zero_differences():
+    # Two pairs are equal: zero_method "wilcox" drops them and tests the other five
+    # (.5, -.25, .1, .0375, .625: no ties, so SciPy's exact distribution).
+    a = [0.5, 0.3, 0.9, 0.25, 0.7, 0.1, 0.75]
+    b = [0.5, 0.3, 0.4, 0.5, 0.6, 0.0625, 0.125]
+    ours = signed_rank_test(a, b)
+    theirs = scipy_stats.wilcoxon(a, b, zero_method="wilcox", method="exact")
+    assert (ours.statistic, ours.p_value) == (float(theirs.statistic), float(theirs.pvalue))
+    assert (ours.n, ours.zeros, ours.method) == (7, 2, METHOD_EXACT)
+    # Ranks of |d|: .0375 1, .1 2, .25 3, .5 4, .625 5; R- = 3, so W = 3 and p = 2 P(R+ <= 3)
+    # = 2 * 5 / 32 (the rank subsets summing to at most 3: {}, {1}, {2}, {3}, {1, 2}).
+    assert ours.statistic == 3.0
+    assert ours.p_value == 2 * 5 / 32
+    exact = [Fraction(1, 2), Fraction(-1, 4), Fraction(1, 10), Fraction(3, 80), Fraction(5, 8)]
+    assert ours.p_value == pytest.approx(_exact_p(exact), abs=1e-15)
+
+
+def test_wilcoxon_keeps_ties_that_rounding_would_split():
+    # In exact arithmetic d = .1 (five times), -.05, .2, -.15; in floats 0.45 - 0.35 is
+    # 0.10000000000000003 and the other four 0.09999999999999998, which SciPy on a and b would
+    # rank apart (p = 0.2109). Loupe rounds the differences first: the five are one tie.
+    a = [0.3, 0.6, 0.7, 0.9, 0.45, 0.25, 0.5, 0.1]
+    b = [0.2, 0.5, 0.6, 0.8, 0.35, 0.3, 0.3, 0.25]
+    exact = [Fraction(1, 10)] * 5 + [Fraction(-1, 20), Fraction(1, 5), Fraction(-3, 20)]
+    ours = signed_rank_test(a, b)
+    theirs = scipy_stats.wilcoxon([0.1] * 5 + [-0.05, 0.2, -0.15], method=EVERY_PATTERN)
+    assert ours.statistic == float(theirs.statistic) == 8.0
+    assert ours.method == METHOD_EXACT_TIES
+    assert ours.p_value == pytest.approx(float(theirs.pvalue), abs=1e-15)
+    assert ours.p_value == pytest.approx(_exact_p(exact), abs=1e-15)
+    split = scipy_stats.wilcoxon(a, b, method=EVERY_PATTERN)
+    assert float(split.pvalue) != pytest.approx(ours.p_value)
+
+
+def test_wilcoxon_of_many_pairs_is_the_normal_approximation():
+    rng = np.random.default_rng(7)
+    a = rng.uniform(0.2, 0.6, 80).round(3)
+    b = (a + rng.normal(0.02, 0.05, 80)).round(3)
+    ours = signed_rank_test(a.tolist(), b.tolist())
+    d = np.round(a - b, 9)
+    theirs = scipy_stats.wilcoxon(d, method="asymptotic", correction=False)
+    assert ours.method == METHOD_ASYMPTOTIC
+    assert ours.statistic == float(theirs.statistic)
+    assert ours.p_value == pytest.approx(float(theirs.pvalue), rel=1e-12)
+
+
+def test_wilcoxon_edge_cases():
+    same = signed_rank_test([0.2, 0.4], [0.2, 0.4])
+    assert (same.p_value, same.statistic, same.zeros, same.method) == (1.0, 0.0, 2, METHOD_ALL_ZERO)
+    one = signed_rank_test([0.5], [0.25])  # one pair: both signs equally likely, p = 1
+    assert one.p_value == 1.0
+    with pytest.raises(MetricsError, match="differ in length"):
+        signed_rank_test([0.1, 0.2], [0.1])
+    with pytest.raises(MetricsError, match="at least one pair"):
+        signed_rank_test([], [])
+    with pytest.raises(MetricsError, match=r"a\[1\] = nan"):
+        signed_rank_test([0.1, math.nan], [0.1, 0.2])
+    with pytest.raises(MetricsError, match="alternative"):
+        signed_rank_test([0.1], [0.2], alternative="both")
+
+
+# The example's cell differences, from the hand-worked U and normalised matrices (HAND).
+def _hand_differences(a: str, b: str, kind: str) -> list[Fraction]:
+    return [
+        Fraction(str(x)) - Fraction(str(y))
+        for row_a, row_b in zip(HAND[a][kind], HAND[b][kind], strict=True)
+        for x, y in zip(row_a, row_b, strict=True)
+    ]
+
+
+def test_wilcoxon_over_the_examples_cells_by_hand_and_by_scipy():
+    # S1 - S2 over the U cells: .10, -.10, 0, -.05, .10, -.15, .05, .05, .30. The zero drops;
+    # midranks .05 x 3 -> 2, .10 x 3 -> 5, .15 -> 7, .30 -> 8: R+ = 5 + 5 + 2 + 2 + 8 = 22,
+    # R- = 5 + 2 + 7 = 14, so W = 14. Over the normalised cells: 0, -.5, -.5, -.25, 0, -.75,
+    # 0, 0, 0: four differences, all negative, so p = 2 / 2**4 = 0.125.
+    _, systems = _example()
+    found = cross_dataset_wilcoxon(systems["S1"], systems["S2"])
+    stiffness = found.get(MEASURE_STIFFNESS, READING_CELLS)
+    assert (stiffness.statistic, stiffness.n, stiffness.zeros) == (14.0, 9, 1)
+    assert stiffness.method == METHOD_EXACT_TIES
+    assert stiffness.p_value == pytest.approx(_exact_p(_hand_differences("S1", "S2", "u")))
+    assert stiffness.mean_difference == pytest.approx((2.85 - 2.55) / 9, abs=1e-12)
+    stableness = found.get(MEASURE_STABLENESS, READING_CELLS)
+    assert (stableness.statistic, stableness.zeros) == (0.0, 5)
+    assert stableness.p_value == 0.125
+    assert stableness.mean_difference == pytest.approx((5.75 - 7.75) / 9, abs=1e-12)
+    assert found.cells == 9
+    for a, b in (("S1", "S2"), ("S1", "S3"), ("S2", "S3")):
+        found = cross_dataset_wilcoxon(systems[a], systems[b])
+        for measure, kind in ((MEASURE_STIFFNESS, "u"), (MEASURE_STABLENESS, "normalised")):
+            exact = _hand_differences(a, b, kind)
+            theirs = scipy_stats.wilcoxon(
+                [float(d) for d in exact if d], zero_method="wilcox", method=EVERY_PATTERN
+            )
+            ours = found.get(measure, READING_CELLS)
+            assert ours.statistic == float(theirs.statistic)
+            assert ours.p_value == pytest.approx(float(theirs.pvalue), abs=1e-15)
+            assert ours.p_value == pytest.approx(_exact_p(exact), abs=1e-15)
+
+
+def test_wilcoxon_over_the_examples_documents_by_scipy():
+    # The other reading: the 18 (train, test, document) units. Stiffness pairs the scores;
+    # stableness divides each by its own system's in-dataset mean (S1: .5, .4, .6 for A, B, C;
+    # S2: .4, .3, .3). 18 pairs with ties: the normal approximation.
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    diagonal = {"S1": {"A": 0.5, "B": 0.4, "C": 0.6}, "S2": {"A": 0.4, "B": 0.3, "C": 0.3}}
+    units = [
+        (train, test, doc)
+        for train in "ABC"
+        for test in "ABC"
+        for doc in sorted(data["systems"]["S1"][train][test])
+    ]
+
+    def score(system, unit):
+        return data["systems"][system][unit[0]][unit[1]][unit[2]]
+
+    _, systems = _example()
+    found = cross_dataset_wilcoxon(systems["S1"], systems["S2"])
+    for measure, value in (
+        (MEASURE_STIFFNESS, lambda s, u: score(s, u)),
+        (MEASURE_STABLENESS, lambda s, u: score(s, u) / diagonal[s][u[1]]),
+    ):
+        d = np.round([value("S1", u) - value("S2", u) for u in units], 12)
+        theirs = scipy_stats.wilcoxon(d[d != 0], method="asymptotic", correction=False)
+        ours = found.get(measure, READING_DOCUMENTS)
+        assert (ours.n, ours.method) == (18, METHOD_ASYMPTOTIC)
+        assert ours.statistic == float(theirs.statistic)
+        assert ours.p_value == pytest.approx(float(theirs.pvalue), rel=1e-9)
+
+
+def test_wilcoxon_refuses_different_cells_or_units_unless_shared_only():
+    a = {("A", "A"): {"x": 0.5, "y": 0.3}, ("B", "B"): {"x": 0.4}, ("A", "B"): {"x": 0.2}}
+    b = {("A", "A"): {"x": 0.3, "y": 0.2}, ("B", "B"): {"x": 0.5}}
+    with pytest.raises(MismatchedCellsError, match="shared_only=True"):
+        cross_dataset_wilcoxon(a, b)
+    found = cross_dataset_wilcoxon(a, b, shared_only=True)
+    assert (found.cells, found.dropped_a, found.dropped_b) == (2, 1, 0)
+    assert found.get(MEASURE_STIFFNESS, READING_DOCUMENTS).n == 3
+    b[("A", "B")] = {"z": 0.1}
+    with pytest.raises(MismatchedUnitsError):
+        cross_dataset_wilcoxon(a, b)
+    with pytest.raises(NoCellsError, match="share no"):
+        cross_dataset_wilcoxon({("A", "A"): {"x": 0.5}}, {("B", "B"): {"x": 0.5}}, shared_only=True)
+    with pytest.raises(MetricsError, match="alternative"):
+        cross_dataset_wilcoxon(a, b, alternative="both")
+    assert {(t.measure, t.reading) for t in found.tests} == {
+        (m, r) for m in (MEASURE_STIFFNESS, MEASURE_STABLENESS) for r in READINGS
+    }
+    with pytest.raises(KeyError):
+        found.get("in_dataset", READING_CELLS)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from scoring.metrics import cli
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.spans import (
+    DEFAULT_RULE,
+    RULE_DESCRIPTIONS,
     RULE_INSIDE,
     RULE_OVERLAP,
     Faithfulness,
@@ -14,6 +19,12 @@ from scoring.metrics.spans import (
     faithfulness_detail,
 )
 from scoring.metrics.spans.faithfulness import hallucinated_words, summary_words
+
+
+def test_the_rules_are_named_and_described():
+    assert set(RULE_DESCRIPTIONS) == {RULE_INSIDE, RULE_OVERLAP} == {"inside", "overlap"}
+    assert "release" in RULE_DESCRIPTIONS[RULE_INSIDE]
+    assert "touches" in RULE_DESCRIPTIONS[RULE_OVERLAP]
 
 
 def test_words_are_white_space_runs_with_their_punctuation():
@@ -41,10 +52,11 @@ def test_one_annotator_and_a_clean_summary():
 
 def test_a_span_inside_a_word_marks_it_only_under_overlap():
     summary = "a 24-year-old man died."
-    # "24" is [2, 4): part of the word "24-year-old".
-    assert faithfulness(summary, [[(2, 4)]]) == 0.75
-    assert faithfulness(summary, [[(2, 4)]], RULE_OVERLAP) == 0.75
+    # "24" is [2, 4): part of the word "24-year-old". The default is the release's rule.
+    assert DEFAULT_RULE == RULE_INSIDE
+    assert faithfulness(summary, [[(2, 4)]]) == 1.0
     assert faithfulness(summary, [[(2, 4)]], RULE_INSIDE) == 1.0
+    assert faithfulness(summary, [[(2, 4)]], RULE_OVERLAP) == 0.75
 
 
 def test_a_span_that_leaves_out_the_full_stop():
@@ -53,7 +65,8 @@ def test_a_span_that_leaves_out_the_full_stop():
     summary = "all images are copyrighted."
     spans = [[(0, 26)], [(0, 26)], [(0, 26)]]
     assert faithfulness(summary, spans, RULE_INSIDE) == 0.25
-    assert faithfulness(summary, spans) == 0.0
+    assert faithfulness(summary, spans) == 0.25
+    assert faithfulness(summary, spans, RULE_OVERLAP) == 0.0
 
 
 def test_golden_value_from_the_release():
@@ -62,8 +75,9 @@ def test_golden_value_from_the_release():
     summary = "a 24-year-old man has died after being shot in a sheffield street."
     spans = [[(2, 4), (49, 65)]] * 3
     assert faithfulness(summary, spans, RULE_INSIDE) == pytest.approx(11 / 12, abs=1e-12)
+    assert faithfulness(summary, spans) == pytest.approx(11 / 12, abs=1e-12)
     # Touching words: "24-year-old", "sheffield", "street." -> 9 of 12 left.
-    assert faithfulness(summary, spans) == pytest.approx(9 / 12, abs=1e-12)
+    assert faithfulness(summary, spans, RULE_OVERLAP) == pytest.approx(9 / 12, abs=1e-12)
 
 
 def test_overlapping_and_repeated_spans_count_a_word_once():
@@ -121,7 +135,7 @@ def test_bad_spans_are_refused_with_the_annotator(spans, message):
 
 
 def test_an_unknown_rule_is_refused():
-    with pytest.raises(FaithfulnessError, match="rule must be one of overlap, inside"):
+    with pytest.raises(FaithfulnessError, match="rule must be one of inside, overlap"):
         faithfulness("a b", [[]], "touching")
     with pytest.raises(FaithfulnessError, match="rule must be one of"):
         hallucinated_words(((0, 1),), [], "any")
@@ -136,3 +150,66 @@ def test_the_result_is_frozen():
     result = faithfulness_detail("a b", [[]])
     with pytest.raises(AttributeError):
         result.score = 0.0  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------- the command line
+
+
+GOLDEN = {
+    "id": "bert_withckpt_39017131",
+    "summary": "a 24-year-old man has died after being shot in a sheffield street.",
+    "spans": [[[2, 4], [49, 65]]] * 3,
+}
+
+
+def _cli(args, capsys):
+    status = cli.main(["faithfulness", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_cli_scores_by_the_releases_rule_unless_asked_for_overlap(tmp_path, capsys):
+    path = tmp_path / "summaries.jsonl"
+    clean = {"id": "clean", "summary": "all clear here", "spans": [[], []]}
+    path.write_text("\n".join(json.dumps(r) for r in (GOLDEN, clean)) + "\n")
+    status, out, _ = _cli(["--summaries", str(path)], capsys)
+    assert status == 0
+    golden, other = (json.loads(line) for line in out.splitlines())
+    # The release's Faithful for this summary is 11/12 (see test_golden_value_from_the_release).
+    assert golden["rule"] == "inside"
+    assert golden["score"] == pytest.approx(11 / 12, abs=1e-12)
+    assert (golden["words"], golden["hallucinated"]) == (12, [1, 1, 1])
+    assert (other["id"], other["score"], other["per_annotator"]) == ("clean", 1.0, [1.0, 1.0])
+    status, out, _ = _cli(["--summaries", str(path), "--rule", "overlap"], capsys)
+    touched = json.loads(out.splitlines()[0])
+    assert touched["rule"] == "overlap" and touched["score"] == pytest.approx(9 / 12, abs=1e-12)
+    status, out, _ = _cli(["--summaries", str(path), "--table"], capsys)
+    lines = out.splitlines()
+    assert lines[0].split() == ["id", "words", "score", "annotator", "1", "annotator", "2",
+                                "annotator", "3"]  # fmt: skip
+    assert lines[1].split() == ["bert_withckpt_39017131", "12", "0.9167", "0.9167", "0.9167",
+                                "0.9167"]  # fmt: skip
+    assert lines[2].split() == ["clean", "3", "1.0000", "1.0000", "1.0000"]
+
+
+def test_the_cli_names_the_line_of_bad_input(tmp_path, capsys):
+    path = tmp_path / "summaries.jsonl"
+    path.write_text(json.dumps(GOLDEN) + "\n" + json.dumps({**GOLDEN, "spans": [[[0, 99]]]}))
+    status, _, err = _cli(["--summaries", str(path)], capsys)
+    assert status == 2 and "summaries.jsonl:2: annotator 1: span [0, 99) is outside" in err
+    path.write_text(json.dumps({"summary": "a b", "spans": "a"}) + "\n")
+    status, _, err = _cli(["--summaries", str(path)], capsys)
+    assert status == 2 and "'spans' must be a list" in err
+    path.write_text(json.dumps({"summary": "a b"}) + "\n")
+    status, _, err = _cli(["--summaries", str(path)], capsys)
+    assert status == 2 and "missing key 'spans'" in err
+    with pytest.raises(SystemExit):
+        cli.main(["faithfulness", "--summaries", str(path), "--rule", "touching"])
+
+
+def test_the_cli_help_names_both_rules(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["faithfulness", "--help"])
+    text = capsys.readouterr().out
+    for rule, description in RULE_DESCRIPTIONS.items():
+        assert rule in text and description[:40] in " ".join(text.split())

@@ -1,6 +1,7 @@
 """XSum faithfulness as a human column: scored per judged output by the scoring job (the mean
-over the annotators of the share of words outside their spans), on the leaderboard with CIs and
-correlated with the automatic metrics; hand-worked, then on the public release."""
+over the annotators of the share of words outside their spans, under the release's rule), on
+the leaderboard with CIs and correlated with the automatic metrics; hand-worked, then on the
+public release."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from scoring.leaderboards.services import leaderboard_serve
 from scoring.scores.models import ScoringJob
 from scoring.scores.services import scoring_job_create, scoring_job_run_inline
 from tests.conftest import SHARED_DATA
+from tests.importers.test_xsum_faithfulness import _release_scores
 from tests.score_helpers import stored_scores
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +69,8 @@ def judged(db, django_capture_on_commit_callbacks):
             # s1/b0: worker 0 marks "cat" (1 of 6 words), worker 1 nothing: (5/6 + 1) / 2.
             (0, "s1", "b0"): ((span(4, 7, cat),), False),
             (1, "s1", "b0"): ((), True),
-            # s1/b1: worker 0 marks "at on" (a span inside "sat" and all of "on": 2 words).
+            # s1/b1: worker 0 marks [5, 10) "at sa" (the end of "cat", the start of "sat": no
+            # word whole, so none under the release's rule; both touched under overlap).
             (0, "s1", "b1"): ((span(5, 10, cat, "intrinsic"),), False),
             (1, "s1", "b1"): ((span(0, 3, cat), span(15, 22, cat)), False),
             # s2/b0: both workers mark the whole summary.
@@ -101,8 +104,9 @@ def _faith(output):
 def test_faithfulness_per_output_by_hand(judged):
     _, outputs = judged
     assert _faith(outputs["s1", "b0"]) == pytest.approx((5 / 6 + 1) / 2)
-    # Worker 0: "sat" and "on" touched (4 of 6 left); worker 1: "the" and "the mat" (3 left).
-    assert _faith(outputs["s1", "b1"]) == pytest.approx((4 / 6 + 3 / 6) / 2)
+    # Worker 0: no word wholly inside its span (6 of 6 left; "cat" and "sat" are only
+    # touched); worker 1: "the" and "the mat" (3 left).
+    assert _faith(outputs["s1", "b1"]) == pytest.approx((6 / 6 + 3 / 6) / 2)
     assert _faith(outputs["s2", "b0"]) == 0.0
     assert _faith(outputs["s2", "b1"]) == 1.0
     assert _faith(outputs["s3", "b0"]) == pytest.approx(2 / 3)
@@ -115,11 +119,12 @@ def test_faithfulness_on_the_leaderboard_with_its_correlations(judged):
     assert "faithfulness" in board["metrics"]
     rows = {row["system"]: row for row in board["systems"]}
     s1 = rows["s1"]["faithfulness"]
-    assert s1["mean"] == pytest.approx(((5 / 6 + 1) / 2 + (4 / 6 + 3 / 6) / 2) / 2)
+    assert s1["mean"] == pytest.approx(((5 / 6 + 1) / 2 + (6 / 6 + 3 / 6) / 2) / 2)
     assert s1["n"] == 2 and s1["ci_low"] <= s1["mean"] <= s1["ci_high"]
     assert rows["s3"]["faithfulness"]["n"] == 1 and rows["s3"]["faithfulness"]["ci_low"] is None
     block = board["faithfulness"]
     assert block["available"] and "averaged over the annotators" in block["definition"]
+    assert "holds all of it" in block["definition"]
     levels = {(c["metric"], c["level"]): c for c in block["correlations"]}
     # Faithfulness is never correlated with itself; every automatic metric is, at both levels.
     assert {m for m, _ in levels} == set(board["metrics"]) - {"faithfulness"}
@@ -160,6 +165,17 @@ def test_the_xsum_release_gets_a_faithfulness_column(django_capture_on_commit_ca
     assert {s: c["n"] for s, c in rows.items()} == dict.fromkeys(rows, 500) and len(rows) == 4
     for cell in rows.values():
         assert 0 < cell["ci_low"] < cell["mean"] < cell["ci_high"] < 1
+    # The stored values follow the release's rule (the default): its Faithful column agrees
+    # on 1,916 of the 1,992 summaries it scores (tests/importers/test_xsum_faithfulness.py).
+    release = _release_scores()
+    stored = {
+        (score.row.version.system.slug, score.row.document.external_id): score.value
+        for score in stored_scores("faithfulness", version__dataset=dataset)
+    }
+    agree = sum(
+        1 for key, row in release.items() if abs(stored[key] - float(row["Faithful"])) <= 1e-9
+    )
+    assert (agree, len(release)) == (1916, 1992)
     levels = {(c["metric"], c["level"]): c for c in board["faithfulness"]["correlations"]}
     for metric in ("rouge1_f", "rouge2_f", "rougeL_f"):
         assert levels[metric, "instance"]["n"] == 2000

@@ -1,8 +1,10 @@
 // Cross-dataset evaluation page: the form (metric, datasets, missing-cell rule) drives
-// GET /api/crossdataset/?...&plots=true; the ranking, each system's heat maps (server-built SVG,
-// values in data-* attributes) and the left-out systems are drawn from it. The paired tests run
-// on the workers: when the GET has none for these scores, POST /api/crossdataset/tests/ starts
-// (or finds) the run and GET /api/crossdataset/tests/<id>/ is polled until it is done.
+// GET /api/crossdataset/?...&plots=true; the ranking (the means, ranked, and the paper's figures
+// as printed), each system's heat maps (server-built SVG, values in data-* attributes) and the
+// left-out systems are drawn from it. The paired tests (the permutation test and the paper's
+// Wilcoxon tests) run on the workers: when the GET has none for these scores,
+// POST /api/crossdataset/tests/ starts (or finds) the run and GET /api/crossdataset/tests/<id>/
+// is polled until it is done.
 import { api, el } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 
@@ -16,6 +18,7 @@ const errorBox = document.getElementById("error");
 const testsStatus = document.getElementById("tests-status");
 const POLL_MS = 1000;
 let loading = 0; // the latest load; an older one's polling stops
+let alpha = 0.05; // the paper's significance level, as the API gives it
 
 const figure = (value) => (value === null || value === undefined ? "–" : Number(value).toFixed(4));
 
@@ -79,10 +82,13 @@ function drawRanking(body) {
       rankCell(s.stiffness, s.rank_stiffness),
       rankCell(s.stableness, s.rank_stableness),
       rankCell(s.in_dataset, s.rank_in_dataset),
+      el("td", figure(s.stiffness_printed), { class: "num", "data-measure": "stiffness_printed" }),
+      el("td", figure(s.stableness_printed), { class: "num", "data-measure": "stableness_printed" }),
     );
     return row;
   });
   document.querySelector("#ranking tbody").replaceChildren(...rows);
+  document.getElementById("normalisation-note").textContent = body.normalisation;
   const note = document.getElementById("excluded-note");
   note.hidden = !body.excluded.length;
   note.textContent = body.excluded.length
@@ -91,22 +97,44 @@ function drawRanking(body) {
   document.getElementById("ranking-section").hidden = !body.systems.length;
 }
 
+// A p-value cell: the figure (bold under alpha), how it was computed underneath.
+function pCell(p, how, kind) {
+  const cell = el("td", null, { class: "num", "data-test": kind, "data-p": String(p) });
+  const text = figure(p);
+  cell.append(p < alpha ? el("strong", text) : el("span", text), el("small", how, { class: "ci" }));
+  return cell;
+}
+
+function wilcoxonCell(t, measure, reading) {
+  if (t.wilcoxon_error) return el("td", "–", { class: "num na", title: t.wilcoxon_error });
+  const w = t.wilcoxon.find((x) => x.measure === measure && x.reading === reading);
+  const pairs = `${w.n - w.zeros} ${reading === "cells" ? "cells" : "units"}`;
+  const how = w.method.startsWith("exact") ? "exact" : "normal";
+  return pCell(w.p_value, `${pairs}, ${how}`, `wilcoxon-${measure}-${reading}`);
+}
+
+function difference(value) {
+  return el("td", (value >= 0 ? "+" : "") + figure(value), { class: "num" });
+}
+
 function drawTests(tests) {
   const rows = tests.map((t) => {
     const row = el("tr", null, { "data-pair": `${t.system_a}|${t.system_b}` });
+    row.append(el("th", t.system_a, { scope: "row" }), el("td", t.system_b));
     if (t.error) {
-      row.append(el("th", t.system_a, { scope: "row" }), el("td", t.system_b), el("td", `Not tested: ${t.error}`, { colspan: "4", class: "na" }));
-      return row;
+      row.append(el("td", `Not tested: ${t.error}`, { colspan: "2", class: "na" }));
+    } else {
+      const how = t.exact ? "exact" : `${t.resamples} patterns, seed ${t.seed}`;
+      const dropped = t.dropped_a || t.dropped_b ? `; left out ${t.dropped_a} / ${t.dropped_b}` : "";
+      row.append(difference(t.statistic), pCell(t.p_value, `${t.n} units, ${how}${dropped}`, "permutation"));
     }
-    const how = t.exact ? "exact" : `${t.resamples} sign patterns, seed ${t.seed}`;
-    const dropped = t.dropped_a || t.dropped_b ? `; units left out ${t.dropped_a} / ${t.dropped_b}` : "";
+    const stableness = t.wilcoxon.find((x) => x.measure === "stableness" && x.reading === "cells");
     row.append(
-      el("th", t.system_a, { scope: "row" }),
-      el("td", t.system_b),
-      el("td", (t.statistic >= 0 ? "+" : "") + figure(t.statistic), { class: "num" }),
-      el("td", figure(t.p_value), { class: "num", "data-p": String(t.p_value) }),
-      el("td", `${t.n} (${t.cells} cells)`, { class: "num" }),
-      el("td", `${t.test}, ${t.alternative} (${how}${dropped})`),
+      wilcoxonCell(t, "stiffness", "cells"),
+      wilcoxonCell(t, "stiffness", "documents"),
+      stableness ? difference(stableness.mean_difference) : el("td", "–", { class: "num na" }),
+      wilcoxonCell(t, "stableness", "cells"),
+      wilcoxonCell(t, "stableness", "documents"),
     );
     return row;
   });
@@ -184,6 +212,8 @@ async function load() {
     fillMetrics(body.metrics, body.metric);
     missingSelect.value = body.missing;
     for (const box of datasetsBox.querySelectorAll("input[type=checkbox]")) box.checked = body.datasets.includes(box.value);
+    alpha = body.alpha;
+    document.getElementById("tests-alpha").textContent = String(alpha);
     drawRanking(body);
     document.getElementById("tests-description").textContent = body.test_description;
     drawTests(body.tests);

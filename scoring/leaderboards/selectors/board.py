@@ -73,8 +73,9 @@ CATEGORIES = {
 }
 FAITHFULNESS_DEFINITION = (
     "Faithfulness (Maynez et al. 2020): the share of a summary's words outside the spans an "
-    "annotator marked as hallucinated, averaged over the annotators; a system's value is the "
-    "mean over its annotated outputs."
+    "annotator marked as hallucinated (a word counts as marked when a span holds all of it, the "
+    "XSum release's rule), averaged over the annotators; a system's value is the mean over its "
+    "annotated outputs."
 )
 # The metric columns; faithfulness is a human score (the XSum annotators'), shown as a column
 # and correlated with the others as a human study, never as a metric. AutoFAR-L (beside FAR)

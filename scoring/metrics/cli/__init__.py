@@ -11,7 +11,7 @@ from importlib import import_module
 from .base import CliError, Output
 
 # Each module registers one sub-command with ``register(subparsers, parent)``.
-COMMAND_MODULES = ("far", "rouge", "allpairs", "polytope")
+COMMAND_MODULES = ("far", "rouge", "allpairs", "polytope", "faithfulness")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     """
     parser = argparse.ArgumentParser(
         prog="python -m scoring.metrics",
-        description="Loupe's metrics core without the server: FAR/SAR, ROUGE, PolyTope. "
+        description="Loupe's metrics core without the server: FAR/SAR, ROUGE, PolyTope, "
+        "faithfulness. "
         "Each command writes JSON to stdout; --table prints a readable table instead. "
         "Run a command with --help to see its input formats.",
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -21,6 +21,15 @@ from .errors import (
     UnknownDatasetError,
 )
 
+#: Which normalisation is ranked and why, in one line (the command, the API and the page).
+NORMALISATION_NOTE = (
+    "Ranked by the means over the N x N cells (Loupe's: the sums divided by N²). CDEvalSumm's "
+    "formulas as printed divide the sums by N ('as printed'): N times the mean, the same order, "
+    "but a stiffness above every cell and a stableness of at least 100% from the diagonal alone, "
+    "while the paper's own figures (stiffness 20-30% of ROUGE in its Fig. 4a, stableness above "
+    "100% only where it explains why) are means."
+)
+
 MISSING_ERROR = "error"
 MISSING_EXCLUDE = "exclude"
 MISSING_RULES = (MISSING_ERROR, MISSING_EXCLUDE)
@@ -100,9 +109,14 @@ class CrossDatasetMatrix:
         u: the U matrix of cell means.
         normalised: the matrix ``U_ij / U_jj``.
         n_documents: documents per cell (0 for an excluded cell).
-        stiffness: mean of the present cells of ``u``.
+        stiffness: mean of the present cells of ``u`` (the sum over ``N²`` cells divided by
+            ``N²``; what Loupe ranks by).
         stableness: mean of the present cells of ``normalised`` (diagonal ones included).
         in_dataset: mean of the diagonal ``U_jj`` (the usual in-dataset evaluation).
+        stiffness_printed: the sum of the present cells of ``u`` divided by ``N`` (the number
+            of datasets), CDEvalSumm's formula as printed: ``N`` times :attr:`stiffness` when
+            every cell is present.
+        stableness_printed: the sum of the present cells of ``normalised`` divided by ``N``.
         excluded: the ``(train, test)`` cells left out, in row-major order.
     """
 
@@ -114,6 +128,8 @@ class CrossDatasetMatrix:
     stiffness: float
     stableness: float
     in_dataset: float
+    stiffness_printed: float
+    stableness_printed: float
     excluded: tuple[Cell, ...] = ()
 
     def cell(self, train: Hashable, test: Hashable) -> float | None:
@@ -262,14 +278,18 @@ def cross_dataset_matrix(
     n_documents = tuple(
         tuple(means[(tr, te)].n if (tr, te) in means else 0 for te in order) for tr in order
     )
+    present_u = [v for row in u for v in row if v is not None]
+    present_normalised = [v for row in normalised for v in row if v is not None]
     return CrossDatasetMatrix(
         system=system,
         datasets=order,
         u=u,
         normalised=normalised,
         n_documents=n_documents,
-        stiffness=_mean([v for row in u for v in row if v is not None]),
-        stableness=_mean([v for row in normalised for v in row if v is not None]),
+        stiffness=_mean(present_u),
+        stableness=_mean(present_normalised),
         in_dataset=_mean([u[j][j] for j in range(len(order))]),
+        stiffness_printed=math.fsum(present_u) / len(order),
+        stableness_printed=math.fsum(present_normalised) / len(order),
         excluded=tuple(absent),
     )

@@ -77,6 +77,51 @@ def _unit_key(unit: Unit) -> tuple:
     return tuple(canonical_key(part) for part in unit)
 
 
+@dataclass(frozen=True)
+class PairedUnits:
+    """Two systems' units, paired.
+
+    Attributes:
+        a: system A's ``(train, test, document) -> score``.
+        b: system B's.
+        shared: the units both cover, in canonical order (type name, then ``str`` of each part).
+        only_a: units only system A covers.
+        only_b: units only system B covers.
+    """
+
+    a: dict[Unit, float]
+    b: dict[Unit, float]
+    shared: list[Unit]
+    only_a: frozenset[Unit]
+    only_b: frozenset[Unit]
+
+
+def paired_units(a: Cells, b: Cells, *, shared_only: bool) -> PairedUnits:
+    """Flatten two systems' cells into units and pair them.
+
+    Args:
+        a: system A's ``(train, test)`` -> document key -> score.
+        b: system B's.
+        shared_only: keep the units both cover (the others are counted) instead of refusing
+            different units.
+
+    Returns:
+        A :class:`PairedUnits`.
+
+    Raises:
+        MismatchedUnitsError: the systems cover different units and ``shared_only`` is False.
+        BadScoreError: a score is not a finite number.
+    """
+    units_a = units_of(a, system="A")
+    units_b = units_of(b, system="B")
+    only_a = frozenset(units_a.keys() - units_b.keys())
+    only_b = frozenset(units_b.keys() - units_a.keys())
+    if (only_a or only_b) and not shared_only:
+        raise MismatchedUnitsError(only_a, only_b)
+    shared = sorted(units_a.keys() & units_b.keys(), key=_unit_key)
+    return PairedUnits(a=units_a, b=units_b, shared=shared, only_a=only_a, only_b=only_b)
+
+
 def stiffness_permutation_test(
     a: Cells,
     b: Cells,
@@ -115,13 +160,8 @@ def stiffness_permutation_test(
     if alternative not in ALTERNATIVES:
         raise StatsError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
     check_resampling(resamples)
-    units_a = units_of(a, system="A")
-    units_b = units_of(b, system="B")
-    only_a = units_a.keys() - units_b.keys()
-    only_b = units_b.keys() - units_a.keys()
-    if (only_a or only_b) and not shared_only:
-        raise MismatchedUnitsError(only_a, only_b)
-    units = sorted(units_a.keys() & units_b.keys(), key=_unit_key)
+    paired = paired_units(a, b, shared_only=shared_only)
+    units_a, units_b, units = paired.a, paired.b, paired.shared
     if len(units) < 2:
         raise NoCellsError(
             f"paired cross-dataset test: needs at least 2 shared units, got {len(units)}"
@@ -152,5 +192,8 @@ def stiffness_permutation_test(
         seed=seed,
     )
     return CrossDatasetTestResult(
-        result=result, cells=len(per_cell), dropped_a=len(only_a), dropped_b=len(only_b)
+        result=result,
+        cells=len(per_cell),
+        dropped_a=len(paired.only_a),
+        dropped_b=len(paired.only_b),
     )

@@ -1,8 +1,11 @@
 """Error spans in system summaries under a scheme (PolyTope, XSum hallucinations)."""
 
 from .faithfulness import (
+    DEFAULT_RULE,
+    RULE_DESCRIPTIONS,
     RULE_INSIDE,
     RULE_OVERLAP,
+    RULES,
     Faithfulness,
     FaithfulnessError,
     faithfulness,
@@ -21,6 +24,9 @@ from .scheme import (
 )
 
 __all__ = [
+    "DEFAULT_RULE",
+    "RULES",
+    "RULE_DESCRIPTIONS",
     "RULE_INSIDE",
     "RULE_OVERLAP",
     "SCHEMES",

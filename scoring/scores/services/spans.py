@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.leaderboard import FAITHFULNESS, POLYTOPE_METRICS, polytope_document
-from scoring.metrics.spans import SIDE_SUMMARY, faithfulness, join_sentences
+from scoring.metrics.spans import DEFAULT_RULE, SIDE_SUMMARY, faithfulness, join_sentences
 
 from ..models import ErrorBreakdown, ScoringJob
 from ..selectors import (
@@ -85,7 +85,7 @@ def _faithfulness(found: SpanRows, job: ScoringJob, outputs: Sequence[ChunkOutpu
             for errors in annotators
         ]
         try:
-            value = faithfulness(join_sentences(output.sentences), spans)
+            value = faithfulness(join_sentences(output.sentences), spans, DEFAULT_RULE)
         except MetricsError as error:
             raise _named(output, "Faithfulness", error) from error
         found.add(output, {FAITHFULNESS: value}, job)
@@ -101,8 +101,9 @@ def span_rows_compute(*, job: ScoringJob, outputs: Sequence[ChunkOutput]) -> Spa
       label as an ErrorBreakdown row.
     * **Faithfulness** (XSum hallucinations, Maynez et al. 2020), for every output judged in a
       set of that scheme: the share of the summary's words outside each annotator's spans,
-      averaged over the annotators (each set, and each annotator within a set, is one). An
-      error given without a span (only its words are known) marks no word.
+      averaged over the annotators (each set, and each annotator within a set, is one), under
+      the release's rule (``DEFAULT_RULE``: a word counts as hallucinated when a span holds
+      all of it). An error given without a span (only its words are known) marks no word.
 
     Outputs nobody annotated get nothing ("not annotated" is not "clean").
 

@@ -21,6 +21,8 @@ from ...report import crossdataset_report, report_data
 from ...selectors import DEFAULT_METRIC, MAX_RESAMPLES, MIN_RESAMPLES
 
 MEASURE_TITLES = {"stiffness": "stiffness", "stableness": "stableness", "in_dataset": "in-dataset"}
+PRINTED = ("stiffness", "stableness")
+PRINTED_TITLES = ("stiff. / N", "stable. / N")
 
 
 def scores_file_read(path: Path) -> tuple[str, list[str] | None, dict]:
@@ -78,7 +80,9 @@ class Command(BaseCommand):
         "Cross-dataset evaluation (CDEvalSumm, Chen et al. 2020): per system (the Systems "
         "sharing a name, each trained on one dataset) the U matrix (train x test) of a metric's "
         "mean, the normalised matrix U_ij / U_jj, stiffness, stableness and the in-dataset "
-        "mean; the ranking by the three; paired tests between systems. From the database, or "
+        "mean (and the two measures as the paper prints them, sums / N); the ranking by the "
+        "three; paired tests between systems (the paper's Wilcoxon signed-rank test and a "
+        "permutation test). From the database, or "
         "from a JSON scores file (--scores, no database needed)."
     )
     requires_system_checks: list = []
@@ -145,6 +149,33 @@ class Command(BaseCommand):
         for name, row in zip(datasets, rows, strict=True):
             self.stdout.write(f"  {name[:12]:<12}" + "".join(f"  {_number(v)}" for v in row))
 
+    def _pair(self, test: dict, alpha: float) -> None:
+        out = self.stdout.write
+        pair = f"{test['system_a']} vs {test['system_b']}"
+        if test["error"]:
+            out(f"  {pair}: permutation test not run: {test['error']}")
+        else:
+            how = "exact" if test["exact"] else f"{test['resamples']} sign patterns"
+            dropped = ""
+            if test["dropped_a"] or test["dropped_b"]:
+                dropped = f", units left out {test['dropped_a']} / {test['dropped_b']}"
+            out(
+                f"  {pair}: stiffness difference {test['statistic']:+.4f}, "
+                f"permutation p = {test['p_value']:.4f} ({test['n']} units, {test['cells']} "
+                f"cells, {how}{dropped})"
+            )
+        if test["wilcoxon_error"]:
+            out(f"    Wilcoxon not run: {test['wilcoxon_error']}")
+        for w in test["wilcoxon"]:
+            mark = f" < {alpha}" if w["p_value"] < alpha else ""
+            zeros = f", {w['zeros']} zero(s) dropped" if w["zeros"] else ""
+            label = f"{w['measure']} over {w['reading']}:"
+            out(
+                f"    Wilcoxon, {label:<26} difference "
+                f"{w['mean_difference']:+.4f}, p = {w['p_value']:.4f}{mark} (W = "
+                f"{w['statistic']:g}, {w['n']} pairs{zeros}, {w['method']})"
+            )
+
     def _text(self, data: dict) -> None:
         out = self.stdout.write
         datasets = data["datasets"]
@@ -164,30 +195,28 @@ class Command(BaseCommand):
                 f"  stiffness {system['stiffness']:.4f}  stableness {system['stableness']:.4f}  "
                 f"in-dataset {system['in_dataset']:.4f}"
             )
+            out(
+                f"  as printed in the paper (sums / N): stiffness "
+                f"{system['stiffness_printed']:.4f}  stableness {system['stableness_printed']:.4f}"
+            )
         if data["systems"]:
             out("")
             out("Ranking (1 is best; ties share a rank)")
-            out(f"{'system':<20}" + "".join(f"{MEASURE_TITLES[m]:>18}" for m in MEASURES))
+            out(
+                f"{'system':<20}"
+                + "".join(f"{MEASURE_TITLES[m]:>18}" for m in MEASURES)
+                + "".join(f"{title:>14}" for title in PRINTED_TITLES)
+            )
             for system in data["systems"]:
                 cells = "".join(f"{system[m]:>14.4f} ({system['rank_' + m]})" for m in MEASURES)
-                out(f"{system['system'][:20]:<20}{cells}")
+                printed = "".join(f"{system[m + '_printed']:>14.4f}" for m in PRINTED)
+                out(f"{system['system'][:20]:<20}{cells}{printed}")
+            out(data["normalisation"])
         if data["tests"]:
             out("")
             out(f"Paired tests: {data['test_description']}")
             for test in data["tests"]:
-                pair = f"{test['system_a']} vs {test['system_b']}"
-                if test["error"]:
-                    out(f"  {pair}: not tested: {test['error']}")
-                    continue
-                how = "exact" if test["exact"] else f"{test['resamples']} sign patterns"
-                dropped = ""
-                if test["dropped_a"] or test["dropped_b"]:
-                    dropped = f", units left out {test['dropped_a']} / {test['dropped_b']}"
-                out(
-                    f"  {pair}: stiffness difference {test['statistic']:+.4f}, "
-                    f"p = {test['p_value']:.4f} ({test['n']} units, {test['cells']} cells, "
-                    f"{how}{dropped})"
-                )
+                self._pair(test, data["alpha"])
         if data["left_out"]:
             out("")
             out("Left out:")
