@@ -63,7 +63,7 @@ class AutoFarFitCreateApi(APIView):
             default=list(DEFAULT_TOP_NS),
         )
         k = serializers.IntegerField(min_value=1, max_value=50, default=DEFAULT_K)
-        resamples = serializers.IntegerField(min_value=1, max_value=10000, default=1000)
+        resamples = serializers.IntegerField(min_value=0, max_value=10000, default=1000)
 
     @extend_schema(
         request=InputSerializer,

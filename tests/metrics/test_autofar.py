@@ -125,6 +125,9 @@ def test_far_correlation_by_hand_with_paired_bootstrap_interval():
     json.dumps(data, allow_nan=False)
     again = far_correlation("rouge1-f", MACHINE, HUMAN, top_n=2, resamples=1000)
     assert again == result  # seeded
+    bare = far_correlation("rouge1-f", MACHINE, HUMAN, top_n=2, resamples=0)
+    assert bare.pearson.correlation == result.pearson.correlation
+    assert bare.pearson.interval is None and bare.as_dict()["pearson"]["low"] is None
 
 
 def test_far_correlation_undefined_with_reason():

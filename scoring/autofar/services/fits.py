@@ -100,9 +100,8 @@ def _check(scorers: Sequence[str], top_ns: Sequence[int], k: int, resamples: int
         raise AutoFarFitError(f"N must be an integer from 1 to 10; got {bad}")
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 50:
         raise AutoFarFitError(f"k must be an integer from 1 to 50; got {k!r}")
-    # Table 7's intervals need at least one resample (0 used to pass here and fail later).
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= 10000:
-        raise AutoFarFitError(f"resamples must be an integer from 1 to 10000; got {resamples!r}")
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 0 <= resamples <= 10000:
+        raise AutoFarFitError(f"resamples must be an integer from 0 to 10000; got {resamples!r}")
 
 
 def autofar_fit_obtain(

@@ -58,7 +58,7 @@ class CoefficientWithInterval:
         correlation: the coefficient on every document (``value`` None with a reason when
             undefined).
         interval: the percentile interval, or ``None`` when the coefficient itself is
-            undefined.
+            undefined or no resample was asked for.
     """
 
     correlation: Correlation
@@ -335,7 +335,8 @@ def far_correlation(
         top_n: sentences per facet of the machine FAMs, recorded in the result.
         order: the documents' order for the means and resamples (None: canonical).
         level: confidence level of the intervals (default 0.95).
-        resamples: bootstrap resamples over documents (default 1,000).
+        resamples: bootstrap resamples over documents (default 1,000); 0 computes no
+            interval (``interval`` is then ``None``).
         seed: seed of ``numpy.random.default_rng`` (default 0).
 
     Returns:
@@ -351,7 +352,7 @@ def far_correlation(
         dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True)),
     )
     intervals = {}
-    if len(systems) >= MIN_SYSTEMS:
+    if len(systems) >= MIN_SYSTEMS and resamples != 0:
         columns = np.hstack([m, h])
         statistics = {
             method: ClusterStatistic(columns, _statistic(method, len(systems)))
@@ -363,7 +364,7 @@ def far_correlation(
     results = {}
     for method in METHODS:
         point = getattr(points, method)
-        interval = intervals[method] if point.value is not None else None
+        interval = intervals.get(method) if point.value is not None else None
         results[method] = CoefficientWithInterval(point, interval)
     return FarCorrelation(
         scorer,

@@ -22,6 +22,8 @@ from ...tables import (
 
 # Table 6's rows in the paper's order; rows it does not have follow.
 _TABLE6_ORDER = tuple(published.TABLE6)
+_PRF = "    P     R    F1"
+_RHO = "    r   rho   tau"
 
 
 def _pct(value: float | None) -> str:
@@ -139,7 +141,8 @@ class Command(BaseCommand):
     def _table6(self, result) -> None:
         out = self.stdout.write
         out("Table 6: support-sentence discovery, micro P / R / F1 (%) pooled over documents")
-        out(f"{'approach':<16} {'N':>2} {'docs':>4}    P     R    F1 | paper P     R    F1")
+        out(f"{'':<25}{'Loupe':<17} | paper (its 89 documents; top-1 for the scorers)")
+        out(f"{'approach':<16} {'N':>2} {'docs':>4} {_PRF} | {_PRF}")
         rows = [*result.table6, *result.table6_other]
         rank = {name: i for i, name in enumerate(_TABLE6_ORDER)}
         rows.sort(key=lambda r: (rank.get(r.scorer, len(rank)), r.top_n or 0, -r.documents))
@@ -147,7 +150,7 @@ class Command(BaseCommand):
             found = published.TABLE6.get(row.scorer)
             paper = ""
             if found is not None and row.top_n in (None, published.TABLE6_TOP_N):
-                paper = f"      {_three((found.precision, found.recall, found.f1))}"
+                paper = f" {_three((found.precision, found.recall, found.f1))}"
             n = "-" if row.top_n is None else str(row.top_n)
             out(
                 f"{row.scorer:<16} {n:>2} {row.documents:>4} "
@@ -167,9 +170,10 @@ class Command(BaseCommand):
             "  Loupe: both sides on the same documents, 95% paired bootstrap interval over "
             "documents"
         )
+        out(f"{'':<16}{'paper':<17} | {'protocol':<17} | Loupe")
         out(
-            f"{'scorer':<12} {'N':>2} paper  r   rho   tau | protocol r rho  tau | docs "
-            "Loupe r [95% CI]       rho [95% CI]           tau [95% CI]"
+            f"{'scorer':<12} {'N':>2} {_RHO} | {_RHO} | docs {'    r [95% CI]':<19}  "
+            f"{'  rho [95% CI]':<19}    tau [95% CI]"
         )
         unsupported = {(u["scorer"], u["top_n"]): u["documents"] for u in meta["unsupported"]}
         for row, paper in zip(result.table7, result.table7_paper, strict=True):
