@@ -146,6 +146,7 @@ def test_autofar_on_the_far_release_json_and_text():
     assert "paper  97.6  77.1  60.0" in text and "FAR vs AutoFAR-L: paper  42.9  54.3  46.7" in text
     assert "banditsum         44.7  44.7" in text
     assert "rouge1-f@2" in text and "validation RMSE" in text
+    assert "FAR vs AutoFAR r / rho / tau (system means, 76 documents): in sample" in text
 
     with pytest.raises(CommandError, match="unknown scorer 'nope'"):
         _run("--dataset", "cnndm-far", "--scorers", "nope")

@@ -270,3 +270,10 @@ class Command(BaseCommand):
         if result.table8.validation_reason:
             validation += f" ({result.table8.validation_reason})"
         out(validation)
+        fit = result.table8
+        held = _three(fit.held_out_agreement.values() if fit.held_out_agreement else None)
+        out(
+            f"FAR vs AutoFAR r / rho / tau (system means, {meta['table8_documents']} documents): "
+            f"in sample {_three(fit.in_sample.values() if fit.in_sample else None)}; held out "
+            f"{held}; paper {_three(published.TABLE8_AUTOFAR.values())}"
+        )
