@@ -102,6 +102,12 @@ def test_far_release_fit_applied_to_the_polytope_release(client_for):
     )
     assert response.status_code == 200 and response.json()["id"] == fit.pk
     assert response.json()["report"]["table8"]["validation_rmse"] == table8["validation_rmse"]
+    # The API's report holds the paper's protocol and published figures, as the command.
+    for key in ("table6_other", "table7_paper_protocol", "table8_paper_protocol"):
+        assert response.json()["report"][key] == report[key], key
+    assert (
+        response.json()["report"]["table8_paper_protocol"]["paper"]["autofar"]["pearson"] == 0.976
+    )
     listed = researcher.get("/api/autofar/fits/", {"dataset": "cnndm-far"}).json()
     assert [f["id"] for f in listed] == [fit.pk]
 

@@ -15,11 +15,16 @@ from scoring.metrics.autofar import (
     autofar_fit,
     autofar_predict,
     autofar_report,
+    autofar_system_fit,
     discovery_counts,
     discovery_score,
     fam_discovery_counts,
     fam_support,
     far_correlation,
+    greedy_rouge1_support,
+    lead_support,
+    published,
+    system_agreement,
 )
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.fam import validate_fam
@@ -120,6 +125,9 @@ def test_far_correlation_by_hand_with_paired_bootstrap_interval():
     json.dumps(data, allow_nan=False)
     again = far_correlation("rouge1-f", MACHINE, HUMAN, top_n=2, resamples=1000)
     assert again == result  # seeded
+    bare = far_correlation("rouge1-f", MACHINE, HUMAN, top_n=2, resamples=0)
+    assert bare.pearson.correlation == result.pearson.correlation
+    assert bare.pearson.interval is None and bare.as_dict()["pearson"]["low"] is None
 
 
 def test_far_correlation_undefined_with_reason():
@@ -179,7 +187,155 @@ def test_three_system_regression_by_hand():
     assert fit.validation_rmse == pytest.approx(math.sqrt(1.6875))
     assert fit.validation_r2 == pytest.approx(-9.125)
     assert fit.validation_reason is None
+    # As the paper reports Table 8: each system's fitted mean against its human mean, and
+    # Loupe's held-out means (1.5, 0.25, 2) the same way. In sample the fitted values are a
+    # linear function of x = (0, 0.5, 1): Pearson 0.5, Spearman 0.5, Kendall 1/3 as Table 7.
+    assert fit.in_sample.values() == pytest.approx((0.5, 0.5, 1 / 3))
+    assert fit.in_sample.estimated == pytest.approx({"A": 0.25, "B": 0.5, "C": 0.75})
+    # Held out p = (1.5, 0.25, 2) against y = (0, 1, 0.5): deviations (0.25, -1, 0.75) and
+    # (-0.5, 0.5, 0): r = -0.625 / sqrt(1.625 * 0.5); ranks (2, 1, 3) against (1, 3, 2):
+    # rho = 1 - 6 * 6 / 24 = -0.5; pairs AB discordant, AC concordant, BC discordant: -1/3.
+    held_out = fit.held_out_agreement
+    assert held_out.values() == pytest.approx((-0.625 / math.sqrt(0.8125), -0.5, -1 / 3))
     json.dumps(fit.as_dict(), allow_nan=False)
+
+
+def test_system_level_fit_by_hand():
+    # The same numbers, one row per system: the paper's Table 8 read at system level.
+    x = {"rouge1-f": {"A": 0.0, "B": 0.5, "C": 1.0}}
+    y = {"A": 0.0, "B": 1.0, "C": 0.5}
+    fit = autofar_system_fit(x, y)
+    assert fit.model.intercept == pytest.approx(0.25)
+    assert fit.model.weights == pytest.approx({"rouge1-f": 0.5})
+    assert (fit.model.n_rows, fit.model.rmse, fit.model.r2) == pytest.approx(
+        (3, math.sqrt(0.125), 0.25)
+    )
+    assert fit.in_sample.estimated == pytest.approx({"A": 0.25, "B": 0.5, "C": 0.75})
+    assert fit.in_sample.truth == y
+    assert fit.in_sample.values() == pytest.approx((0.5, 0.5, 1 / 3))
+    assert fit.held_out.estimated == pytest.approx({"A": 1.5, "B": 0.25, "C": 2.0})
+    assert fit.held_out.values() == pytest.approx((-0.625 / math.sqrt(0.8125), -0.5, -1 / 3))
+    assert fit.held_out_reason is None
+    json.dumps(fit.as_dict(), allow_nan=False)
+    # Two scorers on three systems: the fit passes through every point (r = 1), and a fold
+    # has two systems for three coefficients, so there is no held-out figure.
+    exact = autofar_system_fit(x | {"t": {"A": 1.0, "B": 0.0, "C": 0.25}}, y)
+    assert exact.in_sample.values() == pytest.approx((1.0, 1.0, 1.0))
+    assert exact.model.rmse == pytest.approx(0.0, abs=1e-12)
+    assert exact.held_out is None and "2 rows for 3 coefficients" in exact.held_out_reason
+    with pytest.raises(SingularFitError, match="3 rows for 4"):
+        autofar_system_fit(x | {"t": x["rouge1-f"], "u": y}, y)
+    with pytest.raises(AutoFarInputError, match="covers other systems"):
+        autofar_system_fit({"r": {"A": 0.1}}, y)
+    with pytest.raises(AutoFarInputError, match="no scorer"):
+        autofar_system_fit({}, y)
+    with pytest.raises(AutoFarInputError, match="finite"):
+        autofar_system_fit({"r": {"A": 0.0, "B": float("inf"), "C": 1.0}}, y)
+
+
+def test_system_agreement_ties_rank_together_whatever_the_summation_order():
+    # A and B have the same mean FAR (0.6 / 3), but summing A's documents in order gives
+    # 0.6000000000000001 and B's 0.6: without rounding A would rank above B.
+    machine = {"A": {"d1": 0.1, "d2": 0.2, "d3": 0.3}, "B": {"d1": 0.3, "d2": 0.2, "d3": 0.1}}
+    machine["C"] = {"d1": 0.0, "d2": 0.0, "d3": 0.0}
+    human = {"A": {"d1": 1.0, "d2": 1.0, "d3": 1.0}, "B": {"d1": 2.0, "d2": 2.0, "d3": 2.0}}
+    human["C"] = {"d1": 0.0, "d2": 0.0, "d3": 0.0}
+    assert 0.1 + 0.2 + 0.3 != 0.3 + 0.2 + 0.1
+    result = far_correlation("r", machine, human, resamples=20)
+    # Ranks x (2.5, 2.5, 1), y (2, 3, 1): deviations (0.5, 0.5, -1), (0, 1, -1):
+    # rho = 1.5 / sqrt(1.5 * 2); tau-b: AB tied in x, AC and BC concordant: 2 / sqrt(2 * 3).
+    assert result.spearman.correlation.value == pytest.approx(1.5 / math.sqrt(3))
+    assert result.kendall.correlation.value == pytest.approx(2 / math.sqrt(6))
+    direct = system_agreement(
+        {"A": 0.6000000000000001 / 3, "B": 0.2, "C": 0.0}, {"A": 1, "B": 2, "C": 0}
+    )
+    assert direct.values()[1:] == pytest.approx((1.5 / math.sqrt(3), 2 / math.sqrt(6)))
+    assert direct.n_systems == 3
+    two = system_agreement({"A": 0.1, "B": 0.2}, {"A": 0.3, "B": 0.4})
+    assert two.values() == (None, None, None) and "at least 3" in two.pearson.reason
+    json.dumps(direct.as_dict() | {"two": two.as_dict()}, allow_nan=False)
+    with pytest.raises(AutoFarInputError, match="different systems"):
+        system_agreement({"A": 0.1}, {"B": 0.1})
+    with pytest.raises(AutoFarInputError, match="no system"):
+        system_agreement({}, {})
+
+
+# --- Table 6's baselines: Lead-3 and greedy ROUGE-1 F1 -------------------------------------
+
+
+def test_lead_support():
+    assert lead_support(10) == frozenset({0, 1, 2})
+    assert lead_support(2) == frozenset({0, 1})
+    assert lead_support(5, 1) == frozenset({0})
+    for bad in ((-1, 3), (4, 0), (True, 3), (4, 2.0)):
+        with pytest.raises(AutoFarInputError):
+            lead_support(*bad)
+
+
+def test_greedy_rouge1_by_hand():
+    # Reference tokens: the cat sat the dog ran (6, "the" twice).
+    # Step 1: "the cat sat" and "the dog ran" both give P 1, R 1/2, F 2/3: the first wins.
+    # Step 2: adding "the dog ran" gives 6 of 6 tokens: F 1. Step 3: "birds fly" adds 2
+    # unmatched tokens (P 6/8, R 1): F 6/7 < 1, so the selection stops.
+    reference = ["The cat sat.", "The dog ran."]
+    assert greedy_rouge1_support(reference, ["the cat sat", "the dog ran", "birds fly"]) == {0, 1}
+    # "the cat" alone: P 1, R 2/3, F 0.8; adding "sat on the mat" (P 3/6, R 1) gives F 2/3,
+    # adding "dogs bark" F 4/7: both lower, so one sentence.
+    one = greedy_rouge1_support(["the cat sat"], ["the cat", "sat on the mat", "dogs bark"])
+    assert one == {0}
+    assert greedy_rouge1_support(["the cat sat"], ["dogs bark", ""]) == frozenset()
+    # Stemming as rouge-score's: "cats" and "cat" match.
+    assert greedy_rouge1_support(["cats sitting"], ["a dog", "the cat sits"]) == {1}
+    with pytest.raises(AutoFarInputError, match="must be text"):
+        greedy_rouge1_support(["x"], [None])
+
+
+# --- the paper's figures --------------------------------------------------------------------
+
+
+def test_published_table6_f1_is_the_harmonic_mean_of_its_p_and_r():
+    # A check of the transcription: each printed F1 is 2PR / (P + R) of the printed P and R,
+    # within the rounding of one decimal of a percentage.
+    assert len(published.TABLE6) == 9
+    for row in published.TABLE6.values():
+        harmonic = 2 * row.precision * row.recall / (row.precision + row.recall)
+        assert harmonic == pytest.approx(row.f1, abs=0.001), row.label
+
+
+def test_published_table7_and_8_coefficients_are_those_of_six_untied_systems():
+    # With six systems and no ties rho = 1 - sum d^2 / 35 (sum d^2 even) and
+    # tau = (C - D) / 15 with C + D = 15 (so C - D odd).
+    rows = [*published.TABLE7.values(), published.TABLE8_AUTOFAR, published.TABLE8_AUTOFAR_L]
+    assert len(rows) == 14
+    for row in rows:
+        squares = (1 - row.spearman) * 35
+        assert squares == pytest.approx(round(squares), abs=0.02) and round(squares) % 2 == 0
+        difference = row.kendall * 15
+        assert difference == pytest.approx(round(difference), abs=0.01)
+        assert round(difference) % 2 == 1
+
+
+def test_published_table8_coefficients_follow_from_its_columns():
+    systems = list(published.TABLE8.values())
+    far = [s.far for s in systems]
+    for column, printed in (
+        ([s.autofar for s in systems], published.TABLE8_AUTOFAR),
+        ([s.autofar_l for s in systems], published.TABLE8_AUTOFAR_L),
+    ):
+        # Ranks are exact from the printed columns.
+        agreement = system_agreement(dict(enumerate(column)), dict(enumerate(far)))
+        assert agreement.values()[1:] == pytest.approx(
+            (printed.spearman, printed.kendall), abs=5e-4
+        )
+        # Pearson's r is not: the columns are rounded to 0.001. The printed r lies in the range
+        # r takes when every value moves within its rounding (+-0.0005).
+        rng = np.random.default_rng(0)
+        base = np.array([column, far])
+        values = []
+        for _ in range(5000):
+            a, b = base + rng.uniform(-0.0005, 0.0005, size=base.shape)
+            values.append(np.corrcoef(a, b)[0, 1])
+        assert min(values) <= printed.pearson - 0.0005 and printed.pearson + 0.0005 <= max(values)
 
 
 def test_regression_recovers_an_exact_linear_rule_and_predicts_new_documents():

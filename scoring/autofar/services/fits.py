@@ -11,7 +11,6 @@ from django.db import transaction
 
 from annotation.corpus.models import Dataset
 from config.exceptions import ApplicationError
-from scoring.metrics.autofar import autofar_report
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.suggest import ScorerUnavailableError, SuggestError, get_scorer
@@ -23,10 +22,13 @@ from ..tables import (
     AutoFarInput,
     autofar_compute,
     autofar_input_get,
+    autofar_result_report,
 )
 
-# Part of every digest: changing how a fit is computed makes old fits stale.
-FIT_COMPUTATION = "autofar-fit=1"
+# Part of every digest: changing how a fit is computed makes old fits stale. 2: the report
+# holds the paper's protocol and published figures beside Loupe's, and reads every document
+# with a human FAM (the ground truth) besides those with machine FAMs.
+FIT_COMPUTATION = "autofar-fit=2"
 
 
 class AutoFarFitError(ApplicationError):
@@ -54,16 +56,18 @@ def autofar_input_digest(
         "top_ns": list(top_ns),
         "k": k,
         "resamples": resamples,
-        "split_disagreements": data.split_disagreements,
+        "keep_split_disagreements": data.keep_split_disagreements,
         "documents": [
             [
                 d.external_id,
                 list(d.facets),
                 list(d.sentences),
                 [[sorted(group) for group in groups] for groups in d.human.groups],
+                d.split_agrees,
             ]
             for d in data.documents
         ],
+        "system_names": dict(sorted(data.system_names.items())),
         "extracted": {s: dict(sorted(docs.items())) for s, docs in sorted(data.extracted.items())},
     }
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -149,9 +153,7 @@ def autofar_fit_obtain(
         raise AutoFarFitError(f"no AutoFAR fit on {dataset.slug}: {error}") from error
     if result.table8 is None:
         raise AutoFarFitError(f"no AutoFAR fit on {dataset.slug}: {result.table8_reason}")
-    report = autofar_report(result.table6, result.table7, result.table8)
-    report["table8_reason"] = result.table8_reason
-    report["meta"] = result.meta
+    report = autofar_result_report(result)
     return FitObtained(_store(dataset, scorers, top_ns, k, digest, result, report, user), True)
 
 

@@ -8,6 +8,16 @@ intervals, which the paper does not give, are a paired percentile bootstrap over
 replacement and recomputes both sides' system means on the same draw, so the pairing of a
 document's machine and human FAR is kept. A resample where either side is constant across
 systems has no coefficient and is counted in the interval's ``undefined``.
+
+System means (and a resample's sums) are rounded to :data:`TIE_DECIMALS` decimals before they
+are ranked: a document's FAR is a ratio of small integers, so two systems can have exactly
+the same mean (FastRL(E) and Refresh both cover 473/912 of the facets of the FAR release's 76
+documents) while summing their documents in another order leaves them 1e-16 apart, which
+would decide Spearman's and Kendall's ranks by rounding noise.
+
+:func:`system_agreement` correlates any two per-system figures the same way (the paper's
+protocol of Table 7, where the two sides are means over different documents, and Table 8's
+FAR against AutoFAR).
 """
 
 from __future__ import annotations
@@ -32,6 +42,10 @@ from .errors import AutoFarInputError
 
 MIN_SYSTEMS = 3  # with 2 systems every coefficient is +-1: not evidence of anything
 LEVEL = "system"
+# Means are ratios of small integers: 12 decimals keep every real difference and drop the
+# 1e-16 noise of summation order; a resample's sums (up to a few thousand) keep 9.
+TIE_DECIMALS = 12
+SUM_TIE_DECIMALS = 9
 
 Scores = Mapping[Hashable, Mapping[Hashable, float]]  # system -> document -> FAR
 
@@ -44,7 +58,7 @@ class CoefficientWithInterval:
         correlation: the coefficient on every document (``value`` None with a reason when
             undefined).
         interval: the percentile interval, or ``None`` when the coefficient itself is
-            undefined.
+            undefined or no resample was asked for.
     """
 
     correlation: Correlation
@@ -66,6 +80,107 @@ class CoefficientWithInterval:
             "high": interval.high if interval else None,
             "interval": interval.as_dict() if interval else None,
         }
+
+
+@dataclass(frozen=True)
+class SystemAgreement:
+    """Pearson's r, Spearman's rho and Kendall's tau-b between two figures per system.
+
+    Attributes:
+        n_systems: systems correlated.
+        estimated: system -> the estimate (machine-FAM FAR, AutoFAR).
+        truth: system -> the ground truth (human-FAM FAR).
+        pearson: Pearson's r (``value`` None with the reason when undefined).
+        spearman: Spearman's rho.
+        kendall: Kendall's tau-b.
+    """
+
+    n_systems: int
+    estimated: Mapping[Hashable, float]
+    truth: Mapping[Hashable, float]
+    pearson: Correlation
+    spearman: Correlation
+    kendall: Correlation
+
+    def values(self) -> tuple[float | None, float | None, float | None]:
+        """The three coefficients.
+
+        Returns:
+            ``(pearson, spearman, kendall)``, each ``None`` when undefined.
+        """
+        return (self.pearson.value, self.spearman.value, self.kendall.value)
+
+    def as_dict(self) -> dict:
+        """JSON-ready data (system keys as text).
+
+        Returns:
+            ``{"n_systems", "estimated", "truth", "pearson", "spearman", "kendall"}``, each
+            coefficient as ``{"value", "p_value", "reason"}``.
+        """
+        data: dict = {
+            "n_systems": self.n_systems,
+            "estimated": {str(k): v for k, v in self.estimated.items()},
+            "truth": {str(k): v for k, v in self.truth.items()},
+        }
+        for method in METHODS:
+            item = getattr(self, method)
+            data[method] = {"value": item.value, "p_value": item.p_value, "reason": item.reason}
+        return data
+
+
+def system_agreement(
+    estimated: Mapping[Hashable, float], truth: Mapping[Hashable, float]
+) -> SystemAgreement:
+    """Correlate an estimate with the ground truth across systems (one point per system).
+
+    Both sides are rounded to :data:`TIE_DECIMALS` decimals first, so systems with the same
+    figure tie. Fewer than :data:`MIN_SYSTEMS` systems, or a side that is the same for every
+    system, gives ``value=None`` with the reason, never 0 or NaN.
+
+    Args:
+        estimated: system -> estimated figure.
+        truth: system -> true figure, for exactly the same systems.
+
+    Returns:
+        The :class:`SystemAgreement` (systems in canonical key order).
+
+    Raises:
+        AutoFarInputError: the sides name different systems, none, or a value that is not a
+            finite number.
+    """
+    what = "system-level agreement"
+    if not estimated:
+        raise AutoFarInputError(f"{what}: no system")
+    if estimated.keys() != truth.keys():
+        only = sorted(estimated.keys() ^ truth.keys(), key=canonical_key)
+        raise AutoFarInputError(f"{what}: the two sides cover different systems ({only!r})")
+    systems = tuple(sorted(estimated, key=canonical_key))
+    try:
+        x = as_finite_array([estimated[s] for s in systems], f"{what}, estimate")
+        y = as_finite_array([truth[s] for s in systems], f"{what}, truth")
+    except ValueError as exc:
+        raise AutoFarInputError(str(exc)) from exc
+    x, y = np.round(x, TIE_DECIMALS), np.round(y, TIE_DECIMALS)
+    results = {}
+    for method in METHODS:
+        if len(systems) < MIN_SYSTEMS:
+            reason = (
+                f"{len(systems)} system(s): a system-level correlation needs at least {MIN_SYSTEMS}"
+            )
+            results[method] = Correlation(method, LEVEL, None, None, len(systems), reason)
+            continue
+        point = correlate(x, y, method)
+        results[method] = Correlation(
+            method, LEVEL, point.value, point.p_value, point.n, point.reason
+        )
+    return SystemAgreement(
+        len(systems),
+        dict(zip(systems, (float(v) for v in x), strict=True)),
+        dict(zip(systems, (float(v) for v in y), strict=True)),
+        results["pearson"],
+        results["spearman"],
+        results["kendall"],
+    )
 
 
 @dataclass(frozen=True)
@@ -191,6 +306,7 @@ def _row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:
 def _statistic(method: str, n_systems: int):
     def statistic(sums: np.ndarray) -> np.ndarray:
         # Sums over the drawn documents are n times the means: correlation ignores the scale.
+        sums = np.round(sums, SUM_TIE_DECIMALS)
         return _row_coefficients(sums[:, :n_systems], sums[:, n_systems:], method)
 
     return statistic
@@ -219,7 +335,8 @@ def far_correlation(
         top_n: sentences per facet of the machine FAMs, recorded in the result.
         order: the documents' order for the means and resamples (None: canonical).
         level: confidence level of the intervals (default 0.95).
-        resamples: bootstrap resamples over documents (default 1,000).
+        resamples: bootstrap resamples over documents (default 1,000); 0 computes no
+            interval (``interval`` is then ``None``).
         seed: seed of ``numpy.random.default_rng`` (default 0).
 
     Returns:
@@ -230,18 +347,12 @@ def far_correlation(
         StatsError: a bad ``level`` or ``resamples``.
     """
     systems, documents, m, h = far_matrices(machine, human, order=order)
-    machine_means = dict(zip(systems, (float(v) for v in m.mean(axis=0)), strict=True))
-    human_means = dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True))
-    results = {}
-    if len(systems) < MIN_SYSTEMS:
-        reason = (
-            f"{len(systems)} system(s): a system-level correlation needs at least {MIN_SYSTEMS}"
-        )
-        for method in METHODS:
-            results[method] = CoefficientWithInterval(
-                Correlation(method, LEVEL, None, None, len(systems), reason), None
-            )
-    else:
+    points = system_agreement(
+        dict(zip(systems, (float(v) for v in m.mean(axis=0)), strict=True)),
+        dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True)),
+    )
+    intervals = {}
+    if len(systems) >= MIN_SYSTEMS and resamples != 0:
         columns = np.hstack([m, h])
         statistics = {
             method: ClusterStatistic(columns, _statistic(method, len(systems)))
@@ -250,18 +361,18 @@ def far_correlation(
         intervals = cluster_bootstrap(
             statistics, len(documents), level=level, resamples=resamples, seed=seed
         )
-        for method in METHODS:
-            point = correlate(list(machine_means.values()), list(human_means.values()), method)
-            point = Correlation(method, LEVEL, point.value, point.p_value, point.n, point.reason)
-            interval = intervals[method] if point.value is not None else None
-            results[method] = CoefficientWithInterval(point, interval)
+    results = {}
+    for method in METHODS:
+        point = getattr(points, method)
+        interval = intervals.get(method) if point.value is not None else None
+        results[method] = CoefficientWithInterval(point, interval)
     return FarCorrelation(
         scorer,
         top_n,
         len(systems),
         len(documents),
-        machine_means,
-        human_means,
+        points.estimated,
+        points.truth,
         results["pearson"],
         results["spearman"],
         results["kendall"],

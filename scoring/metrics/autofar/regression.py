@@ -5,9 +5,16 @@ each scorer's machine FAMs, the target its FAR under the human FAM, and the mode
 ``FAR_human ~ intercept + sum_j w_j * FAR_j`` fitted by ``numpy.linalg.lstsq``.
 :func:`autofar_fit` fits it on every row and validates it leaving one system out: each system's
 rows are predicted by a model fitted on the other systems' rows only, so no system is scored by
-weights tuned on it. :func:`autofar_predict` applies a model to documents without human FAMs
-(AutoFAR-L). Predictions are not clipped to [0, 1]: a value outside says the linear model is
-extrapolating.
+weights tuned on it. Both figures are also given as the paper reports Table 8: each system's
+mean fitted (or held-out) FAR against its mean human FAR, by Pearson's r, Spearman's rho and
+Kendall's tau (:class:`~.correlation.SystemAgreement`).
+
+:func:`autofar_system_fit` is the other reading of the paper's Table 8: one row per *system*
+(its mean FAR under each scorer's machine FAMs against its ground-truth FAR), fitted in sample
+as the paper reports it, and validated leaving one system out as well.
+
+:func:`autofar_predict` applies a model to documents without human FAMs (AutoFAR-L).
+Predictions are not clipped to [0, 1]: a value outside says the linear model is extrapolating.
 """
 
 from __future__ import annotations
@@ -17,8 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..stats.bootstrap import as_finite_array
+from ..stats.errors import canonical_key
 from ..stats.order import Order
-from .correlation import Scores, far_matrices
+from .correlation import Scores, SystemAgreement, far_matrices, system_agreement
 from .errors import AutoFarInputError, SingularFitError
 
 Features = Mapping[str, Scores]  # scorer -> system -> document -> FAR under its machine FAMs
@@ -113,6 +122,10 @@ class AutoFarFit:
         validation_rmse: RMSE of the held-out predictions over every row, or ``None``.
         validation_r2: ``1 - SSE_held_out / SST`` over every row, or ``None``.
         validation_reason: why a validation figure is ``None``, else ``None``.
+        in_sample: each system's mean fitted FAR against its mean human FAR (the paper's
+            "FAR vs. AutoFAR"), or ``None`` without a system.
+        held_out_agreement: the same for the held-out predictions, or ``None`` without a
+            validation.
     """
 
     model: AutoFarModel
@@ -120,13 +133,16 @@ class AutoFarFit:
     validation_rmse: float | None
     validation_r2: float | None
     validation_reason: str | None = None
+    in_sample: SystemAgreement | None = None
+    held_out_agreement: SystemAgreement | None = None
 
     def as_dict(self) -> dict:
         """Table 8 as JSON-ready data.
 
         Returns:
             ``{"model", "held_out", "validation_rmse", "validation_r2",
-            "validation_reason"}``.
+            "validation_reason", "in_sample", "held_out_agreement"}`` (the last two as
+            :meth:`SystemAgreement.as_dict`, or ``None``).
         """
         return {
             "model": self.model.as_dict(),
@@ -134,6 +150,42 @@ class AutoFarFit:
             "validation_rmse": self.validation_rmse,
             "validation_r2": self.validation_r2,
             "validation_reason": self.validation_reason,
+            "in_sample": self.in_sample.as_dict() if self.in_sample else None,
+            "held_out_agreement": (
+                self.held_out_agreement.as_dict() if self.held_out_agreement else None
+            ),
+        }
+
+
+@dataclass(frozen=True)
+class AutoFarSystemFit:
+    """Table 8 at system level: one row per system, fitted in sample, validated held out.
+
+    Attributes:
+        model: intercept and weights fitted on every system (``n_rows`` is the number of
+            systems; ``rmse`` and ``r2`` over them).
+        in_sample: the fitted AutoFAR of each system against its ground-truth FAR.
+        held_out: each system's prediction by the model fitted on the other systems, against
+            its ground-truth FAR; ``None`` when a fold has no unique solution.
+        held_out_reason: why ``held_out`` is ``None``, else ``None``.
+    """
+
+    model: AutoFarModel
+    in_sample: SystemAgreement
+    held_out: SystemAgreement | None
+    held_out_reason: str | None = None
+
+    def as_dict(self) -> dict:
+        """JSON-ready data.
+
+        Returns:
+            ``{"model", "in_sample", "held_out", "held_out_reason"}``.
+        """
+        return {
+            "model": self.model.as_dict(),
+            "in_sample": self.in_sample.as_dict(),
+            "held_out": self.held_out.as_dict() if self.held_out else None,
+            "held_out_reason": self.held_out_reason,
         }
 
 
@@ -240,21 +292,13 @@ def autofar_fit(features: Features, human: Scores, *, order: Order = None) -> Au
     what = "AutoFAR fit"
     names, systems, documents, design, y = _design(features, human, order, what)
     coefficients = _solve(design, y, what)
-    residuals = design @ coefficients - y
-    r2, r2_reason = _r2(residuals, y)
-    model = AutoFarModel(
-        names,
-        float(coefficients[0]),
-        dict(zip(names, (float(c) for c in coefficients[1:]), strict=True)),
-        int(y.size),
-        _rmse(residuals),
-        r2,
-        r2_reason,
-    )
+    fitted = design @ coefficients
+    model = _model(names, coefficients, fitted - y, y)
+    n_docs = len(documents)
+    in_sample = _agreement(systems, n_docs, fitted, y)
     if len(systems) < 2:
         reason = f"{len(systems)} system: leaving one system out needs at least 2"
-        return AutoFarFit(model, (), None, None, reason)
-    n_docs = len(documents)
+        return AutoFarFit(model, (), None, None, reason, in_sample)
     held_out, predictions = [], np.empty_like(y)
     for index, system in enumerate(systems):
         rows = slice(index * n_docs, (index + 1) * n_docs)
@@ -263,7 +307,7 @@ def autofar_fit(features: Features, human: Scores, *, order: Order = None) -> Au
         try:
             fold = _solve(design[keep], y[keep], f"{what} without system {system!r}")
         except SingularFitError as exc:
-            return AutoFarFit(model, (), None, None, str(exc))
+            return AutoFarFit(model, (), None, None, str(exc), in_sample)
         predicted = design[rows] @ fold
         predictions[rows] = predicted
         held_out.append(
@@ -278,7 +322,100 @@ def autofar_fit(features: Features, human: Scores, *, order: Order = None) -> Au
             )
         )
     validation_r2, reason = _r2(predictions - y, y)
-    return AutoFarFit(model, tuple(held_out), _rmse(predictions - y), validation_r2, reason)
+    return AutoFarFit(
+        model,
+        tuple(held_out),
+        _rmse(predictions - y),
+        validation_r2,
+        reason,
+        in_sample,
+        _agreement(systems, n_docs, predictions, y),
+    )
+
+
+def _model(
+    names: tuple[str, ...], coefficients: np.ndarray, residuals: np.ndarray, y: np.ndarray
+) -> AutoFarModel:
+    r2, r2_reason = _r2(residuals, y)
+    return AutoFarModel(
+        names,
+        float(coefficients[0]),
+        dict(zip(names, (float(c) for c in coefficients[1:]), strict=True)),
+        int(y.size),
+        _rmse(residuals),
+        r2,
+        r2_reason,
+    )
+
+
+def _agreement(
+    systems: tuple[Hashable, ...], n_docs: int, predicted: np.ndarray, y: np.ndarray
+) -> SystemAgreement:
+    """Each system's mean prediction against its mean human FAR (rows system-major)."""
+    return system_agreement(
+        {s: float(predicted[i * n_docs : (i + 1) * n_docs].mean()) for i, s in enumerate(systems)},
+        {s: float(y[i * n_docs : (i + 1) * n_docs].mean()) for i, s in enumerate(systems)},
+    )
+
+
+def autofar_system_fit(
+    features: Mapping[str, Mapping[Hashable, float]], truth: Mapping[Hashable, float]
+) -> AutoFarSystemFit:
+    """Fit AutoFAR on one row per system and validate it leaving one system out.
+
+    ``truth ~ intercept + sum_j w_j * features[j]``, where ``features[j][s]`` is system
+    ``s``'s FAR under scorer ``j``'s machine FAMs (a mean over documents) and ``truth[s]`` its
+    ground-truth FAR. With ``m`` scorers the fit needs at least ``m + 1`` systems, and the
+    validation (each system predicted from the others) ``m + 2``; with exactly ``m + 1``
+    systems the fit passes through every point.
+
+    Args:
+        features: scorer -> system -> FAR under its machine FAMs, each for exactly the
+            systems of ``truth``.
+        truth: system -> ground-truth FAR.
+
+    Returns:
+        The :class:`AutoFarSystemFit` (systems in canonical key order).
+
+    Raises:
+        AutoFarInputError: no scorer or system, a scorer covering other systems, or a value
+            that is not a finite number.
+        SingularFitError: the fit on every system has no unique solution.
+    """
+    what = "AutoFAR system-level fit"
+    if not features:
+        raise AutoFarInputError(f"{what}: no scorer's FAR to use as a feature")
+    if not truth:
+        raise AutoFarInputError(f"{what}: no system")
+    systems = tuple(sorted(truth, key=canonical_key))
+    names = tuple(features)
+    columns = [np.ones(len(systems))]
+    try:
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise AutoFarInputError(f"{what}: scorer names must be non-empty text")
+            if features[name].keys() != truth.keys():
+                raise AutoFarInputError(f"{what}: scorer {name!r} covers other systems")
+            columns.append(
+                as_finite_array([features[name][s] for s in systems], f"{what}, {name!r}")
+            )
+        y = as_finite_array([truth[s] for s in systems], f"{what}, ground truth")
+    except ValueError as exc:
+        raise AutoFarInputError(str(exc)) from exc
+    design = np.column_stack(columns)
+    coefficients = _solve(design, y, what)
+    fitted = design @ coefficients
+    model = _model(names, coefficients, fitted - y, y)
+    in_sample = system_agreement(dict(zip(systems, fitted.tolist(), strict=True)), truth)
+    predictions = {}
+    for index, system in enumerate(systems):
+        keep = np.arange(len(systems)) != index
+        try:
+            fold = _solve(design[keep], y[keep], f"{what} without system {system!r}")
+        except SingularFitError as exc:
+            return AutoFarSystemFit(model, in_sample, None, str(exc))
+        predictions[system] = float(design[index] @ fold)
+    return AutoFarSystemFit(model, in_sample, system_agreement(predictions, truth))
 
 
 def autofar_predict(

@@ -185,8 +185,8 @@ class FarDocumentScore:
     def far_per_sentence(self) -> float:
         """FAR divided by the number of distinct considered sentences: ``far / n_considered``.
 
-        Our reading of the FAR paper's footnote 5 ("FAR normalized by the number of extracted
-        sentences"; see the package docstring). ``n_considered`` counts the *distinct*
+        Our reading of the FAR paper's footnote 5 ("One can also normalize FAR by the number
+        of extracted sentences"; see the package docstring). ``n_considered`` counts the *distinct*
         sentences among the first ``k`` extracted, not ``k`` and not the whole extraction.
         """
         return self.far / self.n_considered
