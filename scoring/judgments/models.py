@@ -67,9 +67,7 @@ class ReleasedScore(models.Model):
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="released_scores")
     release = models.SlugField(max_length=64)
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="released_scores")
-    document = models.ForeignKey(
-        Document, on_delete=models.CASCADE, related_name="released_scores"
-    )
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="released_scores")
     scores = models.JSONField(help_text="Key -> value, under the release's own keys.")
     created_at = models.DateTimeField(auto_now_add=True)
 
