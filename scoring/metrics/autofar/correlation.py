@@ -2,12 +2,9 @@
 
 Each system is one point: its mean FAR over the documents under one scorer's machine FAMs
 (top-N sentences per facet) against its mean FAR under the human FAMs. Pearson's r,
-Spearman's rho and Kendall's tau-b come from :func:`scoring.metrics.stats.correlate`. The
-intervals, which the paper does not give, are a paired percentile bootstrap over documents
-(:func:`scoring.metrics.stats.clusters.cluster_bootstrap`): each resample draws documents with
-replacement and recomputes both sides' system means on the same draw, so the pairing of a
-document's machine and human FAR is kept. A resample where either side is constant across
-systems has no coefficient and is counted in the interval's ``undefined``.
+Spearman's rho and Kendall's tau-b and their intervals, which the paper does not give, come from
+:func:`scoring.metrics.stats.system_correlation.system_correlations`: a paired percentile
+bootstrap over documents, so the pairing of a document's machine and human FAR is kept.
 """
 
 from __future__ import annotations
@@ -16,56 +13,16 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as scipy_stats
 
-from ..stats import METHODS, Correlation, correlate
+from ..stats import METHODS
 from ..stats.bootstrap import DEFAULT_LEVEL, DEFAULT_SEED, as_finite_array
-from ..stats.clusters import (
-    DEFAULT_CLUSTER_RESAMPLES,
-    ClusterInterval,
-    ClusterStatistic,
-    cluster_bootstrap,
-)
+from ..stats.clusters import DEFAULT_CLUSTER_RESAMPLES
 from ..stats.errors import canonical_key
 from ..stats.order import Order, in_order
+from ..stats.system_correlation import CoefficientWithInterval, system_correlations
 from .errors import AutoFarInputError
 
-MIN_SYSTEMS = 3  # with 2 systems every coefficient is +-1: not evidence of anything
-LEVEL = "system"
-
 Scores = Mapping[Hashable, Mapping[Hashable, float]]  # system -> document -> FAR
-
-
-@dataclass(frozen=True)
-class CoefficientWithInterval:
-    """One coefficient and its paired bootstrap interval over documents.
-
-    Attributes:
-        correlation: the coefficient on every document (``value`` None with a reason when
-            undefined).
-        interval: the percentile interval, or ``None`` when the coefficient itself is
-            undefined.
-    """
-
-    correlation: Correlation
-    interval: ClusterInterval | None
-
-    def as_dict(self) -> dict:
-        """JSON-ready data.
-
-        Returns:
-            ``{"value", "p_value", "reason", "low", "high", "interval"}``; ``low``/``high``
-            are ``None`` when there is no interval, ``interval`` its full record or ``None``.
-        """
-        interval = self.interval
-        return {
-            "value": self.correlation.value,
-            "p_value": self.correlation.p_value,
-            "reason": self.correlation.reason,
-            "low": interval.low if interval else None,
-            "high": interval.high if interval else None,
-            "interval": interval.as_dict() if interval else None,
-        }
 
 
 @dataclass(frozen=True)
@@ -169,33 +126,6 @@ def far_matrices(
     return systems, documents, arrays[0], arrays[1]
 
 
-def _row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:
-    """One coefficient per row of ``x`` and ``y`` (``(rows, systems)``), NaN where undefined."""
-    constant = (np.ptp(x, axis=1) == 0.0) | (np.ptp(y, axis=1) == 0.0)
-    out = np.full(x.shape[0], np.nan)
-    if method == "kendall":
-        for row in np.flatnonzero(~constant):
-            out[row] = scipy_stats.kendalltau(x[row], y[row]).statistic
-        return out
-    if method == "spearman":
-        x = scipy_stats.rankdata(x, axis=1)
-        y = scipy_stats.rankdata(y, axis=1)
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
-    out[~constant] = np.clip(values[~constant], -1.0, 1.0)
-    return out
-
-
-def _statistic(method: str, n_systems: int):
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        # Sums over the drawn documents are n times the means: correlation ignores the scale.
-        return _row_coefficients(sums[:, :n_systems], sums[:, n_systems:], method)
-
-    return statistic
-
-
 def far_correlation(
     scorer: str,
     machine: Scores,
@@ -232,29 +162,8 @@ def far_correlation(
     systems, documents, m, h = far_matrices(machine, human, order=order)
     machine_means = dict(zip(systems, (float(v) for v in m.mean(axis=0)), strict=True))
     human_means = dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True))
-    results = {}
-    if len(systems) < MIN_SYSTEMS:
-        reason = (
-            f"{len(systems)} system(s): a system-level correlation needs at least {MIN_SYSTEMS}"
-        )
-        for method in METHODS:
-            results[method] = CoefficientWithInterval(
-                Correlation(method, LEVEL, None, None, len(systems), reason), None
-            )
-    else:
-        columns = np.hstack([m, h])
-        statistics = {
-            method: ClusterStatistic(columns, _statistic(method, len(systems)))
-            for method in METHODS
-        }
-        intervals = cluster_bootstrap(
-            statistics, len(documents), level=level, resamples=resamples, seed=seed
-        )
-        for method in METHODS:
-            point = correlate(list(machine_means.values()), list(human_means.values()), method)
-            point = Correlation(method, LEVEL, point.value, point.p_value, point.n, point.reason)
-            interval = intervals[method] if point.value is not None else None
-            results[method] = CoefficientWithInterval(point, interval)
+    found = system_correlations({scorer: m}, h, level=level, resamples=resamples, seed=seed)
+    results = found[scorer]
     return FarCorrelation(
         scorer,
         top_n,
