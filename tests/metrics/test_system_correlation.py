@@ -17,6 +17,7 @@ from scoring.metrics.stats import (
     system_correlations,
 )
 
+# The reference: SciPy's coefficients (Kendall's tau-b), one pair of vectors at a time.
 SCIPY = {
     "pearson": lambda x, y: scipy_stats.pearsonr(x, y).statistic,
     "spearman": lambda x, y: scipy_stats.spearmanr(x, y).statistic,
@@ -89,8 +90,9 @@ def test_system_correlations_points_and_intervals_against_a_naive_bootstrap():
     quality = rng.normal(size=8)
     human = quality + rng.normal(scale=2.0, size=(40, 8))
     metric = quality + rng.normal(scale=2.0, size=(40, 8))
+    noise = rng.normal(size=(40, 8))
     found = system_correlations(
-        {"m": metric, "noise": rng.normal(size=(40, 8))}, human, resamples=300, seed=4
+        {"m": (metric, human), "noise": (noise, human)}, resamples=300, seed=4
     )
     assert set(found) == {"m", "noise"}
     for method in METHODS:
@@ -104,17 +106,29 @@ def test_system_correlations_points_and_intervals_against_a_naive_bootstrap():
         assert result.interval.undefined == undefined
         assert (result.interval.resamples, result.interval.clusters) == (300, 40)
         json.dumps(result.as_dict(), allow_nan=False)
-    again = system_correlations({"m": metric}, human, resamples=300, seed=4)
+    again = system_correlations({"m": (metric, human)}, resamples=300, seed=4)
     assert again["m"] == found["m"]  # seeded: and the other column changes nothing
 
 
 def test_system_correlations_undefined_with_reasons():
     human = np.array([[0.1, 0.2, 0.3], [0.3, 0.2, 0.1]])
     constant = np.full((2, 3), 0.5)
-    found = system_correlations({"flat": constant}, human, resamples=20)
+    found = system_correlations({"flat": (constant, human)}, resamples=20)
     for method in METHODS:
         assert found["flat"][method].correlation.value is None
         assert "constant" in found["flat"][method].correlation.reason
         assert found["flat"][method].interval is None
-    two = system_correlations({"m": human[:, :2]}, human[:, :2], resamples=20)
+    two = system_correlations({"m": (human[:, :2], human[:, :2])}, resamples=20)
     assert two["m"]["kendall"].correlation.reason.startswith("2 system(s)")
+
+
+def test_kendall_rows_in_several_blocks_are_the_same(monkeypatch):
+    from scoring.metrics.stats import correlation
+
+    rng = np.random.default_rng(3)
+    x, y = np.round(rng.normal(size=(41, 7)), 1), np.round(rng.normal(size=(41, 7)), 1)
+    whole = row_coefficients(x, y, "kendall")
+    monkeypatch.setattr(correlation, "_KENDALL_CELLS", 100)  # 2 rows a block
+    assert np.array_equal(row_coefficients(x, y, "kendall"), whole, equal_nan=True)
+    expected = [scipy_stats.kendalltau(x[r], y[r]).statistic for r in range(41)]
+    assert whole == pytest.approx(expected, abs=1e-12)

@@ -162,7 +162,7 @@ def far_correlation(
     systems, documents, m, h = far_matrices(machine, human, order=order)
     machine_means = dict(zip(systems, (float(v) for v in m.mean(axis=0)), strict=True))
     human_means = dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True))
-    found = system_correlations({scorer: m}, h, level=level, resamples=resamples, seed=seed)
+    found = system_correlations({scorer: (m, h)}, level=level, resamples=resamples, seed=seed)
     results = found[scorer]
     return FarCorrelation(
         scorer,

@@ -48,7 +48,12 @@ from .paired_ratio import (
     paired_ratio_permutation_test,
 )
 from .ratio import METHOD_RATIO, RatioInterval, bootstrap_ratio_ci
-from .system_correlation import CoefficientWithInterval, system_correlations
+from .system_correlation import (
+    CoefficientWithInterval,
+    system_correlations,
+    system_points,
+    system_statistics,
+)
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -93,4 +98,6 @@ __all__ = [
     "summary_level",
     "system_correlations",
     "system_level",
+    "system_points",
+    "system_statistics",
 ]

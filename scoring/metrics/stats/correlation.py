@@ -92,22 +92,34 @@ def _exact_spearman_p(x: np.ndarray, y: np.ndarray, observed: float) -> float:
     return float(np.mean(np.abs(rhos) >= abs(observed) - tolerance))
 
 
+# Rows of Kendall's tau computed together: each takes four n x n boolean comparisons.
+_KENDALL_CELLS = 1 << 22
+
+
 def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Kendall's tau-b of each row pair (``(rows, n)``), NaN where a row is constant.
 
     tau-b = (concordant - discordant) / sqrt((pairs - ties in x) (pairs - ties in y)), over the
-    n(n-1)/2 pairs of columns: scipy's ``kendalltau`` (variant b), for every row at once.
+    pairs of columns: scipy's ``kendalltau`` (variant b), for many rows at once. Each ordered
+    pair of columns is compared (so every pair counts twice, which the ratio cancels), in
+    blocks of rows that keep the comparisons to a few megabytes.
     """
-    first, second = np.triu_indices(x.shape[1], 1)
-    dx = np.sign(x[:, first] - x[:, second])
-    dy = np.sign(y[:, first] - y[:, second])
-    pairs = first.size
-    untied_x = pairs - (dx == 0).sum(axis=1)
-    untied_y = pairs - (dy == 0).sum(axis=1)
-    denominator = np.sqrt(untied_x.astype(np.float64) * untied_y)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values = (dx * dy).sum(axis=1) / denominator
-    return np.where(denominator > 0, np.clip(values, -1.0, 1.0), np.nan)
+    rows, n = x.shape
+    out = np.full(rows, np.nan)
+    step = max(1, _KENDALL_CELLS // max(n * n, 1))
+    for start in range(0, rows, step):
+        a, b = x[start : start + step], y[start : start + step]
+        above_x, below_x = a[:, :, None] > a[:, None, :], a[:, :, None] < a[:, None, :]
+        above_y, below_y = b[:, :, None] > b[:, None, :], b[:, :, None] < b[:, None, :]
+        concordant = np.count_nonzero((above_x & above_y) | (below_x & below_y), axis=(1, 2))
+        discordant = np.count_nonzero((above_x & below_y) | (below_x & above_y), axis=(1, 2))
+        untied_x = np.count_nonzero(above_x | below_x, axis=(1, 2)).astype(np.float64)
+        untied_y = np.count_nonzero(above_y | below_y, axis=(1, 2))
+        denominator = np.sqrt(untied_x * untied_y)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values = (concordant - discordant) / denominator
+        out[start : start + step] = np.where(denominator > 0, np.clip(values, -1.0, 1.0), np.nan)
+    return out
 
 
 def row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:

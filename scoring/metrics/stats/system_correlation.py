@@ -45,46 +45,99 @@ class CoefficientWithInterval:
         """JSON-ready data.
 
         Returns:
-            ``{"value", "p_value", "reason", "low", "high", "interval"}``; ``low``/``high``
-            are ``None`` when there is no interval, ``interval`` its full record or ``None``.
+            ``{"value", "p_value", "reason", "n", "undefined", "low", "high", "interval"}``:
+            ``n`` the points (or, at summary level, the documents averaged), ``undefined`` the
+            documents left out of a summary-level mean; ``low``/``high`` are ``None`` when
+            there is no interval, ``interval`` its full record or ``None``.
         """
         interval = self.interval
         return {
             "value": self.correlation.value,
             "p_value": self.correlation.p_value,
             "reason": self.correlation.reason,
+            "n": self.correlation.n,
+            "undefined": len(self.correlation.undefined),
             "low": interval.low if interval else None,
             "high": interval.high if interval else None,
             "interval": interval.as_dict() if interval else None,
         }
 
 
-def _statistic(method: str, n_systems: int):
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        # Sums over the drawn documents are n times the means: correlation ignores the scale.
-        return row_coefficients(sums[:, :n_systems], sums[:, n_systems:], method)
+def system_statistics(
+    left: np.ndarray, right: np.ndarray, methods: Sequence[str] = METHODS
+) -> dict[str, ClusterStatistic]:
+    """The bootstrap statistics of system-level coefficients: drawn documents' sums of both
+    ``(documents, systems)`` sides, correlated across the systems (one columns object for
+    every method, so :func:`~.clusters.cluster_bootstrap` sums them once).
 
-    return statistic
+    Args:
+        left: one side's ``(documents, systems)`` values.
+        right: the other side's, the same shape.
+        methods: the methods wanted.
+
+    Returns:
+        method -> :class:`~.clusters.ClusterStatistic` for :func:`~.clusters.cluster_bootstrap`.
+    """
+    n_systems = left.shape[1]
+    columns = np.hstack([left, right])
+
+    def statistic(method: str):
+        def coefficients(sums: np.ndarray) -> np.ndarray:
+            # Sums over the drawn documents are n times the means: correlation ignores scale.
+            return row_coefficients(sums[:, :n_systems], sums[:, n_systems:], method)
+
+        return coefficients
+
+    return {method: ClusterStatistic(columns, statistic(method)) for method in methods}
+
+
+def system_points(
+    left: np.ndarray, right: np.ndarray, methods: Sequence[str] = METHODS
+) -> dict[str, Correlation]:
+    """The system-level coefficients of two ``(documents, systems)`` sides, with p-values.
+
+    Args:
+        left: one side's values.
+        right: the other side's, the same shape.
+        methods: the methods wanted.
+
+    Returns:
+        method -> :class:`Correlation` at level ``"system"`` (None with the reason for fewer
+        than 3 systems or a side whose means are all equal).
+    """
+    n_systems = left.shape[1]
+    points = {}
+    for method in methods:
+        if n_systems < MIN_POINTS:
+            reason = (
+                f"{n_systems} system(s): a system-level correlation needs at least {MIN_POINTS}"
+            )
+            points[method] = Correlation(method, LEVEL_SYSTEM, None, None, n_systems, reason)
+            continue
+        found = correlate(left.mean(axis=0), right.mean(axis=0), method)
+        points[method] = Correlation(
+            method, LEVEL_SYSTEM, found.value, found.p_value, found.n, found.reason
+        )
+    return points
 
 
 def system_correlations(
-    columns: Mapping[Hashable, np.ndarray],
-    human: np.ndarray,
+    pairs: Mapping[Hashable, tuple[np.ndarray, np.ndarray]],
     *,
     methods: Sequence[str] = METHODS,
     level: float = DEFAULT_LEVEL,
     resamples: int = DEFAULT_CLUSTER_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> dict[Hashable, dict[str, CoefficientWithInterval]]:
-    """Correlate each column's system means with the human system means, with intervals.
+    """Correlate system means of paired sides, each with its interval, on one draw.
 
     Fewer than 3 systems, or a side whose means are the same for every system, gives an
     undefined coefficient (``value`` None) with the reason and no interval, never 0 or NaN.
 
     Args:
-        columns: name -> ``(documents, systems)`` array of one side (e.g. a metric's scores),
-            every one over the same documents and systems, in the same order, as ``human``.
-        human: the ``(documents, systems)`` array of the other side.
+        pairs: name -> ``(left, right)``, two ``(documents, systems)`` arrays (e.g. a metric's
+            scores and the human scores), every pair over the same documents in the same
+            order (the systems may differ between pairs).
         methods: among ``"pearson"``, ``"spearman"`` and ``"kendall"`` (default: all three).
         level: confidence level of the intervals (default 0.95).
         resamples: bootstrap resamples over documents (default 1,000).
@@ -94,39 +147,25 @@ def system_correlations(
         name -> method -> :class:`CoefficientWithInterval`, each at level ``"system"``.
 
     Raises:
-        StatsError: a bad ``level``, ``resamples`` or method, or arrays of other shapes.
-        NonFiniteValueError: a value is NaN or infinite.
+        StatsError: a bad ``level``, ``resamples`` or method, or pairs over other numbers of
+            documents.
     """
-    n_documents, n_systems = human.shape
-    human_means = human.mean(axis=0)
-    results: dict[Hashable, dict[str, CoefficientWithInterval]] = {}
+    points = {name: system_points(left, right, methods) for name, (left, right) in pairs.items()}
     statistics = {}
-    for name, values in columns.items():
-        results[name] = {}
-        means = np.asarray(values, dtype=np.float64).mean(axis=0)
-        for method in methods:
-            if n_systems < MIN_POINTS:
-                reason = (
-                    f"{n_systems} system(s): a system-level correlation needs at least {MIN_POINTS}"
-                )
-                point = Correlation(method, LEVEL_SYSTEM, None, None, n_systems, reason)
-            else:
-                found = correlate(means, human_means, method)
-                point = Correlation(
-                    method, LEVEL_SYSTEM, found.value, found.p_value, found.n, found.reason
-                )
-            results[name][method] = CoefficientWithInterval(point, None)
-            if point.value is not None:
-                stacked = np.hstack([values, human])
-                statistics[(name, method)] = ClusterStatistic(
-                    stacked, _statistic(method, n_systems)
-                )
+    for name, by_method in points.items():
+        defined = [method for method, point in by_method.items() if point.value is not None]
+        for method, statistic in system_statistics(*pairs[name], defined).items():
+            statistics[(name, method)] = statistic
+    intervals = {}
     if statistics:
+        n_documents = next(iter(pairs.values()))[0].shape[0]
         intervals = cluster_bootstrap(
             statistics, n_documents, level=level, resamples=resamples, seed=seed
         )
-        for (name, method), interval in intervals.items():
-            results[name][method] = CoefficientWithInterval(
-                results[name][method].correlation, interval
-            )
-    return results
+    return {
+        name: {
+            method: CoefficientWithInterval(point, intervals.get((name, method)))
+            for method, point in by_method.items()
+        }
+        for name, by_method in points.items()
+    }
