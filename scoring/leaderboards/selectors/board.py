@@ -93,8 +93,9 @@ ALPHA = 0.05
 LEVEL = 0.95
 # How the figures are computed, part of every snapshot's stamp: changing it makes the stored
 # snapshots stale, so none computed the old way is served. 2: documents in the dataset's order
-# (position, then external id) instead of their database ids' text order.
-COMPUTATION = b"computation=2|"
+# (position, then external id) instead of their database ids' text order. 3: the
+# meta-evaluation block and each system's means per human study.
+COMPUTATION = b"computation=3|"
 
 
 class LeaderboardParamsError(ApplicationError):

@@ -130,14 +130,19 @@ class MetaEvaluation:
         """JSON-ready data (system keys as text).
 
         Returns:
-            ``{"study", "kind", "human_means", "judged_documents", "subsets", "rows"}``.
+            ``{"study", "kind", "human_means", "judged_documents", "subsets", "rows"}``;
+            ``subsets`` is a list of ``{"subset", "systems"}`` in order (a stored snapshot keeps
+            a list's order, not a JSON object's).
         """
         return {
             "study": self.study,
             "kind": self.kind,
             "human_means": {str(s): v for s, v in self.human_means.items()},
             "judged_documents": {str(s): n for s, n in self.judged_documents.items()},
-            "subsets": {name: [str(s) for s in systems] for name, systems in self.subsets.items()},
+            "subsets": [
+                {"subset": name, "systems": [str(s) for s in systems]}
+                for name, systems in self.subsets.items()
+            ],
             "rows": [row.as_dict() for row in self.rows],
         }
 

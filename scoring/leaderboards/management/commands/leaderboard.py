@@ -126,11 +126,12 @@ def meta_evaluation_lines(block: dict) -> list[str]:
     """
     lines = []
     for study in block.get("studies", []):
-        subsets = list(study["subsets"])
+        sizes = {item["subset"]: len(item["systems"]) for item in study["subsets"]}
+        subsets = list(sizes)
         system = {(r["metric"], r["subset"]): r for r in study["rows"] if r["level"] == "system"}
         summary = {(r["metric"], r["subset"]): r for r in study["rows"] if r["level"] == "summary"}
         metrics = list(dict.fromkeys(r["metric"] for r in study["rows"]))
-        header = ["metric", *(f"{s} ({len(study['subsets'][s])})" for s in subsets)]
+        header = ["metric", *(f"{s} ({sizes[s]})" for s in subsets)]
         header.append("summary level (all)")
         rows = [
             [
