@@ -10,13 +10,17 @@ real workers (solo pool, as ``bench_scoring.py`` starts them) on a queue of its 
    transaction; its commit sends the scoring job to the workers;
 2. the job on the workers (plan, chunks of ROUGE, the callback that builds the score arrays and
    stores the default leaderboard, with the meta-evaluation against LitePyramid), polled in the
-   database every 0.1 s until it is seen succeeded.
+   database every 0.1 s until it is seen succeeded. The workers' own task times (from their
+   logs) say where the job's time goes; the bias run and the leaderboard warm-up the import
+   also queues are listed after it (they run at a low priority, after the job).
 
 Each run imports the release under a new slug (``realsumm-bench-<n>``; the systems exist after
 the first, so later runs add a version of each). Reported: every run's import, job and total,
-their best and median, and the ratio to the 10 s budget; checked after the runs: the mean
-LitePyramid recall of three systems on the stored leaderboard against the pickles' (read by the
-restricted unpickler) and the number of meta-evaluation rows. Run from the repository root:
+their best and median, the ratio to the 10 s budget and to a reference measured in the same run
+(rouge-score pair by pair over the same 2,500 pairs in one process: ROUGE alone); checked after
+the runs: the mean LitePyramid recall of three systems on the stored leaderboard against the
+pickles' (read by the restricted unpickler) and the number of meta-evaluation rows. Run from
+the repository root:
 
     .venv/bin/python bench/bench_realsumm.py                 # 3 runs, about 1 min
     .venv/bin/python bench/bench_realsumm.py --runs 5 --redis redis://127.0.0.1:6379/3
@@ -37,7 +41,7 @@ from pathlib import Path
 from _common import SHARED, release_missing
 from _server import bench_start, bench_workdir, manage, run_loader
 from _stats import load_average
-from bench_scoring import Workers, queue_forget, redis_missing
+from bench_scoring import Workers, queue_forget, redis_missing, task_line
 
 RELEASE = SHARED / "realsumm"
 BUDGET_SECONDS = 10.0
@@ -90,7 +94,13 @@ def load(runs: int) -> dict:
                 "released": summary.released_scores,
             }
         )
-    snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset).order_by("-pk").first()
+    peer = rouge_peer(dataset)
+    # The default view the job stored (all documents); the warm task adds category views.
+    snapshot = (
+        LeaderboardSnapshot.objects.filter(dataset=dataset, params__startswith="c=None|")
+        .order_by("pk")
+        .first()
+    )
     payload = snapshot.payload if snapshot else {}
     rows = {row["system"]: row for row in payload.get("systems", [])}
     keys = {s.slug: (s.kind, s.key) for s in SYSTEMS}
@@ -111,7 +121,29 @@ def load(runs: int) -> dict:
         "checks": checks,
         "meta_rows": len(studies[0]["rows"]) if studies else 0,
         "snapshot_params": snapshot.params if snapshot else None,
+        "peer": peer,
     }
+
+
+def rouge_peer(dataset) -> dict:
+    """The reference measured in the same run: rouge-score's ``RougeScorer`` (ROUGE-1/2/L with
+    the stemmer, what Loupe's ROUGE equals) over the same 2,500 (reference, output) pairs, pair
+    by pair in this one process: the scoring alone, without import, database or workers."""
+    from rouge_score import rouge_scorer
+
+    from annotation.systems.models import SystemOutput
+
+    pairs = [
+        (" ".join(reference), " ".join(sentences))
+        for sentences, reference in SystemOutput.objects.filter(
+            document__dataset=dataset
+        ).values_list("sentences", "document__references__sentences")
+    ]
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    start = time.perf_counter()
+    for target, prediction in pairs:
+        scorer.score(target, prediction)
+    return {"pairs": len(pairs), "seconds": time.perf_counter() - start}
 
 
 def main() -> int:
@@ -140,13 +172,15 @@ def main() -> int:
                 found = run_loader(env, Path(__file__), "--runs", str(args.runs))
                 workers.wait_idle(args.redis)
                 errors = workers.errors()
+                tasks = workers.task_seconds()
     finally:
         queue_forget(args.redis, queue)
-    return report(found, errors)
+    return report(found, errors, tasks)
 
 
-def report(found: dict, errors: list[str]) -> int:
-    """Print the runs, the budget ratio and the checks; 1 when a check fails."""
+def report(found: dict, errors: list[str], tasks: dict) -> int:
+    """Print the runs, the budget ratio, the workers' task times and the checks; 1 when a check
+    fails."""
     timings = found["timings"]
     first = timings[0]
     print(
@@ -171,6 +205,13 @@ def report(found: dict, errors: list[str]) -> int:
         f"budget = {median / BUDGET_SECONDS:.2f} "
         f"({'within' if median < BUDGET_SECONDS else 'OVER'})"
     )
+    peer = found["peer"]
+    print(
+        f"reference, same run: rouge-score's RougeScorer over the same {peer['pairs']:,} pairs, "
+        f"pair by pair in one process (ROUGE alone): {peer['seconds']:.2f} s; ours end to end / "
+        f"reference = {median / peer['seconds']:.2f} (median)"
+    )
+    print(f"over all runs, {task_line(tasks)}")
     ok = True
     for slug, check in found["checks"].items():
         same = check["leaderboard"] is not None and check["leaderboard"] == check["pickle"]
