@@ -387,3 +387,111 @@ def test_missing_files_are_named(tmp_path):
     assert files == {f"{OUTPUTS}/selected_documents.md", ABS, EXT}
     with pytest.raises(ImportValidationError, match="release folder not found"):
         parse_realsumm_release(tmp_path / "absent")
+
+
+# =============================================================================================
+# The kernel's checks of judgments and released scores, on a tiny bundle
+# =============================================================================================
+
+
+def _tiny_bundle(**changes):
+    from annotation.imports.bundle import (
+        DatasetRecord,
+        DocumentRecord,
+        ImportBundle,
+        JudgmentRecord,
+        JudgmentStudyRecord,
+        OutputRecord,
+        ReferenceRecord,
+        ReleasedScoreRecord,
+        ReleasedScoresRecord,
+        SystemRecord,
+    )
+
+    meta = {"text_missing": True}
+    bundle = ImportBundle(
+        dataset=DatasetRecord("tiny", "Tiny"),
+        documents=[
+            DocumentRecord(d, (), (ReferenceRecord(("a reference .",)),), meta=dict(meta))
+            for d in ("d1", "d2")
+        ],
+        systems=[
+            SystemRecord("ext", "Ext", "extractive"),
+            SystemRecord("abs", "Abs", "abstractive"),
+        ],
+        outputs=[
+            OutputRecord(s, d, ("a summary .",)) for s in ("ext", "abs") for d in ("d1", "d2")
+        ],
+        judgment_studies=[
+            JudgmentStudyRecord(
+                "lp", judgments=tuple(JudgmentRecord("ext", d, 0.5) for d in ("d1", "d2"))
+            )
+        ],
+        released_scores=[
+            ReleasedScoresRecord("rel", (ReleasedScoreRecord("abs", "d1", {"js-2": -0.6}),))
+        ],
+    )
+    for name, value in changes.items():
+        setattr(bundle, name, value)
+    return bundle
+
+
+def test_judgments_and_released_scores_are_checked_against_the_bundle():
+    from annotation.imports.bundle import (
+        JudgmentRecord,
+        JudgmentStudyRecord,
+        ReleasedScoreRecord,
+        ReleasedScoresRecord,
+    )
+    from annotation.imports.validators import validate_bundle
+
+    validate_bundle(_tiny_bundle())  # extractive outputs of documents without text: no indices
+    studies = [
+        JudgmentStudyRecord(
+            "lp",
+            judgments=(
+                JudgmentRecord("ext", "d1", 0.5),
+                JudgmentRecord("ext", "d1", 0.7),
+                JudgmentRecord("ext", "d9", 0.5),
+                JudgmentRecord("ext", "d2", float("nan")),
+            ),
+        ),
+        JudgmentStudyRecord("lp", kind="stars"),
+        JudgmentStudyRecord("bad name!", kind="rank", judgments=(JudgmentRecord("abs", "d1", 0),)),
+    ]
+    released = [ReleasedScoresRecord("rel", (ReleasedScoreRecord("abs", "d2", {"": True}),))]
+    with pytest.raises(ImportValidationError) as caught:
+        validate_bundle(_tiny_bundle(judgment_studies=studies, released_scores=released))
+    messages = [str(issue) for issue in caught.value.issues]
+    expected = [
+        "study lp [name]: name given twice",
+        "'bad name!' is not a valid slug",
+        "study lp: a second value for this output",
+        "study lp: no output of system 'ext' for document 'd9' in this import",
+        "study lp: nan is not a finite number",
+        "study lp [kind]: kind must be one of ('score', 'rank')",
+        "study lp: the study has no judgment",
+        "study bad name!: a rank must be positive, got 0",
+        "released scores rel, : the key '' is not 1-64 characters",
+    ]
+    for message in expected:
+        assert any(message in m for m in messages), (message, messages)
+
+
+@pytest.mark.django_db
+def test_a_study_name_the_dataset_has_is_refused_and_nothing_more_is_written():
+    from annotation.corpus.services import bundle_import
+
+    bundle_import(bundle=_tiny_bundle(), slug="tiny")
+    dataset = Dataset.objects.get(slug="tiny")
+    assert HumanJudgment.objects.filter(dataset=dataset, name="lp").count() == 2
+    assert ReleasedScore.objects.get(dataset=dataset).scores == {"js-2": -0.6}
+    again = _tiny_bundle(documents=[])
+    with pytest.raises(ImportValidationError) as caught:
+        bundle_import(bundle=again, slug="tiny", dataset=dataset)
+    assert {str(i) for i in caught.value.issues} == {
+        "released scores rel [name]: the dataset has this name already",
+        "study lp [name]: the dataset has this name already",
+    }
+    assert HumanJudgment.objects.count() == 2 and ReleasedScore.objects.count() == 1
+    assert SystemOutput.objects.count() == 4  # no second version was written

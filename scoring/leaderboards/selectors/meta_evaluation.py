@@ -104,30 +104,51 @@ def meta_evaluation_block(
         "released_definition"}``: one :meth:`MetaEvaluation.as_dict` per per-document study
         and one :meth:`ReleasedComparison.as_dict` per released key Loupe has a counterpart of.
     """
-    loupe = {
-        metric: _in_scope({s: m[metric] for s, m in scores.items() if m.get(metric)}, order)
-        for metric in metrics
-    }
     released = {
         release: {key: _in_scope(by_system, order) for key, by_system in by_key.items()}
         for release, by_key in released_scores_for(dataset=dataset).items()
+    }
+    judged = {
+        name: (kind, values)
+        for name, (kind, human) in studies.items()
+        if not any(None in v for v in human.values()) and (values := _in_scope(human, order))
+    }
+    resamples = settings.LOUPE_LEADERBOARD_RESAMPLES
+    top_k = settings.LOUPE_META_EVALUATION_TOP_K
+    block = {
+        "available": False,
+        "definition": META_EVALUATION_DEFINITION,
+        "top_k": list(top_k),
+        "ci": {"level": level, "resamples": resamples, "seed": DEFAULT_SEED},
+        "studies": [],
+        "released": [],
+        "released_definition": RELEASED_DEFINITION,
+    }
+    if not judged and not released:
+        return block  # nothing to compare: no metric's values are read (the score arrays)
+    loupe = {
+        metric: _in_scope({s: m[metric] for s, m in scores.items() if m.get(metric)}, order)
+        for metric in metrics
     }
     metric_scores = dict(loupe)
     for release, by_key in released.items():
         for key, by_system in by_key.items():
             metric_scores[released_metric(release, key)] = by_system
-    resamples = settings.LOUPE_LEADERBOARD_RESAMPLES
-    top_k = settings.LOUPE_META_EVALUATION_TOP_K
-    evaluations = []
-    for name, (kind, human) in studies.items():
-        values = _in_scope(human, order)
-        if not values or any(None in v for v in human.values()):
-            continue
-        result = meta_evaluate(
-            metric_scores, values, kinds=kinds, name=name, kind=kind, top_k=top_k, order=order,
-            level=level, resamples=resamples, seed=DEFAULT_SEED,
-        )  # fmt: skip
-        evaluations.append(result.as_dict())
+    evaluations = [
+        meta_evaluate(
+            metric_scores,
+            values,
+            kinds=kinds,
+            name=name,
+            kind=kind,
+            top_k=top_k,
+            order=order,
+            level=level,
+            resamples=resamples,
+            seed=DEFAULT_SEED,
+        ).as_dict()
+        for name, (kind, values) in judged.items()
+    ]
     comparisons = [
         comparison.as_dict()
         for release, by_key in released.items()
@@ -135,12 +156,7 @@ def meta_evaluation_block(
             loupe, by_key, release=release, keys=RELEASED_LOUPE_KEYS.get(release, {}), order=order
         )
     ]
-    return {
-        "available": bool(evaluations or comparisons),
-        "definition": META_EVALUATION_DEFINITION,
-        "top_k": list(top_k),
-        "ci": {"level": level, "resamples": resamples, "seed": DEFAULT_SEED},
-        "studies": evaluations,
-        "released": comparisons,
-        "released_definition": RELEASED_DEFINITION,
-    }
+    block.update(
+        available=bool(evaluations or comparisons), studies=evaluations, released=comparisons
+    )
+    return block
