@@ -495,3 +495,58 @@ def test_a_study_name_the_dataset_has_is_refused_and_nothing_more_is_written():
     }
     assert HumanJudgment.objects.count() == 2 and ReleasedScore.objects.count() == 1
     assert SystemOutput.objects.count() == 4  # no second version was written
+
+
+# =============================================================================================
+# The admins' upload: the release packed as a zip
+# =============================================================================================
+
+
+def _zipped_release(replaced: dict[str, bytes] | None = None):
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(SHARED.rglob("*")):
+            if path.is_file():
+                name = str(path.relative_to(SHARED))
+                data = (replaced or {}).get(name, path.read_bytes())
+                archive.writestr(f"realsumm/{name}", data)
+    buffer.seek(0)
+    buffer.name = "realsumm.zip"
+    return buffer
+
+
+@needs_release
+@pytest.mark.django_db
+def test_the_release_uploaded_as_a_zip_imports_and_a_hostile_one_is_refused(client_for, tmp_path):
+    admin = client_for("admin")
+    marker = tmp_path / "pwned"
+    evil = pickle.dumps({0: _System(marker)}, protocol=3)
+    refused = admin.post(
+        "/api/datasets/import/",
+        {"file": _zipped_release({ABS: evil}), "slug": "realsumm-up", "format": "realsumm"},
+        format="multipart",
+    )
+    assert refused.status_code == 400, refused.content
+    [issue] = refused.json()["extra"]["issues"]
+    assert (issue["file"], issue["message"]) == (
+        ABS,
+        f"{os.system.__module__}.system is not allowed",
+    )
+    assert not marker.exists() and _nothing_written()
+    made = admin.post(
+        "/api/datasets/import/",
+        {"file": _zipped_release(), "slug": "realsumm-up", "format": "realsumm"},
+        format="multipart",
+    )
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert (body["documents"], body["outputs"], body["judgments"], body["released_scores"]) == (
+        100,
+        2500,
+        2400,
+        2400,
+    )
+    assert HumanJudgment.objects.filter(uploaded_by__username="t-admin").count() == 2400
