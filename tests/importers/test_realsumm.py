@@ -57,13 +57,14 @@ def _selected() -> list[int]:
 def _release_with(tmp_path: Path, replaced: dict[str, bytes]) -> Path:
     """A release folder whose files link to the real ones, but for ``replaced`` (path -> bytes)."""
     root = tmp_path / "realsumm"
-    (root / "scores_dicts").mkdir(parents=True)
-    (root / OUTPUTS).symlink_to(SHARED / OUTPUTS)
-    for name in (ABS, EXT):
-        if name in replaced:
-            (root / name).write_bytes(replaced[name])
-        else:
-            (root / name).symlink_to(SHARED / name)
+    for path in SHARED.rglob("*"):
+        if path.is_file():
+            name = str(path.relative_to(SHARED))
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            if name in replaced:
+                (root / name).write_bytes(replaced[name])
+            else:
+                (root / name).symlink_to(path)
     return root
 
 
@@ -345,6 +346,30 @@ def test_hostile_or_broken_pickle_is_refused_and_nothing_is_written(tmp_path, ca
     for message in messages:
         assert message in text
     assert not marker.exists()
+    assert _nothing_written()
+
+
+BART_TEXT = f"{OUTPUTS}/abs/bart/out.txt"
+
+
+@needs_release
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        (BART_TEXT, b"<t> a . </t>\n" * 99, f"{BART_TEXT}: 99 lines; expected one per document"),
+        (BART_TEXT, b"<t> \xff </t>\n" * 100, f"{BART_TEXT}:1: not valid UTF-8"),
+        (BART_TEXT, b"<t> a . </t>\n" * 49 + b"<t> </t>\n" + b"<t> a . </t>\n" * 50,
+         f"{BART_TEXT}:50: an empty summary"),
+        (f"{OUTPUTS}/selected_documents.md", b"[1, 2, 3]",
+         "expected 100 distinct line numbers, found 3 (3 distinct)"),
+    ],
+)  # fmt: skip
+def test_a_broken_text_file_is_refused_and_nothing_is_written(tmp_path, name, data, message):
+    root = _release_with(tmp_path, {name: data})
+    with pytest.raises(CommandError) as caught:
+        call_command("import_dataset", str(root), "--format", "realsumm", "--slug", "broken")
+    assert message in str(caught.value)
     assert _nothing_written()
 
 

@@ -74,7 +74,7 @@ def output_lines(files: ReleaseFiles, name: str) -> list[str] | None:
     lines = files.read_lines(name, max_bytes=MAX_TEXT_BYTES)
     if lines is None:
         return None
-    if len(lines) == EXPECTED_DOCUMENTS + 1 and not lines[-1]:
+    if lines and not lines[-1]:  # the last line's end, which the release's files leave out
         lines = lines[:-1]
     if len(lines) != EXPECTED_DOCUMENTS:
         files.issue(name, f"{len(lines)} lines; expected one per document ({EXPECTED_DOCUMENTS})")
