@@ -37,11 +37,10 @@ from .release import (
     STUDY,
     SYSTEMS,
     TEXT_MISSING_NOTE,
+    TRAINED_ON,
     ReleasedSystem,
 )
-from .texts import output_lines, plain, selected_documents, tagged_sentences
-
-_CNNDM = "CNN/DailyMail"
+from .texts import OutputTexts, plain, selected_documents, tagged_sentences
 
 
 def external_id(line: int) -> str:
@@ -50,7 +49,7 @@ def external_id(line: int) -> str:
 
 
 def _copies(
-    files: ReleaseFiles, pickled: dict[str, ScoresDict]
+    files: ReleaseFiles, texts: OutputTexts, pickled: dict[str, ScoresDict]
 ) -> dict[ReleasedSystem, ReleasedSystem]:
     """Entries of one pickle identical (summaries and scores) to an entry of the other on every
     document: copy -> the genuine entry, told apart by which one its own text file matches."""
@@ -61,7 +60,7 @@ def _copies(
         left = pickled[KIND_ABSTRACTIVE].summaries[a.key]
         if left != pickled[KIND_EXTRACTIVE].summaries[e.key]:
             continue
-        agree = {s: _agreement(files, s, left) for s in (a, e)}
+        agree = {s: _agreement(texts, s, left) for s in (a, e)}
         genuine = [s for s, n in agree.items() if n == EXPECTED_DOCUMENTS]
         if len(genuine) != 1:
             files.issue(
@@ -85,17 +84,17 @@ def _copies(
     return found
 
 
-def _agreement(files: ReleaseFiles, system: ReleasedSystem, summaries: dict[int, Summary]) -> int:
+def _agreement(texts: OutputTexts, system: ReleasedSystem, summaries: dict[int, Summary]) -> int:
     """On how many documents a pickle entry's summaries are its text file's (tags and white
     space ignored); 0 when the file cannot be read."""
-    lines = output_lines(files, f"{OUTPUTS_DIR}/{system.text}") or [""] * EXPECTED_DOCUMENTS
+    lines = texts.lines(system.text) or [""] * EXPECTED_DOCUMENTS
     return sum(plain(lines[d]) == plain(summaries[d].text) for d in range(EXPECTED_DOCUMENTS))
 
 
-def _text_outputs(files: ReleaseFiles, system: ReleasedSystem) -> dict[int, tuple[str, ...]]:
+def _text_outputs(texts: OutputTexts, system: ReleasedSystem) -> dict[int, tuple[str, ...]]:
     """A system's outputs from its text file; an empty line is an issue."""
-    name = f"{OUTPUTS_DIR}/{system.text}"
-    lines = output_lines(files, name) or []
+    files, name = texts.files, texts.name(system.text)
+    lines = texts.lines(system.text) or []
     outputs = {}
     nested = 0
     for doc_id, line in enumerate(lines):
@@ -254,12 +253,13 @@ def parse_realsumm_release(path: Path) -> ImportBundle:
             files.issue(
                 PICKLES[KIND_EXTRACTIVE], "ref_summ differs from abs.pkl's", where=f"[{doc_id}]"
             )
-    copies = _copies(files, pickled)
+    texts = OutputTexts(files)
+    copies = _copies(files, texts, pickled)
     genuine: dict[ReleasedSystem, dict[int, Summary]] = {
         s: pickled[s.kind].summaries[s.key] for s in SYSTEMS if s not in copies
     }
-    agreeing = {s: _agreement(files, s, by_doc) for s, by_doc in genuine.items()}
-    from_text = {copy: _text_outputs(files, copy) for copy in copies}
+    agreeing = {s: _agreement(texts, s, by_doc) for s, by_doc in genuine.items()}
+    from_text = {copy: _text_outputs(texts, copy) for copy in copies}
     if files.issues:
         raise ImportValidationError(files.issues)
     ids = [external_id(line) for line in lines]
@@ -287,7 +287,7 @@ def parse_realsumm_release(path: Path) -> ImportBundle:
     outputs, judgments, released = [], [], []
     for system in SYSTEMS:
         if system in copies:
-            name = f"{OUTPUTS_DIR}/{system.text}"
+            name = texts.name(system.text)
             for doc_id, sentences in from_text[system].items():
                 where = Location(name, doc_id + 1)
                 outputs.append(OutputRecord(system.slug, ids[doc_id], sentences, location=where))
@@ -308,7 +308,7 @@ def parse_realsumm_release(path: Path) -> ImportBundle:
     return ImportBundle(
         dataset=DATASET,
         documents=documents,
-        systems=[SystemRecord(s.slug, s.name, s.kind, s.description, _CNNDM) for s in SYSTEMS],
+        systems=[SystemRecord(s.slug, s.name, s.kind, s.description, TRAINED_ON) for s in SYSTEMS],
         outputs=outputs,
         report=files.report,
         judgment_studies=[JudgmentStudyRecord(STUDY, judgments=tuple(judgments))],

@@ -62,7 +62,7 @@ DATASET = DatasetRecord(
     license="CC BY 4.0",
 )
 
-_CNNDM = "CNN/DailyMail"
+TRAINED_ON = "CNN/DailyMail"
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ SYSTEMS: tuple[ReleasedSystem, ...] = (
     _system(_A, "unilm_out_v1.txt", "abs/unilm/out_v1.txt", "unilm-v1", "UniLM v1",
             "Dong et al. (2019), unified language model pre-training."),
     _system(_A, "unilm_out_v2.txt", "abs/unilm/out_v2.txt", "unilm-v2", "UniLM v2",
-            "Bao et al. (2020), UniLMv2."),
+            "Dong et al. (2019), unified language model pre-training (the release's v2)."),
     _system(_A, "t5_out_base.txt", "abs/t5/out_base.txt", "t5-base", "T5 Base",
             "Raffel et al. (2020), text-to-text transformer."),
     _system(_A, "t5_out_large.txt", "abs/t5/out_large.txt", "t5-large", "T5 Large",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ...release_files import ReleaseFiles
-from .release import EXPECTED_DOCUMENTS, MAX_TEXT_BYTES, SELECTED_FILE
+from .release import EXPECTED_DOCUMENTS, MAX_TEXT_BYTES, OUTPUTS_DIR, SELECTED_FILE
 
 _TAG = re.compile(r"</?t>")
 _LIST = re.compile(r"\[([\d,\s]*)\]")
@@ -80,3 +80,22 @@ def output_lines(files: ReleaseFiles, name: str) -> list[str] | None:
         files.issue(name, f"{len(lines)} lines; expected one per document ({EXPECTED_DOCUMENTS})")
         return None
     return lines
+
+
+class OutputTexts:
+    """The release's output files (under ``selected_docs_for_human_eval/``), each read once, so
+    a broken one is reported once however many checks read it."""
+
+    def __init__(self, files: ReleaseFiles):
+        self.files = files
+        self._read: dict[str, list[str] | None] = {}
+
+    def name(self, text: str) -> str:
+        """The file's path relative to the release root."""
+        return f"{OUTPUTS_DIR}/{text}"
+
+    def lines(self, text: str) -> list[str] | None:
+        """:func:`output_lines` of ``text`` (a path under the outputs folder), read once."""
+        if text not in self._read:
+            self._read[text] = output_lines(self.files, self.name(text))
+        return self._read[text]
