@@ -32,6 +32,34 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value not in (None, "") else default
 
 
+def env_int_list(name: str, default: str, minimum: int) -> tuple[int, ...]:
+    """Read a comma-separated list of integers, each at least ``minimum``.
+
+    Args:
+        name: the variable.
+        default: its value when unset.
+        minimum: the smallest value accepted.
+
+    Returns:
+        The integers in the order given.
+
+    Raises:
+        ImproperlyConfigured: an item is not an integer or is below ``minimum``.
+    """
+    values = []
+    for item in env_list(name, default):
+        try:
+            value = int(item)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise ImproperlyConfigured(
+                f"{name} must list integers of at least {minimum}, got {item!r}"
+            )
+        values.append(value)
+    return tuple(values)
+
+
 def env_int_at_least(name: str, default: int, minimum: int) -> int:
     """Read an integer environment variable that must be at least ``minimum``.
 
@@ -340,6 +368,9 @@ LOUPE_BIAS_CHUNK = env_int("LOUPE_BIAS_CHUNK", 250)
 # Documents per AutoFAR-L task (machine FAMs, FAR and the estimate of every extractive output).
 LOUPE_AUTOFAR_CHUNK = env_int("LOUPE_AUTOFAR_CHUNK", 250)
 LOUPE_LEADERBOARD_RESAMPLES = env_int("LOUPE_LEADERBOARD_RESAMPLES", 1000)
+# The k of the leaderboard's top-k meta-evaluation subsets: the k systems with the best mean
+# human score (REALSumm's question); those from 3 to fewer than all the systems are shown.
+LOUPE_META_EVALUATION_TOP_K = env_int_list("LOUPE_META_EVALUATION_TOP_K", "5,10,15,20", 1)
 # A finished job whose versions lack this many score arrays or more builds them in
 # LOUPE_ARRAY_PARTS tasks beside each other (one per worker), then stores its first leaderboard;
 # fewer are built in the job's callback itself.

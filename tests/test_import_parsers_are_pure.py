@@ -14,6 +14,7 @@ PURE = (
     "annotation.corpus.importers.parsers.far",
     "annotation.corpus.importers.parsers.polytope",
     "annotation.corpus.importers.parsers.loupe_release",
+    "annotation.corpus.importers.parsers.realsumm",
 )
 
 

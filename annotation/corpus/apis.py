@@ -123,7 +123,7 @@ class DatasetImportApi(APIView):
     """Upload a dataset through the pipeline of ``manage.py import_dataset``.
 
     ``format`` is ``jsonl`` (a file, the default) or a release folder format (``far-release``,
-    ``polytope-release``, ``xsum-hallucinations``, ``loupe-release``; also ``far`` and
+    ``polytope-release``, ``xsum-hallucinations``, ``realsumm``, ``loupe-release``; also ``far`` and
     ``polytope``) whose folder is uploaded packed as a .zip or .tar.gz. ``dry_run`` validates
     everything and writes nothing (200); an import answers 201. A refused one answers 400 with
     every problem in ``extra.issues`` (``where``, ``file``, ``line``, ``field``, ``message``)
@@ -156,6 +156,8 @@ class DatasetImportApi(APIView):
         annotation_sets = serializers.IntegerField()
         fams = serializers.IntegerField()
         span_annotations = serializers.IntegerField()
+        judgments = serializers.IntegerField()
+        released_scores = serializers.IntegerField()
         versions = VersionSerializer(many=True)
         dry_run = serializers.BooleanField()
         report = serializers.ListField(child=serializers.CharField())

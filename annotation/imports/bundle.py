@@ -18,6 +18,11 @@ CATEGORIES = (CATEGORY_NOISE, CATEGORY_LOW, CATEGORY_HIGH)
 KIND_EXTRACTIVE = "extractive"
 KIND_ABSTRACTIVE = "abstractive"
 
+# What a judgment study's values are (as in an uploaded study).
+JUDGMENT_SCORE = "score"  # higher is better
+JUDGMENT_RANK = "rank"  # 1 is best
+JUDGMENT_KINDS = (JUDGMENT_SCORE, JUDGMENT_RANK)
+
 # How an output's extracted indices were obtained.
 METHOD_GIVEN = "given"  # indices supplied by an uploader: repeats are refused
 METHOD_RELEASED = "released"  # indices from a public release, kept verbatim (repeats and all)
@@ -207,6 +212,51 @@ class SpanSetRecord:
 
 
 @dataclass(frozen=True)
+class JudgmentRecord:
+    """One human judgment of one of the bundle's outputs: a value for a system on a document."""
+
+    system_slug: str
+    document_id: str
+    value: float
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class JudgmentStudyRecord:
+    """A human judgment study a release brings, per document (e.g. REALSumm's LitePyramid).
+
+    ``kind`` is ``score`` (higher is better) or ``rank`` (1 is best), as for an uploaded study.
+    """
+
+    name: str
+    kind: str = JUDGMENT_SCORE
+    judgments: tuple[JudgmentRecord, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReleasedScoreRecord:
+    """One output's automatic scores as a release computed them, under the release's own keys."""
+
+    system_slug: str
+    document_id: str
+    scores: dict[str, float]
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class ReleasedScoresRecord:
+    """A release's own automatic scores of the bundle's outputs, kept as a reference.
+
+    For example the ROUGE (Perl ROUGE-1.5.5), JS-2, BERTScore and MoverScore values the REALSumm
+    authors computed: Loupe compares its own scores with them and correlates them with the
+    release's human judgments, but never serves them as its own.
+    """
+
+    name: str
+    scores: tuple[ReleasedScoreRecord, ...] = ()
+
+
+@dataclass(frozen=True)
 class ReportLine(LocatedMessage):
     """A non-fatal finding the import report must show (e.g. a low-confidence mapping)."""
 
@@ -222,3 +272,5 @@ class ImportBundle:
     annotation_sets: list[AnnotationSetRecord] = field(default_factory=list)
     report: list[ReportLine] = field(default_factory=list)
     span_sets: list[SpanSetRecord] = field(default_factory=list)
+    judgment_studies: list[JudgmentStudyRecord] = field(default_factory=list)
+    released_scores: list[ReleasedScoresRecord] = field(default_factory=list)

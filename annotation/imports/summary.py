@@ -24,6 +24,8 @@ class ImportSummary:
     dry_run: bool = False
     versions: tuple[tuple[str, int], ...] = ()
     span_annotations: int = 0
+    judgments: int = 0  # human judgments, over every study
+    released_scores: int = 0  # outputs with a release's own automatic scores
 
     def as_dict(self) -> dict:
         """A JSON-friendly form for the API and the command line."""
@@ -37,6 +39,8 @@ class ImportSummary:
             "annotation_sets": self.annotation_sets,
             "fams": self.fams,
             "span_annotations": self.span_annotations,
+            "judgments": self.judgments,
+            "released_scores": self.released_scores,
             "dry_run": self.dry_run,
             "versions": [{"system": slug, "version": number} for slug, number in self.versions],
             "report": [str(line) for line in self.report],
@@ -74,6 +78,8 @@ def summarize(
         annotation_sets=len(bundle.annotation_sets) + len(bundle.span_sets),
         fams=sum(len(s.fams) for s in bundle.annotation_sets),
         span_annotations=sum(len(s.annotations) for s in bundle.span_sets),
+        judgments=sum(len(s.judgments) for s in bundle.judgment_studies),
+        released_scores=sum(len(r.scores) for r in bundle.released_scores),
         report=tuple(bundle.report),
         dry_run=dry_run,
         versions=versions,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,6 +14,8 @@ from .bundle import (
     FACET_NO_SUPPORT,
     FACET_NOISE,
     FACET_SUPPORTED,
+    JUDGMENT_KINDS,
+    JUDGMENT_RANK,
     KIND_ABSTRACTIVE,
     KIND_EXTRACTIVE,
     METHOD_GIVEN,
@@ -123,7 +126,8 @@ def _check_systems(bundle: ImportBundle, issues: list[Issue]) -> dict[str, str]:
 
 def _check_outputs(
     bundle: ImportBundle, documents: Mapping[str, KnownDocument], kinds: Mapping[str, str], issues
-) -> None:
+) -> set[tuple[str, str]]:
+    """Check each output; return the (system, document) pairs of the valid ones."""
     seen: dict[tuple[str, str], Location] = {}
     for output in bundle.outputs:
         loc = _loc(output, f"output {output.system_slug}/{output.document_id}")
@@ -150,11 +154,13 @@ def _check_outputs(
             continue
         seen[key] = loc
         _check_extracted(output, doc, kinds[output.system_slug], loc, issues)
+    return set(seen)
 
 
 def _check_extracted(output, doc: KnownDocument, kind: str, loc: Location, issues) -> None:
     field_loc = Location(loc.file, loc.line, "extracted")
-    if kind == KIND_EXTRACTIVE and output.extracted is None:
+    # A document without text (its release has none) has no sentence to point at.
+    if kind == KIND_EXTRACTIVE and output.extracted is None and doc.n_sentences:
         issues.append(Issue(field_loc, "an extractive system's output needs sentence indices"))
         return
     if kind == KIND_ABSTRACTIVE and output.extracted is not None:
@@ -214,6 +220,82 @@ def _check_fams(bundle: ImportBundle, documents: Mapping[str, KnownDocument], is
                 issues.append(Issue(loc, f"document {fam.document_id!r}: {error}"))
 
 
+def _number_problem(value) -> str | None:
+    """Why a judged or released value is not a finite number, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{value!r} is not a number"
+    if not math.isfinite(value):
+        return f"{value!r} is not a finite number"
+    return None
+
+
+def _check_judged(record, where: str, outputs: set[tuple[str, str]], seen: dict, issues) -> bool:
+    """The record judges one of the bundle's outputs, once; False after an issue."""
+    loc = _loc(record, f"{where} {record.system_slug}/{record.document_id}")
+    key = (record.system_slug, record.document_id)
+    if key not in outputs:
+        issues.append(
+            Issue(
+                loc,
+                f"{where}: no output of system {record.system_slug!r} for document "
+                f"{record.document_id!r} in this import",
+            )
+        )
+        return False
+    if key in seen:
+        issues.append(Issue(loc, f"{where}: a second value for this output (first at {seen[key]})"))
+        return False
+    seen[key] = loc
+    return True
+
+
+def _check_names(records, what: str, issues) -> None:
+    names = [record.name for record in records]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        issues.append(Issue(Location(f"{what} {name}", field="name"), "name given twice"))
+    for name in names:
+        problem = slug_problem(name)
+        if problem:
+            issues.append(Issue(Location(f"{what} {name}", field="name"), problem))
+
+
+def _check_judgments(bundle: ImportBundle, outputs: set[tuple[str, str]], issues) -> None:
+    """Each study and released score set: a slug name, finite values of the bundle's outputs."""
+    _check_names(bundle.judgment_studies, "study", issues)
+    for study in bundle.judgment_studies:
+        where = f"study {study.name}"
+        if study.kind not in JUDGMENT_KINDS:
+            issues.append(
+                Issue(Location(where, field="kind"), f"kind must be one of {JUDGMENT_KINDS}")
+            )
+        if not study.judgments:
+            issues.append(Issue(Location(where), "the study has no judgment"))
+        seen: dict = {}
+        for judgment in study.judgments:
+            if not _check_judged(judgment, where, outputs, seen, issues):
+                continue
+            problem = _number_problem(judgment.value)
+            if problem is None and study.kind == JUDGMENT_RANK and judgment.value <= 0:
+                problem = f"a rank must be positive, got {judgment.value!r}"
+            if problem:
+                issues.append(Issue(_loc(judgment, where), f"{where}: {problem}"))
+    _check_names(bundle.released_scores, "released scores", issues)
+    for released in bundle.released_scores:
+        where = f"released scores {released.name}"
+        seen = {}
+        for record in released.scores:
+            if not _check_judged(record, where, outputs, seen, issues):
+                continue
+            if not record.scores:
+                issues.append(Issue(_loc(record, where), f"{where}: no score"))
+            for key, value in record.scores.items():
+                problem = _number_problem(value)
+                if not isinstance(key, str) or not key or len(key) > MAX_SLUG:
+                    problem = f"the key {key!r} is not 1-{MAX_SLUG} characters"
+                if problem:
+                    issues.append(Issue(_loc(record, where), f"{where}, {key}: {problem}"))
+
+
 def validate_bundle(
     bundle: ImportBundle, *, existing_documents: Mapping[str, KnownDocument] | None = None
 ) -> None:
@@ -225,7 +307,8 @@ def validate_bundle(
 
     Raises:
         ImportValidationError: duplicate ids, empty texts, unknown documents or systems,
-            out-of-range or repeated indices, malformed FAMs.
+            out-of-range or repeated indices, malformed FAMs, judgments or released scores of
+            outputs the bundle lacks, or values that are not finite numbers.
     """
     issues: list[Issue] = []
     problem = slug_problem(bundle.dataset.slug)
@@ -241,7 +324,8 @@ def validate_bundle(
             )
         documents[external_id] = known
     kinds = _check_systems(bundle, issues)
-    _check_outputs(bundle, documents, kinds, issues)
+    outputs = _check_outputs(bundle, documents, kinds, issues)
     _check_fams(bundle, documents, issues)
+    _check_judgments(bundle, outputs, issues)
     if issues:
         raise ImportValidationError(issues)

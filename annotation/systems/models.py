@@ -128,7 +128,14 @@ class SystemOutput(models.Model):
             and self.version.dataset_id != self.document.dataset_id
         ):
             errors["document"] = "The document belongs to another dataset than the version."
-        if self.system_id and self.system.kind == SystemKind.EXTRACTIVE and self.extracted is None:
+        if (
+            self.system_id
+            and self.system.kind == SystemKind.EXTRACTIVE
+            and self.extracted is None
+            and not (self.document_id and self.document.sentence_count == 0)
+        ):
+            # Only a document whose release has no text (meta["text_missing"]) has no
+            # sentences, and then nothing to point at.
             errors["extracted"] = "An extractive system's output needs extracted indices."
         if self.system_id and self.system.kind == SystemKind.ABSTRACTIVE and self.extracted:
             errors["extracted"] = "An abstractive system's output has no extracted indices."

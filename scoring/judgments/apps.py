@@ -1,4 +1,4 @@
-"""App configuration for the human judgments app."""
+"""App configuration for the human judgments app: installs the writer of a release's judgments."""
 
 from django.apps import AppConfig
 
@@ -7,3 +7,11 @@ class JudgmentsConfig(AppConfig):
     name = "scoring.judgments"
     label = "judgments"
     verbose_name = "Human judgments"
+
+    def ready(self) -> None:
+        """Let dataset imports that bring judgment studies or released scores write them here."""
+        from annotation.imports.hooks import judgments_writer_register
+
+        from .services import JUDGMENTS_WRITER
+
+        judgments_writer_register(JUDGMENTS_WRITER)

@@ -53,3 +53,32 @@ class HumanJudgment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.system} = {self.value}"
+
+
+class ReleasedScore(models.Model):
+    """One output's automatic scores as a public release computed them, kept as a reference.
+
+    ``release`` names the set (e.g. ``realsumm``: the REALSumm authors' Perl ROUGE, JS-2,
+    BERTScore and MoverScore); ``scores`` holds them under the release's own keys (e.g.
+    ``rouge_1_f_score``). They are never served as Loupe's scores: the leaderboard compares
+    Loupe's ROUGE with them and correlates them with the release's human judgments.
+    """
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="released_scores")
+    release = models.SlugField(max_length=64)
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="released_scores")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="released_scores")
+    scores = models.JSONField(help_text="Key -> value, under the release's own keys.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dataset", "release", "system", "document"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dataset", "release", "system", "document"],
+                name="released_score_unique_per_output",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.release}: {self.system} / {self.document}"

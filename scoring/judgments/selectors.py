@@ -1,4 +1,5 @@
-"""Human-judgment selectors (reads): the studies of a dataset and their values for correlations."""
+"""Human-judgment selectors (reads): the studies of a dataset and their values for correlations,
+and the releases' own scores."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.db.models import Count, Max
 from annotation.accounts.roles import ADMIN, has_role
 from annotation.corpus.models import Dataset
 
-from .models import HumanJudgment
+from .models import HumanJudgment, ReleasedScore
 
 
 def human_judgment_study_may_change(*, owner_ids: set, user) -> bool:
@@ -121,3 +122,42 @@ def human_judgment_stamp(*, dataset: Dataset) -> str:
     )
     last_at = stats["last_at"].isoformat() if stats["last_at"] else "-"
     return f"{stats['rows']}:{stats['last_id'] or '-'}:{last_at}"
+
+
+def released_scores_for(*, dataset: Dataset) -> dict[str, dict[str, dict[str, dict[int, float]]]]:
+    """The releases' own automatic scores of a dataset's outputs, by key.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        Release name -> released key -> system slug -> document id (the
+        :class:`~annotation.corpus.models.Document` primary key) -> value; releases, keys and
+        systems in name order.
+    """
+    found: dict[str, dict[str, dict[str, dict[int, float]]]] = {}
+    rows = (
+        ReleasedScore.objects.filter(dataset=dataset)
+        .order_by("release", "system__slug", "document_id")
+        .values_list("release", "system__slug", "document_id", "scores")
+    )
+    for release, system, document, scores in rows:
+        by_key = found.setdefault(release, {})
+        for key, value in scores.items():
+            by_key.setdefault(key, {}).setdefault(system, {})[document] = value
+    return {release: dict(sorted(by_key.items())) for release, by_key in found.items()}
+
+
+def released_score_stamp(*, dataset: Dataset) -> str:
+    """A short string that changes whenever the dataset's released scores change (for caches).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``"<rows>:<largest id>"``; ``"0:-"`` when there is none.
+    """
+    stats = ReleasedScore.objects.filter(dataset=dataset).aggregate(
+        rows=Count("id"), last_id=Max("id")
+    )
+    return f"{stats['rows']}:{stats['last_id'] or '-'}"

@@ -1,7 +1,8 @@
-"""Human judgment services (writes): import a study atomically, delete one."""
+"""Human judgment services (writes): import a study atomically, delete one, write a release's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -11,11 +12,13 @@ from django.db import IntegrityError, transaction
 from rest_framework import status
 
 from annotation.corpus.models import Dataset, Document
-from annotation.imports.bundle import ImportValidationError, Issue, Location
+from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue, Location
+from annotation.imports.hooks import JudgmentsPartWriter
+from annotation.imports.rows import clean_all
 from annotation.systems.models import System, SystemOutput
 from config.exceptions import ApplicationError, ConflictError
 
-from .models import HumanJudgment
+from .models import HumanJudgment, ReleasedScore
 from .parsers import judgments_parse
 from .rows import DOC_ID, SYSTEM, ParsedStudy
 from .selectors import human_judgment_study_may_change
@@ -125,19 +128,56 @@ def human_judgments_import(
     if issues:
         raise ImportValidationError(issues)
     replaced = bool(existing.delete()[0]) if replace else False
+    values = [
+        (
+            systems[row.system],
+            documents[row.document] if row.document is not None else None,
+            row.value,
+        )
+        for row in study.rows
+    ]
+    written = _judgment_rows_create(
+        dataset=dataset, name=name, kind=study.kind, values=values, user=user
+    )
+    return {
+        "name": name,
+        "kind": study.kind,
+        "per_document": bool(study.per_document),
+        "rows": written,
+        "systems": sorted({row.system for row in study.rows}),
+        "replaced": replaced,
+    }
+
+
+def _judgment_rows_create(
+    *,
+    dataset: Dataset,
+    name: str,
+    kind: str,
+    values: Iterable[tuple[System, int | None, float]],
+    user=None,
+) -> int:
+    """Check and insert one study's rows, whose systems and documents the caller resolved.
+
+    Returns:
+        How many rows were written.
+
+    Raises:
+        ConflictError: a study of that name was written at the same time (HTTP 409).
+    """
     rows = [
         HumanJudgment(
             dataset=dataset,
             name=name,
-            kind=study.kind,
-            system=systems[row.system],
-            document_id=documents[row.document] if row.document is not None else None,
-            value=row.value,
+            kind=kind,
+            system=system,
+            document_id=document_id,
+            value=value,
             uploaded_by=user,
         )
-        for row in study.rows
+        for system, document_id, value in values
     ]
-    for row in rows:  # references resolved above; the database enforces the constraints
+    for row in rows:  # references resolved by the caller; the database enforces the constraints
         row.full_clean(
             exclude=["dataset", "system", "document", "uploaded_by"], validate_constraints=False
         )
@@ -149,14 +189,82 @@ def human_judgments_import(
             f"A study named {name!r} was written at the same time; try again.",
             extra={"name": name},
         ) from error
-    return {
-        "name": name,
-        "kind": study.kind,
-        "per_document": bool(study.per_document),
-        "rows": len(rows),
-        "systems": sorted({row.system for row in study.rows}),
-        "replaced": replaced,
-    }
+    return len(rows)
+
+
+class JudgmentsWriter(JudgmentsPartWriter):
+    """Writes the judgment studies and released scores a dataset release brings."""
+
+    def check(self, bundle: ImportBundle, *, dataset: Dataset | None) -> tuple[Issue, ...]:
+        """Refuse a study or released-score name the target dataset has already.
+
+        Args:
+            bundle: a validated bundle.
+            dataset: the target dataset, or None when the import creates it (nothing to clash).
+
+        Returns:
+            One issue per name taken.
+        """
+        if dataset is None:
+            return ()
+        studies = HumanJudgment.objects.filter(
+            dataset=dataset, name__in=[s.name for s in bundle.judgment_studies]
+        )
+        released = ReleasedScore.objects.filter(
+            dataset=dataset, release__in=[r.name for r in bundle.released_scores]
+        )
+        taken = [
+            *(("study", n) for n in studies.values_list("name", flat=True).distinct()),
+            *(("released scores", n) for n in released.values_list("release", flat=True)),
+        ]
+        return tuple(
+            Issue(Location(f"{what} {name}", field="name"), "the dataset has this name already")
+            for what, name in sorted(set(taken))
+        )
+
+    def write(
+        self,
+        bundle: ImportBundle,
+        *,
+        dataset: Dataset,
+        documents: Mapping[str, Document],
+        user=None,
+    ) -> None:
+        """Write every study's judgments and every released score set, after the outputs.
+
+        Args:
+            bundle: a bundle that passed :meth:`check`.
+            dataset: the dataset row.
+            documents: its documents by external id.
+            user: recorded as the judgments' uploader.
+        """
+        slugs = {j.system_slug for s in bundle.judgment_studies for j in s.judgments}
+        slugs |= {r.system_slug for s in bundle.released_scores for r in s.scores}
+        systems = {s.slug: s for s in System.objects.filter(slug__in=slugs)}
+        for study in bundle.judgment_studies:
+            values = (
+                (systems[j.system_slug], documents[j.document_id].pk, j.value)
+                for j in study.judgments
+            )
+            _judgment_rows_create(
+                dataset=dataset, name=study.name, kind=study.kind, values=values, user=user
+            )
+        for released in bundle.released_scores:
+            rows = [
+                ReleasedScore(
+                    dataset=dataset,
+                    release=released.name,
+                    system=systems[record.system_slug],
+                    document=documents[record.document_id],
+                    scores=dict(record.scores),
+                )
+                for record in released.scores
+            ]
+            clean_all(rows)
+            ReleasedScore.objects.bulk_create(rows, batch_size=2000)
+
+
+JUDGMENTS_WRITER = JudgmentsWriter()
 
 
 def _check_owner(rows, *, user, name: str) -> None:

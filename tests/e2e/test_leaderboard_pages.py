@@ -200,7 +200,8 @@ def test_the_job_follower_stops_when_the_job_is_gone(context, demo):
     assert len(checks) == asked
 
 
-def test_correlations_with_human_judgments(context, board, tmp_path):
+def _overall_study(board, tmp_path) -> None:
+    """A per-document study of the demo's three systems, named ``overall``."""
     from scoring.judgments.services import human_judgments_import
 
     ratings = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
@@ -213,11 +214,22 @@ def test_correlations_with_human_judgments(context, board, tmp_path):
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     human_judgments_import(dataset=board.dataset, name="overall", source=path, filename=path.name)
 
+
+def _studied_board(context, board, tmp_path, *, opened: str, asked: str):
+    """The demo's board page with the ``overall`` study, opened at the query ``opened``, once it
+    shows the API query ``asked``, and that query's envelope."""
+    _overall_study(board, tmp_path)
     page = context.new_page()
     login(page, board.url, "researcher")
-    page.goto(f"{board.url}/leaderboards/demo/?category=low")
-    wait_query(page, "?category=low&k=3")
-    envelope = api(page, board.url, "/api/datasets/demo/leaderboard/?category=low&k=3")
+    page.goto(f"{board.url}/leaderboards/demo/{opened}")
+    wait_query(page, asked)
+    return page, api(page, board.url, f"/api/datasets/demo/leaderboard/{asked or '?k=3'}")
+
+
+def test_correlations_with_human_judgments(context, board, tmp_path):
+    page, envelope = _studied_board(
+        context, board, tmp_path, opened="?category=low", asked="?category=low&k=3"
+    )
     # The rows follow the table's columns: ROUGE precision and recall only when asked for.
     correlations = [c for c in envelope["correlations"] if c["metric"] in DEFAULT_COLUMNS]
     assert correlations and len(correlations) < len(envelope["correlations"])
@@ -237,6 +249,42 @@ def test_correlations_with_human_judgments(context, board, tmp_path):
             else:
                 expect(cells.nth(column).locator(".mean")).to_have_text(fixed(result["value"], 2))
     assert reasons  # FAR has two extractive systems only: some coefficients are undefined
+
+
+def test_meta_evaluation_by_subset_with_intervals(context, board, tmp_path):
+    page, envelope = _studied_board(context, board, tmp_path, opened="", asked="")
+    [study] = envelope["meta_evaluation"]["studies"]
+    section = page.locator("#meta-evaluation")
+    expect(section).to_be_visible()
+    rows = {(r["metric"], r["subset"], r["level"]): r for r in study["rows"]}
+    metrics = list(dict.fromkeys(r["metric"] for r in study["rows"]))
+    subsets = [item["subset"] for item in study["subsets"]]
+    assert subsets == ["all", "abstractive", "extractive"]  # 3 systems: no top k below all
+    table = section.locator("table[data-study='overall'] tbody tr")
+    expect(table).to_have_count(len(metrics))
+    for method in ("kendall", "pearson"):
+        if method != "kendall":  # the coefficient is chosen by keyboard
+            page.focus("#meta-method")
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("ArrowDown")
+            expect(page.locator("#meta-method")).to_have_value(method)
+        for i, metric in enumerate(metrics):
+            cells = table.nth(i).locator("td")
+            for column, subset in enumerate([*subsets, "all"]):
+                level = "summary" if column == len(subsets) else "system"
+                result = rows[(metric, subset, level)][method]
+                if result["value"] is None:
+                    expect(cells.nth(column)).to_have_text(result["reason"])
+                else:
+                    cell = cells.nth(column)
+                    expect(cell.locator(".mean")).to_have_text(fixed(result["value"], 2))
+                    if result["low"] is not None:
+                        ends = f"{fixed(result['low'], 2)}–{fixed(result['high'], 2)}"
+                        expect(cell.locator(".ci")).to_have_text(ends)
+    # One abstractive system: no correlation among the abstractive ones, with the reason.
+    assert "at least 3 systems" in rows[(metrics[0], "abstractive", "system")]["kendall"]["reason"]
+    expect(page.locator("#meta-released")).to_be_hidden()  # the demo has no released scores
+    section.screenshot(path=str(ARTIFACTS / "leaderboard-meta-evaluation.png"))
 
 
 def test_annotators_get_403(context, demo):

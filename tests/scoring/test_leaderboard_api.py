@@ -152,7 +152,9 @@ def test_downloads_and_command_serve_the_same_rows(scored, client_for):
     call_command(
         "leaderboard", "--dataset", "demo", "--category", "low", "--format", "json", stdout=out
     )
-    assert json.loads(out.getvalue()) == board["systems"]
+    printed = json.loads(out.getvalue())
+    assert printed["systems"] == board["systems"]
+    assert printed["correlations"] == board["correlations"]
     out = io.StringIO()
     call_command("leaderboard", "--dataset", "demo", "--format", "table", stdout=out)
     first = api.get(URL).json()["systems"][0]

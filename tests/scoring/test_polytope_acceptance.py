@@ -57,7 +57,7 @@ def bart(django_capture_on_commit_callbacks, capsys):
 
 def test_bart_on_the_leaderboard_json_at_the_published_score(bart, capsys):
     call_command("leaderboard", "--dataset", "cnndm-polytope", "--format", "json")
-    systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)}
+    systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)["systems"]}
     assert len(systems) == 10
     polytope = systems["bart"]["polytope"]
     assert polytope["score"] == pytest.approx(PUBLISHED, abs=0.01)

@@ -123,7 +123,7 @@ def test_targets_that_differ_are_kept_spanned_counted_and_reported(
     # workbook's LQI over its words.
     scoring_pending_run_inline(dataset=release["b383-10"].document.dataset)
     call_command("leaderboard", "--dataset", "cnndm-polytope", "--format", "json")
-    systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)}
+    systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)["systems"]}
     polytope = systems["bart"]["polytope"]
     assert polytope["score"] == pytest.approx(PUBLISHED, abs=0.005)
     assert (polytope["words"], polytope["n"]) == (PUBLISHED_WORDS, 68)

@@ -60,6 +60,12 @@ FORMATS: dict[str, ImportFormat] = {
         _release("annotation.corpus.importers.parsers.xsum", "parse_xsum_release"),
         takes_directory=True,
     ),
+    "realsumm": ImportFormat(
+        "realsumm",
+        "The REALSumm release's folder (Bhandari et al. 2020): 25 systems, LitePyramid recall.",
+        _release("annotation.corpus.importers.parsers.realsumm", "parse_realsumm_release"),
+        takes_directory=True,
+    ),
     "loupe-release": ImportFormat(
         "loupe-release",
         "A release exported by Loupe (manage.py export_release): its folder or archive.",
@@ -73,7 +79,8 @@ def get_format(name: str) -> ImportFormat:
     """Return the format called ``name``.
 
     Args:
-        name: ``jsonl``, ``polytope-release``, ``far-release`` or ``xsum-hallucinations``.
+        name: ``jsonl``, ``polytope-release``, ``far-release``, ``xsum-hallucinations``,
+            ``realsumm`` or ``loupe-release``.
 
     Returns:
         The :class:`ImportFormat`.

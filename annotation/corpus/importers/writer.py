@@ -1,9 +1,9 @@
 """Dataset writer: checks a validated bundle, then writes it in one transaction.
 
 It writes what ``annotation`` owns (the dataset, documents, references, annotation sets and
-span sets) and
-hands the systems and outputs to the part writer that ``scoring`` registers (``annotation.imports
-.hooks``), inside the same transaction.
+span sets) and hands the systems and outputs, then the judgment studies and released scores,
+to the part writers that ``annotation.systems`` and ``scoring.judgments`` register
+(``annotation.imports.hooks``), inside the same transaction.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.db.models import Q
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue, Location
-from annotation.imports.hooks import PartCheck, outputs_writer_get
+from annotation.imports.hooks import PartCheck, judgments_writer_get, outputs_writer_get
 from annotation.imports.rows import clean_all
 from annotation.imports.summary import ImportSummary, summarize
 from annotation.spans.services import SpanRecord, span_annotations_replace
@@ -37,8 +37,8 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> Pa
     Raises:
         ImportValidationError: the dataset already exists (re-imports are refused) or a system
             exists with another kind, or a span set is refused (see :func:`check_span_sets`)
-            or its slug is taken in the dataset. Outputs for a system that already has some
-            become its next version, so nothing is overwritten.
+            or its slug is taken in the dataset, or a judgment study's name is. Outputs for a
+            system that already has some become its next version, so nothing is overwritten.
     """
     issues: list[Issue] = check_span_sets(bundle)
     if dataset is not None and bundle.span_sets:
@@ -63,6 +63,9 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> Pa
     writer = outputs_writer_get(bundle)
     check = writer.check(bundle, dataset=dataset) if writer is not None else PartCheck()
     issues.extend(check.issues)
+    judgments = judgments_writer_get(bundle)
+    if judgments is not None:
+        issues.extend(judgments.check(bundle, dataset=dataset))
     if issues:
         raise ImportValidationError(issues)
     return check
@@ -150,6 +153,9 @@ def write_bundle(
         )
     _write_annotation_sets(bundle, dataset, documents, references)
     _write_span_sets(bundle, dataset, versions, user)
+    judgments = judgments_writer_get(bundle)
+    if judgments is not None:
+        judgments.write(bundle, dataset=dataset, documents=documents, user=user)
     return summarize(
         bundle, slug=dataset.slug, existing_systems=check.existing_systems, versions=versions
     )

@@ -15,6 +15,7 @@ import { renderApes } from "./leaderboard-apes.js";
 import { renderCorrelations, renderCoverage, renderDownloads, renderPlots } from "./leaderboard-extras.js";
 import { JobsPanel } from "./leaderboard-jobs.js";
 import { JudgmentsPanel } from "./leaderboard-judgments.js";
+import { renderMetaEvaluation } from "./leaderboard-meta.js";
 import { renderPolytope } from "./leaderboard-polytope.js";
 import { legendText, renderTable } from "./leaderboard-table.js";
 
@@ -27,6 +28,9 @@ const controls = formControls("controls");
 const params = readParams(DEFAULTS);
 let envelope = null;
 let latestRequest = 0;
+
+const metaMethod = document.getElementById("meta-method");
+metaMethod.addEventListener("change", () => envelope && renderMetaEvaluation(envelope, metaMethod.value));
 
 const jobs = new JobsPanel({ dataset, k: () => params.k, onFinished: () => load() });
 const judgments = new JudgmentsPanel({ dataset, onChange: () => load() });
@@ -50,6 +54,7 @@ function draw() {
   renderCorrelations(e.correlations, params.pr);
   renderPolytope(e, dataset, params);
   renderApes(e);
+  renderMetaEvaluation(e, metaMethod.value);
 }
 
 async function load() {

@@ -18,7 +18,11 @@ from scoring.apes.nlp import ANSWERER_KEYS as APES_KEYS
 from scoring.apes.nlp import APES_DEFINITION
 from scoring.autofar.selectors import autofar_leaderboard_block
 from scoring.judgments.models import HumanJudgment
-from scoring.judgments.selectors import human_judgment_stamp, human_judgments_for
+from scoring.judgments.selectors import (
+    human_judgment_stamp,
+    human_judgments_for,
+    released_score_stamp,
+)
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import (
     FAITHFULNESS,
@@ -53,6 +57,7 @@ from scoring.scores.selectors import (
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
 from ..stamps import stamp_parts
+from .meta_evaluation import human_study_means, meta_evaluation_block
 from .polytope import (
     HUMAN_FAITHFULNESS,
     HUMAN_POLYTOPE,
@@ -89,8 +94,9 @@ ALPHA = 0.05
 LEVEL = 0.95
 # How the figures are computed, part of every snapshot's stamp: changing it makes the stored
 # snapshots stale, so none computed the old way is served. 2: documents in the dataset's order
-# (position, then external id) instead of their database ids' text order.
-COMPUTATION = b"computation=2|"
+# (position, then external id) instead of their database ids' text order. 3: the
+# meta-evaluation block and each system's means per human study.
+COMPUTATION = b"computation=3|"
 
 
 class LeaderboardParamsError(ApplicationError):
@@ -262,6 +268,7 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     digest.update(",".join(str(v.pk) for v in versions).encode())
     digest.update(f"|{last_job[0]}@{last_job[1].isoformat()}|".encode() if last_job else b"|-|")
     digest.update(human_judgment_stamp(dataset=dataset).encode())
+    digest.update(f"|{released_score_stamp(dataset=dataset)}|".encode())
     digest.update(stamp_parts(dataset=dataset).encode())
     for document_id, category in (
         Document.objects.filter(dataset=dataset).order_by("id").values_list("id", "category")
@@ -337,6 +344,8 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
         significance["test"] = TEST_RATIO_PERMUTATION
     info = {v.system.slug: v for v in versions}
     autofar = autofar_leaderboard_block(dataset=dataset)
+    studies = human_judgments_for(dataset=dataset)
+    human = human_study_means(studies=studies, order=order)
     systems = []
     for slug in ranked:
         row, version = rows[slug], info[slug]
@@ -349,6 +358,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
         }
         entry.update({m: (c.as_dict() if c else None) for m, c in row.cells.items()})
         entry[POLYTOPE] = polytope_row(cells.get(slug), extras.get(slug, {}))
+        entry["human"] = human.get(slug, {})
         entry["vs_next"] = comparisons[slug].as_dict() if comparisons.get(slug) else None
         systems.append(entry)
     return {
@@ -380,9 +390,13 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
         "autofar": autofar,
         "apes": _apes(scores, metrics, order),
         "correlations": _correlations(
-            dataset, scores, order, automatic,
+            studies, scores, order, automatic,
             {HUMAN_POLYTOPE: polytope_human_study(segments),
              HUMAN_FAITHFULNESS: _human_values(scores, FAITHFULNESS)},
+        ),
+        "meta_evaluation": meta_evaluation_block(
+            dataset=dataset, scores=scores, metrics=automatic, studies=studies, order=order,
+            kinds={slug: version.system.kind for slug, version in info.items()}, level=LEVEL,
         ),
     }  # fmt: skip
 
@@ -458,10 +472,12 @@ def _judgment_notes(dataset, versions) -> list[str]:
     return notes
 
 
-def _correlations(dataset, scores, documents: KeyOrder, metrics, span_studies) -> list[dict]:
+def _correlations(judged, scores, documents: KeyOrder, metrics, span_studies) -> list[dict]:
     """Every human study against every automatic metric, on the documents in the filter.
 
-    The studies are the uploaded judgments and the human scores that come from annotations:
+    The studies are the uploaded (or imported) judgments, ``judged`` (see
+    :func:`~scoring.judgments.selectors.human_judgments_for`), and the human scores that come
+    from annotations:
     PolyTope's segment scores and the XSum faithfulness (per-document, higher is better).
     ``documents`` are those in the filter, in the dataset's order.
     """
@@ -469,7 +485,7 @@ def _correlations(dataset, scores, documents: KeyOrder, metrics, span_studies) -
         metric: {system: s[metric] for system, s in scores.items() if s.get(metric)}
         for metric in metrics
     }
-    studies = dict(human_judgments_for(dataset=dataset))
+    studies = dict(judged)
     studies.update({name: ("score", values) for name, values in span_studies.items() if values})
     results = []
     for name, (kind, human) in studies.items():
@@ -538,6 +554,7 @@ def leaderboard_read(
     category = category or None
     params = f"c={category}|k={k}|s={sort}|common={int(common_only)}|"
     params += f"r={settings.LOUPE_LEADERBOARD_RESAMPLES}"
+    params += f"|top={','.join(map(str, settings.LOUPE_META_EVALUATION_TOP_K))}"
     versions = output_version_current_list(dataset=dataset)
     stamp = _stamp(dataset, versions)
     snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()

@@ -2,18 +2,12 @@
 
 Each system is one point: its mean FAR over the documents under one scorer's machine FAMs
 (top-N sentences per facet) against its mean FAR under the human FAMs. Pearson's r,
-Spearman's rho and Kendall's tau-b come from :func:`scoring.metrics.stats.correlate`. The
-intervals, which the paper does not give, are a paired percentile bootstrap over documents
-(:func:`scoring.metrics.stats.clusters.cluster_bootstrap`): each resample draws documents with
-replacement and recomputes both sides' system means on the same draw, so the pairing of a
-document's machine and human FAR is kept. A resample where either side is constant across
-systems has no coefficient and is counted in the interval's ``undefined``.
-
-System means (and a resample's sums) are rounded to :data:`TIE_DECIMALS` decimals before they
-are ranked: a document's FAR is a ratio of small integers, so two systems can have exactly
-the same mean (FastRL(E) and Refresh both cover 473/912 of the facets of the FAR release's 76
-documents) while summing their documents in another order leaves them 1e-16 apart, which
-would decide Spearman's and Kendall's ranks by rounding noise.
+Spearman's rho and Kendall's tau-b and their intervals, which the paper does not give, come from
+:func:`scoring.metrics.stats.system_correlation.system_correlations`: a paired percentile
+bootstrap over documents, so the pairing of a document's machine and human FAR is kept. System
+means are rounded before they are ranked (``TIE_DECIMALS`` there): FastRL(E) and Refresh both
+cover 473/912 of the facets of the FAR release's 76 documents, and the order their documents
+are summed in must not decide their ranks.
 
 :func:`system_agreement` correlates any two per-system figures the same way (the paper's
 protocol of Table 7, where the two sides are means over different documents, and Table 8's
@@ -26,60 +20,21 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as scipy_stats
 
-from ..stats import METHODS, Correlation, correlate
+from ..stats import METHODS, Correlation
 from ..stats.bootstrap import DEFAULT_LEVEL, DEFAULT_SEED, as_finite_array
-from ..stats.clusters import (
-    DEFAULT_CLUSTER_RESAMPLES,
-    ClusterInterval,
-    ClusterStatistic,
-    cluster_bootstrap,
-)
+from ..stats.clusters import DEFAULT_CLUSTER_RESAMPLES
 from ..stats.errors import canonical_key
 from ..stats.order import Order, in_order
+from ..stats.system_correlation import (
+    TIE_DECIMALS,
+    CoefficientWithInterval,
+    system_correlations,
+    system_points,
+)
 from .errors import AutoFarInputError
 
-MIN_SYSTEMS = 3  # with 2 systems every coefficient is +-1: not evidence of anything
-LEVEL = "system"
-# Means are ratios of small integers: 12 decimals keep every real difference and drop the
-# 1e-16 noise of summation order; a resample's sums (up to a few thousand) keep 9.
-TIE_DECIMALS = 12
-SUM_TIE_DECIMALS = 9
-
 Scores = Mapping[Hashable, Mapping[Hashable, float]]  # system -> document -> FAR
-
-
-@dataclass(frozen=True)
-class CoefficientWithInterval:
-    """One coefficient and its paired bootstrap interval over documents.
-
-    Attributes:
-        correlation: the coefficient on every document (``value`` None with a reason when
-            undefined).
-        interval: the percentile interval, or ``None`` when the coefficient itself is
-            undefined or no resample was asked for.
-    """
-
-    correlation: Correlation
-    interval: ClusterInterval | None
-
-    def as_dict(self) -> dict:
-        """JSON-ready data.
-
-        Returns:
-            ``{"value", "p_value", "reason", "low", "high", "interval"}``; ``low``/``high``
-            are ``None`` when there is no interval, ``interval`` its full record or ``None``.
-        """
-        interval = self.interval
-        return {
-            "value": self.correlation.value,
-            "p_value": self.correlation.p_value,
-            "reason": self.correlation.reason,
-            "low": interval.low if interval else None,
-            "high": interval.high if interval else None,
-            "interval": interval.as_dict() if interval else None,
-        }
 
 
 @dataclass(frozen=True)
@@ -133,9 +88,9 @@ def system_agreement(
 ) -> SystemAgreement:
     """Correlate an estimate with the ground truth across systems (one point per system).
 
-    Both sides are rounded to :data:`TIE_DECIMALS` decimals first, so systems with the same
-    figure tie. Fewer than :data:`MIN_SYSTEMS` systems, or a side that is the same for every
-    system, gives ``value=None`` with the reason, never 0 or NaN.
+    The coefficients are the stats core's system-level ones (:func:`system_points`: means
+    rounded so that equal figures tie; fewer than 3 systems, or a side that is the same for
+    every system, gives ``value=None`` with the reason, never 0 or NaN).
 
     Args:
         estimated: system -> estimated figure.
@@ -160,26 +115,15 @@ def system_agreement(
         y = as_finite_array([truth[s] for s in systems], f"{what}, truth")
     except ValueError as exc:
         raise AutoFarInputError(str(exc)) from exc
-    x, y = np.round(x, TIE_DECIMALS), np.round(y, TIE_DECIMALS)
-    results = {}
-    for method in METHODS:
-        if len(systems) < MIN_SYSTEMS:
-            reason = (
-                f"{len(systems)} system(s): a system-level correlation needs at least {MIN_SYSTEMS}"
-            )
-            results[method] = Correlation(method, LEVEL, None, None, len(systems), reason)
-            continue
-        point = correlate(x, y, method)
-        results[method] = Correlation(
-            method, LEVEL, point.value, point.p_value, point.n, point.reason
-        )
+    x, y = np.round(x, TIE_DECIMALS), np.round(y, TIE_DECIMALS)  # as reported, equal ties
+    points = system_points(x[np.newaxis, :], y[np.newaxis, :])
     return SystemAgreement(
         len(systems),
         dict(zip(systems, (float(v) for v in x), strict=True)),
         dict(zip(systems, (float(v) for v in y), strict=True)),
-        results["pearson"],
-        results["spearman"],
-        results["kendall"],
+        points["pearson"],
+        points["spearman"],
+        points["kendall"],
     )
 
 
@@ -284,34 +228,6 @@ def far_matrices(
     return systems, documents, arrays[0], arrays[1]
 
 
-def _row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:
-    """One coefficient per row of ``x`` and ``y`` (``(rows, systems)``), NaN where undefined."""
-    constant = (np.ptp(x, axis=1) == 0.0) | (np.ptp(y, axis=1) == 0.0)
-    out = np.full(x.shape[0], np.nan)
-    if method == "kendall":
-        for row in np.flatnonzero(~constant):
-            out[row] = scipy_stats.kendalltau(x[row], y[row]).statistic
-        return out
-    if method == "spearman":
-        x = scipy_stats.rankdata(x, axis=1)
-        y = scipy_stats.rankdata(y, axis=1)
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
-    out[~constant] = np.clip(values[~constant], -1.0, 1.0)
-    return out
-
-
-def _statistic(method: str, n_systems: int):
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        # Sums over the drawn documents are n times the means: correlation ignores the scale.
-        sums = np.round(sums, SUM_TIE_DECIMALS)
-        return _row_coefficients(sums[:, :n_systems], sums[:, n_systems:], method)
-
-    return statistic
-
-
 def far_correlation(
     scorer: str,
     machine: Scores,
@@ -351,21 +267,9 @@ def far_correlation(
         dict(zip(systems, (float(v) for v in m.mean(axis=0)), strict=True)),
         dict(zip(systems, (float(v) for v in h.mean(axis=0)), strict=True)),
     )
-    intervals = {}
-    if len(systems) >= MIN_SYSTEMS and resamples != 0:
-        columns = np.hstack([m, h])
-        statistics = {
-            method: ClusterStatistic(columns, _statistic(method, len(systems)))
-            for method in METHODS
-        }
-        intervals = cluster_bootstrap(
-            statistics, len(documents), level=level, resamples=resamples, seed=seed
-        )
-    results = {}
-    for method in METHODS:
-        point = getattr(points, method)
-        interval = intervals.get(method) if point.value is not None else None
-        results[method] = CoefficientWithInterval(point, interval)
+    results = system_correlations({scorer: (m, h)}, level=level, resamples=resamples, seed=seed)[
+        scorer
+    ]
     return FarCorrelation(
         scorer,
         top_n,

@@ -1,6 +1,7 @@
 """Statistics for evaluation: bootstrap intervals, paired tests and metric-human correlations.
 
 Means of per-document scores use :func:`bootstrap_ci` and the paired tests of :mod:`.paired`;
+system-level correlations with document-bootstrap intervals use :func:`system_correlations`;
 scores pooled over units as a ratio of sums (the PolyTope system score: penalty over words)
 use :func:`bootstrap_ratio_ci` (:mod:`.ratio`) and the paired tests of :mod:`.paired_ratio`.
 Each takes documents in a caller's ``order`` (a :class:`KeyOrder`, e.g. a dataset's), or in
@@ -16,6 +17,8 @@ from .correlation import (
     METHODS,
     Correlation,
     correlate,
+    row_coefficients,
+    summary_coefficients,
     summary_level,
     system_level,
 )
@@ -45,6 +48,12 @@ from .paired_ratio import (
     paired_ratio_permutation_test,
 )
 from .ratio import METHOD_RATIO, RatioInterval, bootstrap_ratio_ci
+from .system_correlation import (
+    CoefficientWithInterval,
+    system_correlations,
+    system_points,
+    system_statistics,
+)
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -58,6 +67,7 @@ __all__ = [
     "TEST_PERMUTATION",
     "TEST_RATIO_BOOTSTRAP",
     "TEST_RATIO_PERMUTATION",
+    "CoefficientWithInterval",
     "ConfidenceInterval",
     "Correlation",
     "KeyOrder",
@@ -83,6 +93,11 @@ __all__ = [
     "paired_permutation_tests",
     "paired_ratio_bootstrap_test",
     "paired_ratio_permutation_test",
+    "row_coefficients",
+    "summary_coefficients",
     "summary_level",
+    "system_correlations",
     "system_level",
+    "system_points",
+    "system_statistics",
 ]

@@ -145,7 +145,8 @@ def cluster_bootstrap(
 
     Each resample draws ``n_clusters`` clusters with replacement
     (``numpy.random.default_rng(seed)``, in the blocks of :func:`~.bootstrap.resample_indices`);
-    every statistic is computed from ``counts @ columns``. The interval is the ``(1 - level)/2``
+    every statistic is computed from ``counts @ columns`` (statistics given the same columns
+    object share its product). The interval is the ``(1 - level)/2``
     and ``(1 + level)/2`` quantiles (numpy's linear interpolation) of the resamples where the
     statistic is defined; the others are counted in ``undefined``. The same input, level,
     resamples and seed always give the same intervals.
@@ -179,17 +180,21 @@ def cluster_bootstrap(
             for name in statistics
         }
     values = {name: np.empty(resamples) for name in statistics}
-    # Dense columns are stacked into one matrix, so each block takes one matrix product.
-    dense = {
-        name: np.asarray(item.columns, dtype=np.float64)
-        for name, item in statistics.items()
-        if not sparse.issparse(item.columns)
-    }
-    stacked = np.hstack(list(dense.values())) if dense else np.zeros((n_clusters, 0))
-    offsets, start = {}, 0
-    for name, columns in dense.items():
-        offsets[name] = (start, start + columns.shape[1])
-        start += columns.shape[1]
+    # Dense columns are stacked into one matrix, so each block takes one matrix product; the
+    # statistics that share one columns object (say, three coefficients of the same pairs)
+    # share its place in it.
+    dense, offsets, start = [], {}, 0
+    placed: dict[int, tuple[int, int]] = {}
+    for name, item in statistics.items():
+        if sparse.issparse(item.columns):
+            continue
+        if id(item.columns) not in placed:
+            columns = np.asarray(item.columns, dtype=np.float64)
+            dense.append(columns)
+            placed[id(item.columns)] = (start, start + columns.shape[1])
+            start += columns.shape[1]
+        offsets[name] = placed[id(item.columns)]
+    stacked = np.hstack(dense) if dense else np.zeros((n_clusters, 0))
     rng = np.random.default_rng(seed)
     done = 0
     for block in resample_indices(n_clusters, resamples, rng):

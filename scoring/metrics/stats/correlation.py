@@ -92,6 +92,70 @@ def _exact_spearman_p(x: np.ndarray, y: np.ndarray, observed: float) -> float:
     return float(np.mean(np.abs(rhos) >= abs(observed) - tolerance))
 
 
+# Rows of Kendall's tau computed together: each takes four n x n boolean comparisons.
+_KENDALL_CELLS = 1 << 22
+
+
+def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b of each row pair (``(rows, n)``), NaN where a row is constant.
+
+    tau-b = (concordant - discordant) / sqrt((pairs - ties in x) (pairs - ties in y)), over the
+    pairs of columns: scipy's ``kendalltau`` (variant b), for many rows at once. Each ordered
+    pair of columns is compared (so every pair counts twice, which the ratio cancels), in
+    blocks of rows that keep the comparisons to a few megabytes.
+    """
+    rows, n = x.shape
+    out = np.full(rows, np.nan)
+    step = max(1, _KENDALL_CELLS // max(n * n, 1))
+    for start in range(0, rows, step):
+        a, b = x[start : start + step], y[start : start + step]
+        above_x, below_x = a[:, :, None] > a[:, None, :], a[:, :, None] < a[:, None, :]
+        above_y, below_y = b[:, :, None] > b[:, None, :], b[:, :, None] < b[:, None, :]
+        concordant = np.count_nonzero((above_x & above_y) | (below_x & below_y), axis=(1, 2))
+        discordant = np.count_nonzero((above_x & below_y) | (below_x & above_y), axis=(1, 2))
+        untied_x = np.count_nonzero(above_x | below_x, axis=(1, 2)).astype(np.float64)
+        untied_y = np.count_nonzero(above_y | below_y, axis=(1, 2))
+        denominator = np.sqrt(untied_x * untied_y)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values = (concordant - discordant) / denominator
+        out[start : start + step] = np.where(denominator > 0, np.clip(values, -1.0, 1.0), np.nan)
+    return out
+
+
+def row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:
+    """One coefficient per row of ``x`` and ``y`` (``(rows, points)`` arrays), all at once.
+
+    The same coefficients as :func:`correlate` (Pearson's r; Spearman's rho, ties at their
+    average rank; Kendall's tau-b), up to rounding, without p-values: for bootstrap resamples
+    (one row each) and for per-document coefficients across systems.
+
+    Args:
+        x: one side, a row per correlation.
+        y: the other side, the same shape.
+        method: ``"pearson"``, ``"spearman"`` or ``"kendall"``.
+
+    Returns:
+        One value per row, NaN where a row of either side is constant (undefined).
+
+    Raises:
+        StatsError: an unknown method.
+    """
+    _check_method(method)
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if method == "kendall":
+        return _kendall_rows(x, y)
+    constant = (np.ptp(x, axis=1) == 0.0) | (np.ptp(y, axis=1) == 0.0)
+    if method == "spearman":
+        x = scipy_stats.rankdata(x, axis=1)
+        y = scipy_stats.rankdata(y, axis=1)
+    xc = x - x.mean(axis=1, keepdims=True)
+    yc = y - y.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
+    return np.where(constant, np.nan, np.clip(values, -1.0, 1.0))
+
+
 def _check_method(method: str) -> None:
     if method not in METHODS:
         raise StatsError(f"method must be one of {METHODS}, got {method!r}")
@@ -233,17 +297,36 @@ def summary_level(
         NonFiniteValueError: a score is NaN or infinite.
         StatsError: an unknown method.
     """
-    _check_method(method)
-    m, h, documents = _matrices(metric, human, f"summary-level {method} correlation", order)
-    values, undefined = [], []
-    for column, document in enumerate(documents):
-        value, _, _ = _coefficient(m[:, column], h[:, column], method)
-        if value is None:
-            undefined.append(document)
-        else:
-            values.append(value)
-    if not values:
+    documents, coefficients = summary_coefficients(metric, human, method, order=order)
+    defined = np.isfinite(coefficients)
+    values = coefficients[defined]
+    undefined = [document for document, ok in zip(documents, defined, strict=True) if not ok]
+    if not values.size:
         reason = f"no document has a defined {method} coefficient across systems (constant scores)"
         return Correlation(method, LEVEL_SUMMARY, None, None, 0, reason, tuple(undefined))
     mean = float(np.mean(values))
-    return Correlation(method, LEVEL_SUMMARY, mean, None, len(values), None, tuple(undefined))
+    return Correlation(method, LEVEL_SUMMARY, mean, None, int(values.size), None, tuple(undefined))
+
+
+def summary_coefficients(
+    metric: Scores, human: Scores, method: str = "pearson", *, order: Order = None
+) -> tuple[tuple[Hashable, ...], np.ndarray]:
+    """Each document's coefficient across the systems (what :func:`summary_level` averages).
+
+    Args:
+        metric: system -> document -> metric score.
+        human: system -> document -> human score (same systems and documents).
+        method: ``"pearson"`` (default), ``"spearman"`` or ``"kendall"``.
+        order: the documents' order (see :func:`.order.in_order`); None: canonical key order.
+
+    Returns:
+        ``(documents, coefficients)``: the documents in order and one coefficient each (by
+        :func:`row_coefficients`), NaN where the metric or the human scores are the same for
+        every system there.
+
+    Raises:
+        The errors of :func:`summary_level`.
+    """
+    _check_method(method)
+    m, h, documents = _matrices(metric, human, f"summary-level {method} correlation", order)
+    return documents, row_coefficients(m.T, h.T, method)

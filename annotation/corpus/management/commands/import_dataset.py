@@ -12,8 +12,8 @@ from annotation.imports.bundle import ImportValidationError
 class Command(BaseCommand):
     help = (
         "Import a dataset: --format jsonl FILE, or --format polytope-release, far-release, "
-        "xsum-hallucinations or loupe-release DIR. Everything is validated first and written in "
-        "one transaction; an existing --slug is refused."
+        "xsum-hallucinations, realsumm or loupe-release DIR. Everything is validated first and "
+        "written in one transaction; an existing --slug is refused."
     )
 
     def add_arguments(self, parser):
@@ -40,11 +40,18 @@ class Command(BaseCommand):
         verb = "Would import" if summary.dry_run else "Imported"
         spans = f", {summary.span_annotations} error-span annotations"
         spans = spans if summary.span_annotations else ""
+        judged = (
+            f"; {summary.judgments} human judgments and the release's own scores of "
+            f"{summary.released_scores} outputs"
+            if summary.judgments or summary.released_scores
+            else ""
+        )
         self.stdout.write(
             self.style.SUCCESS(
                 f"{verb} dataset {summary.dataset!r}: {summary.documents} documents, "
                 f"{summary.references} references, {summary.outputs} system outputs, "
-                f"{summary.fams} FAMs{spans} in {summary.annotation_sets} annotation set(s)."
+                f"{summary.fams} FAMs{spans} in {summary.annotation_sets} annotation set(s)"
+                f"{judged}."
             )
         )
         if summary.systems_created or summary.systems_reused:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.models import Dataset
 from config.exceptions import ApplicationError
-from scoring.leaderboards.apis import leaderboard_csv, leaderboard_json
+from scoring.leaderboards.apis import leaderboard_csv
 from scoring.leaderboards.plots import fixed
 from scoring.leaderboards.selectors import CATEGORIES
 from scoring.leaderboards.services import leaderboard_serve
@@ -57,7 +59,8 @@ def leaderboard_table(envelope: dict) -> str:
     metrics = [m for m in TABLE_METRICS if m in envelope["metrics"]]
     polytope = (envelope.get("polytope") or {}).get("available", False)
     extra = ["polytope"] if polytope else []
-    header = ["system", "n", *metrics, *extra, f"vs next ({envelope['sort']})"]
+    studies = sorted({name for row in envelope["systems"] for name in row.get("human", {})})
+    header = ["system", "n", *metrics, *extra, *studies, f"vs next ({envelope['sort']})"]
     rows = []
     for row in envelope["systems"]:
         test = row["vs_next"]
@@ -67,6 +70,8 @@ def leaderboard_table(envelope: dict) -> str:
         cells = [_cell(row[m]) for m in metrics]
         if polytope:
             cells.append(_polytope(row.get("polytope")))
+        human = row.get("human", {})
+        cells += [_human(human.get(name)) for name in studies]
         rows.append([row["system"], str(row["n_documents"]), *cells, mark])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = [
@@ -81,13 +86,93 @@ def leaderboard_table(envelope: dict) -> str:
         f"* p < {envelope['significance']['alpha']} against the next system "
         f"({envelope['significance']['test']}, two-sided, on shared documents)"
     )
+    if studies:
+        lines.append("human studies: the mean x100 over the judged documents (n), as given")
     lines += [f"note: {note}" for note in envelope["notes"]]
+    lines += meta_evaluation_lines(envelope.get("meta_evaluation") or {})
     if envelope["jobs"]["pending"]:
         lines.append(
             f"note: {envelope['jobs']['pending']} scoring job(s) still running; "
             "use --sync for final figures"
         )
     return "\n".join(lines)
+
+
+def _human(value: dict | None) -> str:
+    if value is None:
+        return "-"
+    count = "" if value["n"] is None else f" ({value['n']})"
+    return f"{fixed(100 * value['mean'])}{count}"
+
+
+def _tau(coefficient: dict) -> str:
+    if coefficient["value"] is None:
+        return "-"
+    ends = ""
+    if coefficient["low"] is not None:
+        ends = f" [{fixed(coefficient['low'], 2)}, {fixed(coefficient['high'], 2)}]"
+    return f"{fixed(coefficient['value'], 2)}{ends}"
+
+
+def meta_evaluation_lines(block: dict) -> list[str]:
+    """Kendall's tau of every metric with each human study by subset, and the released scores
+    against Loupe's, as text (the JSON has Pearson and Spearman too).
+
+    Args:
+        block: the envelope's ``meta_evaluation``.
+
+    Returns:
+        The lines (none without a study or a released score).
+    """
+    lines = []
+    for study in block.get("studies", []):
+        sizes = {item["subset"]: len(item["systems"]) for item in study["subsets"]}
+        subsets = list(sizes)
+        system = {(r["metric"], r["subset"]): r for r in study["rows"] if r["level"] == "system"}
+        summary = {(r["metric"], r["subset"]): r for r in study["rows"] if r["level"] == "summary"}
+        metrics = list(dict.fromkeys(r["metric"] for r in study["rows"]))
+        header = ["metric", *(f"{s} ({sizes[s]})" for s in subsets)]
+        header.append("summary level (all)")
+        rows = [
+            [
+                metric,
+                *(_tau(system[(metric, s)]["kendall"]) for s in subsets),
+                _tau(summary[(metric, "all")]["kendall"]),
+            ]
+            for metric in metrics
+        ]
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        lines.append(
+            f"Kendall's tau with {study['study']} at system level by subset (systems), "
+            f"{int(block['ci']['level'] * 100)}% bootstrap CIs over documents; summary level: "
+            "tau per document across systems, averaged"
+        )
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    for item in block.get("released", []):
+        if item["loupe_key"] is None:
+            lines.append(f"released {item['released_key']}: Loupe has no counterpart")
+            continue
+        pearson = "-" if item["pearson"] is None else fixed(item["pearson"], 3)
+        lines.append(
+            f"released {item['released_key']} vs Loupe's {item['loupe_key']}: Pearson "
+            f"{pearson}, mean |difference| {fixed(item['mean_abs_diff'], 4)} over {item['n']} "
+            "outputs"
+        )
+    return lines
+
+
+def leaderboard_json(envelope: dict) -> str:
+    """The leaderboard as the API serves it, as JSON: the systems (one object each, the export's
+    rows) with everything around them, the correlations and the meta-evaluation included.
+
+    Args:
+        envelope: :func:`leaderboard_serve`'s result.
+
+    Returns:
+        JSON text.
+    """
+    return json.dumps(envelope, indent=2)
 
 
 class Command(BaseCommand):
