@@ -201,6 +201,12 @@ class RougeKey:
         return f"{type_label(self.rouge_type)} {part}{_variant(self)}"
 
     @property
+    def label(self) -> str:
+        """``ROUGE-1 recall``, ``ROUGE-Lsum F1 (no stem)``: an axis title."""
+        word = {"precision": "precision", "recall": "recall", "fmeasure": "F1"}[self.measure]
+        return f"{type_label(self.rouge_type)} {word}{_variant(self)}"
+
+    @property
     def title(self) -> str:
         """``ROUGE-Lsum F1 (Porter stemming; sentences on lines)``: a longer name."""
         word = {"precision": "precision", "recall": "recall", "fmeasure": "F1"}[self.measure]
