@@ -261,7 +261,8 @@ def output_document_view(*, version: OutputVersion, external_id: str, k: int = D
             )
     names = _stored_names(k, dataset_metrics(dataset=version.dataset)[1])
     row = DocumentScore.objects.filter(version=version, document=document).first()
-    scores = {m: v for m, v in (row.metrics if row else {}).items() if m in names}
+    stored = row.metrics if row else {}
+    scores = {m: stored[m] for m in names if m in stored}  # in the leaderboard's order
     # FAR scores computed against another FAM than the one shown are stale until rescored.
     far_fams = {row.fam_id} if any("@" in metric for metric in scores) else set()
     stale = bool(far_fams) and far_fams != {fam.pk if fam else None}
