@@ -523,14 +523,18 @@ def rouge_config_get(*, dataset: Dataset) -> tuple[RougeConfig, int]:
     Returns:
         ``(config, revision)``: Loupe's default and 0 when the dataset has no settings.
     """
-    row = (
-        RougeSettings.objects.filter(dataset=dataset)
-        .values_list("rouge_types", "use_stemmer", "split_summaries", "revision")
-        .first()
-    )
+    row = RougeSettings.objects.filter(dataset=dataset).values_list(*_ROUGE_FIELDS).first()
+    return _rouge_config(row)
+
+
+_ROUGE_FIELDS = ("rouge_types", "use_stemmer", "split_summaries", "revision")
+
+
+def _rouge_config(row) -> tuple[RougeConfig, int]:
+    """``(config, revision)`` of a settings row read as :data:`_ROUGE_FIELDS` (None: none)."""
     if row is None:
         return DEFAULT_ROUGE, 0
-    types, use_stemmer, split_summaries, revision = row
+    types, use_stemmer, split_summaries, revision = row[:4]
     return RougeConfig(tuple(types), use_stemmer, split_summaries), revision
 
 
@@ -543,13 +547,13 @@ def rouge_settings_get(*, dataset: Dataset) -> RougeRead:
     Returns:
         The :class:`RougeRead`.
     """
-    config, revision = rouge_config_get(dataset=dataset)
     row = (
         RougeSettings.objects.filter(dataset=dataset)
-        .values_list("updated_by__username", "updated_at")
+        .values_list(*_ROUGE_FIELDS, "updated_by__username", "updated_at")
         .first()
     )
-    user, at = row if row else (None, None)
+    config, revision = _rouge_config(row)
+    user, at = row[4:] if row else (None, None)
     job = (
         ScoringJob.objects.filter(dataset=dataset, trigger=JobTrigger.ROUGE)
         .order_by("-created_at", "-id")

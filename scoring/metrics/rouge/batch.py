@@ -530,8 +530,9 @@ def score_pairs(
     targets, predictions = list(targets), list(predictions)
     if len(targets) != len(predictions):
         raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
-    if config.split_summaries and config.sentences:
-        targets, predictions = list(map(on_lines, targets)), list(map(on_lines, predictions))
+    if config.split_summaries and config.sentences:  # each distinct text split once
+        lines = {text: on_lines(text) for text in {*targets, *predictions}}
+        targets, predictions = [lines[t] for t in targets], [lines[p] for p in predictions]
     types = config.rouge_types
     rows = _batch_scorer(types, config.use_stemmer).score_batch(targets, predictions)
     # Each row's scores are (precision, recall, fmeasure) named tuples: (pairs, types, 3).
