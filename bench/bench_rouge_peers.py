@@ -17,6 +17,7 @@ hits all of them. The values of every contestant are compared with rouge-score's
 
     .venv/bin/python bench/bench_rouge_peers.py            # about 2 min
     .venv/bin/python bench/bench_rouge_peers.py --runs 9   # more runs per contestant
+    .venv/bin/python bench/bench_rouge_peers.py --no-stemmer   # rouge-score's default
 """
 
 from __future__ import annotations
@@ -99,15 +100,15 @@ def child(contestant: str, data: Path, out: Path | None) -> None:
     """Import, read the pairs, then time one scoring pass; print the seconds as JSON."""
     workload = json.loads(data.read_text())
     targets, predictions = pairs_of(workload)
-    types = tuple(workload["types"])
+    types, stem = tuple(workload["types"]), workload["use_stemmer"]
     if contestant == "loupe":
         from scoring.metrics.rouge import RougeConfig, allpairs_dataset, score_pairs
 
-        config = RougeConfig(types)
+        config = RougeConfig(types, use_stemmer=stem)
         start = time.perf_counter()
         if "documents" in workload:
             documents = ((n, f, s) for n, (f, s) in enumerate(workload["documents"]))
-            result = [pairs for _, pairs in allpairs_dataset(documents)]
+            result = [pairs for _, pairs in allpairs_dataset(documents, use_stemmer=stem)]
         else:
             result = score_pairs(targets, predictions, config)
         seconds = time.perf_counter() - start
@@ -129,7 +130,7 @@ def child(contestant: str, data: Path, out: Path | None) -> None:
             from rouge_score.rouge_scorer import RougeScorer
         else:
             from rouge_score_rs import RougeScorer
-        scorer = RougeScorer(list(types), use_stemmer=True)
+        scorer = RougeScorer(list(types), use_stemmer=stem)
         start = time.perf_counter()
         if contestant.endswith("batch"):
             rows = scorer.score_batch(targets, predictions)
@@ -216,6 +217,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7, help="fresh processes per contestant")
     parser.add_argument("--reference-runs", type=int, default=1, help="of rouge-score (slow)")
     parser.add_argument("--documents", type=int, default=PAIRWISE_DOCUMENTS)
+    parser.add_argument(
+        "--no-stemmer", action="store_true", help="use_stemmer=False for every contestant"
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -228,7 +232,8 @@ def main() -> int:
 
     print(
         f"ROUGE peers (rouge-score-rs {rouge_score_rs.__version__}), {args.runs} runs each, "
-        f"rouge-score {args.reference_runs}; {time.strftime('%Y-%m-%d')}"
+        f"rouge-score {args.reference_runs}; use_stemmer={not args.no_stemmer}; "
+        f"{time.strftime('%Y-%m-%d')}"
     )
     exact = True
     with tempfile.TemporaryDirectory() as folder:
@@ -236,6 +241,7 @@ def main() -> int:
             ("allpairs", allpairs_workload()),
             ("pairwise", pairwise_workload(args.documents)),
         ):
+            workload["use_stemmer"] = not args.no_stemmer
             rows = measure(name, workload, args.runs, args.reference_runs, Path(folder))
             exact &= rows["loupe"]["unequal"] == 0
     return 0 if exact else 1
