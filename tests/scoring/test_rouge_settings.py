@@ -280,3 +280,23 @@ def test_polytope_leaderboard_json_is_rouge_scores_on_every_output(
 
 def _far_keys() -> set[str]:
     return {f"{m}@3" for m in FAR_MEASURES}
+
+
+def test_the_rouge1_recall_plot_reads_the_configured_key(demo, client_for):
+    from scoring.leaderboards.plots.values import metric_label
+    from scoring.scores.services import scoring_pending_run_inline
+
+    assert metric_label("rouge1_r") == "ROUGE-1 recall"
+    assert metric_label("rougeLsum_nostem_split_f") == "ROUGE-Lsum F1 (no stem, split)"
+    dataset = Dataset.objects.get(slug="demo")
+    scoring_pending_run_inline(dataset=dataset)
+    scoring_job_run_inline(
+        job=rouge_settings_update(dataset=dataset, config=UNSTEMMED, queue=False)
+    )
+    svg = client_for("researcher").get("/api/datasets/demo/leaderboard/plots/far-rouge1r.svg")
+    text = svg.content.decode()
+    assert svg.status_code == 200 and "ROUGE-1 recall (no stem)" in text  # the x axis
+    board = leaderboard_read(dataset=dataset).payload
+    for row in board["systems"]:
+        if row["far"] is not None:
+            assert f'data-x="{row["rouge1_nostem_r"]["mean"]!r}"' in text
