@@ -18,6 +18,13 @@ UNSTEMMED = RougeConfig(("rouge1", "rouge2", "rougeL"), use_stemmer=False)
 STEMMED = RougeConfig(("rouge1", "rouge2", "rougeL"))
 
 
+def campaign_task(campaign: Campaign):
+    """A task of the test annotator in the campaign (assigned here)."""
+    from annotation.campaigns.services import tasks_assign_round_robin
+
+    return tasks_assign_round_robin(campaign=campaign, annotators=["t-annotator"])[0]
+
+
 def _create(api, slug: str, **fields):
     body = {"dataset": "demo", "slug": slug, "name": slug, "scorers": ["rouge1-r"], **fields}
     return api.post("/api/campaigns/create/", body, format="json")
@@ -64,6 +71,13 @@ def test_unstemmed_suggestions_are_rouge_scores_default_and_can_be_changed(demo,
     assert patched.status_code == 200 and patched.json()["rouge_use_stemmer"] is True
     campaign.refresh_from_db()
     assert campaign.suggestions_status == SuggestionStatus.PENDING
+    # The unstemmed suggestions are gone: an annotator sees none (pending), never stale ones.
+    assert not SuggestionSet.objects.filter(campaign=campaign).exists()
+    task = campaign_task(campaign)
+    assert client_for("annotator").get(f"/api/tasks/{task.pk}/suggestions/").json() == {
+        "status": "pending",
+        "scorers": {},
+    }
     for external_id, row in _compute(campaign).items():
         document = Document.objects.get(dataset=campaign.dataset, external_id=external_id)
         found = [[(s["sentence"], s["score"]) for s in facet] for facet in row.facets]

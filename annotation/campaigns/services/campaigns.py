@@ -498,8 +498,8 @@ def campaign_update(
     rouge_use_stemmer: bool | None = None,
 ) -> Campaign:
     """Rename a campaign, change the instructions its annotators read, or the stemming of its
-    ROUGE suggestions (which are then computed again, on commit; their status is ``pending``
-    until then).
+    ROUGE suggestions (those computed with the other stemming are deleted and computed again,
+    on commit; their status is ``pending`` until then).
 
     Args:
         campaign: the campaign.
@@ -536,6 +536,9 @@ def campaign_update(
         campaign.save(update_fields=changed)
     if rescore:
         from ..tasks import campaign_suggestions_compute
+
+        # The ROUGE suggestions of the other stemming go now: none is shown while pending.
+        campaign.suggestions.filter(scorer__startswith="rouge").delete()
 
         campaign_suggestions_compute.delay_on_commit(campaign.pk)
     return campaign
