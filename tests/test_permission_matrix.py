@@ -227,6 +227,13 @@ CASES = {
     "api:leaderboard-export": Case(
         "get", "/api/datasets/demo/leaderboard/export/?file=csv", RESEARCH
     ),
+    "api:leaderboard-rouge": Case("get", "/api/datasets/demo/leaderboard/rouge/", RESEARCH),
+    "api:leaderboard-rouge put": Case(
+        "put",
+        "/api/datasets/demo/leaderboard/rouge/",
+        ADMIN_ONLY,
+        body={"rouge_types": ["rouge1", "rougeLsum"], "use_stemmer": False},
+    ),
     "api:leaderboard-plot": Case(
         "get", "/api/datasets/demo/leaderboard/plots/far-sar.svg", RESEARCH
     ),

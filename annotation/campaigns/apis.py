@@ -59,6 +59,7 @@ class CampaignSerializer(serializers.Serializer):
     reference_position = serializers.IntegerField()
     annotators_per_document = serializers.IntegerField()
     scorers = serializers.ListField(child=serializers.CharField())
+    rouge_use_stemmer = serializers.BooleanField()
     top_k = serializers.IntegerField()
     blind = serializers.BooleanField()
     kind = serializers.CharField()
@@ -140,6 +141,9 @@ class CampaignCreateApi(APIView):
         annotators_per_document = serializers.IntegerField(min_value=1, max_value=50, default=1)
         scorers = serializers.ListField(child=serializers.CharField(), required=False)
         top_k = serializers.IntegerField(min_value=1, max_value=20, default=3)
+        rouge_use_stemmer = serializers.BooleanField(
+            default=True, help_text="ROUGE suggestions stem words (rouge-score's use_stemmer)."
+        )
         blind = serializers.BooleanField(default=True)
         system_blind = serializers.BooleanField(default=True)
         instructions = serializers.CharField(
@@ -175,13 +179,15 @@ class CampaignCreateApi(APIView):
 
 
 class CampaignDetailApi(APIView):
-    """One campaign (GET: admins and its adjudicators); PATCH its name or instructions (admins)."""
+    """One campaign (GET: admins and its adjudicators); PATCH its name, instructions or the
+    stemming of its ROUGE suggestions, which are then computed again (admins)."""
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=200, required=False)
         instructions = serializers.CharField(
             max_length=20000, required=False, allow_blank=True, trim_whitespace=False
         )
+        rouge_use_stemmer = serializers.BooleanField(required=False)
 
     def get_permissions(self):
         if self.request.method == "GET":

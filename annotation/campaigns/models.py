@@ -66,6 +66,11 @@ class Campaign(models.Model):
     reference_position = models.PositiveSmallIntegerField(default=0)
     annotators_per_document = models.PositiveSmallIntegerField(default=1)
     scorers = models.JSONField(default=list, blank=True)
+    rouge_use_stemmer = models.BooleanField(
+        default=True,
+        help_text="The ROUGE suggestions stem words (rouge-score's use_stemmer; its default is "
+        "off, Loupe's on).",
+    )
     top_k = models.PositiveSmallIntegerField(default=3)
     blind = models.BooleanField(default=True)
     instructions = models.TextField(

@@ -14,12 +14,16 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation.accounts.roles import IsResearcherOrAdmin
+from annotation.accounts.roles import IsAdmin, IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
 from annotation.systems.models import System
+from scoring.metrics.rouge import ROUGE_ALL_TYPES
+from scoring.scores.selectors import job_as_dict, rouge_settings_get
+from scoring.scores.services import rouge_config_parse, rouge_settings_update
 
 from .selectors import (
     CATEGORIES,
+    dataset_metrics,
     leaderboard_colours,
     leaderboard_per_document,
     output_document_view,
@@ -71,6 +75,55 @@ class LeaderboardApi(APIView):
         dataset = get_object_or_404(Dataset, slug=slug)
         envelope = leaderboard_serve(dataset=dataset, **_params(request))
         return Response({**envelope, "colours": leaderboard_colours(dataset=dataset)})
+
+
+class LeaderboardRougeApi(APIView):
+    """A dataset's ROUGE settings: which of rouge-score's types its leaderboard shows, and how.
+
+    GET (researchers and admins): ``rouge_types``, ``use_stemmer``, ``split_summaries`` (the
+    options of ``RougeScorer``), the ``keys`` they store, the ``scorer`` call they equal,
+    ``revision``, who changed them and when, ``status`` (``current``, ``rescoring`` while the
+    job that rescores is queued or running, ``failed``) and the ``types`` to choose from.
+
+    PUT (admins): the new settings, ``rouge_types`` required; an absent flag takes Loupe's
+    default (``use_stemmer`` true, ``split_summaries`` false; rouge-score's own default is
+    ``use_stemmer`` false). A change queues a scoring job that rescores every current output
+    (``job``; None when nothing changed). A bad value answers 400 naming the option
+    (``extra.field``), and nothing is written.
+    """
+
+    permission_classes = [IsResearcherOrAdmin]
+
+    class InputSerializer(serializers.Serializer):
+        rouge_types = serializers.ListField(child=serializers.CharField(max_length=16))
+        use_stemmer = serializers.BooleanField(required=False)
+        split_summaries = serializers.BooleanField(required=False)
+
+    def get_permissions(self):
+        if self.request is not None and self.request.method == "PUT":
+            return [IsAdmin()]
+        return super().get_permissions()
+
+    @staticmethod
+    def _body(dataset: Dataset) -> dict:
+        return {
+            "dataset": dataset.slug,
+            **rouge_settings_get(dataset=dataset).as_dict(),
+            "types": list(ROUGE_ALL_TYPES),
+        }
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug: str):
+        return Response(self._body(get_object_or_404(Dataset, slug=slug)))
+
+    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    def put(self, request, slug: str):
+        dataset = get_object_or_404(Dataset, slug=slug)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        config = rouge_config_parse(serializer.validated_data)
+        job = rouge_settings_update(dataset=dataset, config=config, user=request.user)
+        return Response({**self._body(dataset), "job": job_as_dict(job)})
 
 
 def _cell_text(value):
@@ -186,8 +239,10 @@ def _plot(name: str, dataset: Dataset, params: dict) -> str:
     envelope = leaderboard_serve(dataset=dataset, **params)
     if name == "polytope-subtypes":
         return plots.subtype_bars_svg(envelope, title="PolyTope errors by subtype")
+    # ROUGE-1 recall as the dataset's settings store it (rouge1_r stemmed, or unstemmed).
+    rouge1 = "rouge1_nostem_r" if "rouge1_nostem_r" in dataset_metrics(dataset=dataset)[1] else None
     x, title = {
-        "far-rouge1r": ("rouge1_r", "FAR against ROUGE-1 recall"),
+        "far-rouge1r": (rouge1 or "rouge1_r", "FAR against ROUGE-1 recall"),
         "far-sar": ("sar", "FAR against SAR"),
     }[name]
     return plots.scatter_svg(envelope, x=x, y="far", title=title, colours=colours)

@@ -6,6 +6,7 @@ from .apis import (
     LeaderboardApi,
     LeaderboardExportApi,
     LeaderboardPlotApi,
+    LeaderboardRougeApi,
     OutputDocumentApi,
     SystemScoresApi,
     SystemVersionListApi,
@@ -17,6 +18,11 @@ urlpatterns: list = [
         "datasets/<slug:slug>/leaderboard/export/",
         LeaderboardExportApi.as_view(),
         name="leaderboard-export",
+    ),
+    path(
+        "datasets/<slug:slug>/leaderboard/rouge/",
+        LeaderboardRougeApi.as_view(),
+        name="leaderboard-rouge",
     ),
     path(
         "datasets/<slug:slug>/leaderboard/plots/<slug:name>.svg",

@@ -13,6 +13,7 @@ from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.systems.models import OutputVersion
 from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS
+from scoring.metrics.rouge import DEFAULT_ROUGE, RougeConfig, RougeConfigError
 
 # AutoFAR-L (scoring.autofar): a regression estimate of FAR, not clipped, so any finite value.
 # The bound is the largest finite float, not infinity: SQLite's SQL has no infinity literal
@@ -35,6 +36,7 @@ class JobTrigger(models.TextChoices):
     UPLOAD = "upload", "Outputs uploaded"
     FAMS = "fams", "Gold FAMs changed"
     SPANS = "spans", "Scored error spans changed"
+    ROUGE = "rouge", "ROUGE settings changed"
     MANUAL = "manual", "Asked for (button, API or command)"
 
 
@@ -93,6 +95,46 @@ class ScoringJob(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (JobStatus.SUCCEEDED, JobStatus.FAILED)
+
+
+class RougeSettings(models.Model):
+    """A dataset's ROUGE: which of rouge-score's types its scoring jobs compute, and how.
+
+    The options are rouge-score's (``RougeScorer(rouge_types, use_stemmer, split_summaries)``,
+    see :class:`scoring.metrics.rouge.RougeConfig`); a dataset without a row has Loupe's
+    default (stemmed ROUGE-1, -2, -L and -Lsum, sentences on lines). ``revision`` counts the
+    changes: a scoring chunk computed with an older one is computed again before it is written.
+    """
+
+    dataset = models.OneToOneField(Dataset, on_delete=models.CASCADE, related_name="rouge")
+    rouge_types = models.JSONField(
+        default=list, help_text='rouge-score\'s types, e.g. ["rouge1", "rougeLsum"].'
+    )
+    use_stemmer = models.BooleanField(default=DEFAULT_ROUGE.use_stemmer)
+    split_summaries = models.BooleanField(default=DEFAULT_ROUGE.split_summaries)
+    revision = models.PositiveIntegerField(default=1)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "ROUGE settings"
+
+    def __str__(self) -> str:
+        return f"ROUGE of {self.dataset}: {self.config.scorer_call()}"
+
+    @property
+    def config(self) -> RougeConfig:
+        """The settings as the core's configuration (checked)."""
+        return RougeConfig(tuple(self.rouge_types), self.use_stemmer, self.split_summaries)
+
+    def clean(self) -> None:
+        """Refuse what rouge-score would refuse (the message names the option)."""
+        try:
+            self.config  # noqa: B018 - checked by building it
+        except RougeConfigError as error:
+            raise ValidationError({error.field or "rouge_types": str(error)}) from None
 
 
 class ScoringChunk(models.Model):

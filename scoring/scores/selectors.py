@@ -21,8 +21,17 @@ from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import ColumnDocuments, ScoreColumn
+from scoring.metrics.rouge import DEFAULT_ROUGE, RougeConfig
 
-from .models import OUTPUTS_KEY, DocumentScore, JobStatus, ScoreArray, ScoringJob
+from .models import (
+    OUTPUTS_KEY,
+    DocumentScore,
+    JobStatus,
+    JobTrigger,
+    RougeSettings,
+    ScoreArray,
+    ScoringJob,
+)
 
 # The FAMs FAR is computed against, best first: adjudicated gold, then a release's own. A
 # campaign's gold counts only for the documents marked adjudicated (done): see gold_counted_q.
@@ -472,6 +481,91 @@ def dataset_ks(*, dataset: Dataset) -> list[int]:
     """
     asked = ScoringJob.objects.filter(dataset=dataset).values_list("ks", flat=True)
     return sorted({k for ks in asked for k in ks} | {DEFAULT_K})
+
+
+@dataclass(frozen=True)
+class RougeRead:
+    """A dataset's ROUGE settings as read: the configuration, its revision (0: never set, Loupe's
+    default), who changed it last and when, and how far its rescoring is.
+
+    ``status`` is ``current`` (every output was scored with it, as far as jobs know),
+    ``rescoring`` (a job for a change is queued or running: the ROUGE columns may cover only
+    part of the outputs) or ``failed`` (the last such job failed, with ``error``).
+    """
+
+    config: RougeConfig
+    revision: int
+    updated_by: str | None
+    updated_at: str | None
+    status: str
+    error: str
+
+    def as_dict(self) -> dict:
+        """The JSON form: the options, ``keys`` stored, the rouge-score call and the state."""
+        return {
+            **self.config.as_dict(),
+            "keys": list(self.config.keys()),
+            "scorer": self.config.scorer_call(),
+            "revision": self.revision,
+            "updated_by": self.updated_by,
+            "updated_at": self.updated_at,
+            "status": self.status,
+            "error": self.error,
+        }
+
+
+def rouge_config_get(*, dataset: Dataset) -> tuple[RougeConfig, int]:
+    """The ROUGE a dataset's scoring computes, and the settings' revision.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``(config, revision)``: Loupe's default and 0 when the dataset has no settings.
+    """
+    row = RougeSettings.objects.filter(dataset=dataset).values_list(*_ROUGE_FIELDS).first()
+    return _rouge_config(row)
+
+
+_ROUGE_FIELDS = ("rouge_types", "use_stemmer", "split_summaries", "revision")
+
+
+def _rouge_config(row) -> tuple[RougeConfig, int]:
+    """``(config, revision)`` of a settings row read as :data:`_ROUGE_FIELDS` (None: none)."""
+    if row is None:
+        return DEFAULT_ROUGE, 0
+    types, use_stemmer, split_summaries, revision = row[:4]
+    return RougeConfig(tuple(types), use_stemmer, split_summaries), revision
+
+
+def rouge_settings_get(*, dataset: Dataset) -> RougeRead:
+    """A dataset's ROUGE settings with who changed them and the state of their rescoring.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The :class:`RougeRead`.
+    """
+    row = (
+        RougeSettings.objects.filter(dataset=dataset)
+        .values_list(*_ROUGE_FIELDS, "updated_by__username", "updated_at")
+        .first()
+    )
+    config, revision = _rouge_config(row)
+    user, at = row[4:] if row else (None, None)
+    job = (
+        ScoringJob.objects.filter(dataset=dataset, trigger=JobTrigger.ROUGE)
+        .order_by("-created_at", "-id")
+        .values_list("status", "error")
+        .first()
+    )
+    status, error = "current", ""
+    if job is not None and job[0] in (JobStatus.QUEUED, JobStatus.RUNNING):
+        status = "rescoring"
+    elif job is not None and job[0] == JobStatus.FAILED:
+        status, error = "failed", job[1]
+    return RougeRead(config, revision, user, at.isoformat() if at else None, status, error)
 
 
 def scoring_job_list(*, dataset: Dataset) -> QuerySet[ScoringJob]:

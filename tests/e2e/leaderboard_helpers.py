@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from playwright.sync_api import expect
 
-DEFAULT_COLUMNS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f")
+DEFAULT_COLUMNS = ("far", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f", "rougeLsum_f")
 
 
 def partial_upload(dataset, tmp_path, lines: list[dict], *, accept_low_confidence=False):

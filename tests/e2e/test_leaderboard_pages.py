@@ -424,3 +424,32 @@ def test_a_researcher_uploads_replaces_and_deletes_a_judgment_study(context, boa
     assert _studies(page) == [["fluency", False]]
     expect(page.locator("#corr-table tbody")).not_to_contain_text("overall")
     assert set(HumanJudgment.objects.values_list("name", flat=True)) == {"fluency"}
+
+
+def test_the_rouge_settings_and_their_columns_are_shown(context, board):
+    """An admin's change of the demo's ROUGE (rescored here, no worker): the page says which
+    rouge-score call the columns are, and names the unstemmed and split keys."""
+    from scoring.metrics.rouge import RougeConfig
+    from scoring.scores.services import rouge_settings_update, scoring_job_run_inline
+
+    config = RougeConfig(("rouge1", "rougeLsum"), use_stemmer=False, split_summaries=True)
+    scoring_job_run_inline(
+        job=rouge_settings_update(dataset=board.dataset, config=config, queue=False)
+    )
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/demo/?sort=rouge1_nostem_f")
+    wait_query(page, "?k=3&sort=rouge1_nostem_f")
+    expect(page.locator("#rouge-settings")).to_have_text(
+        'ROUGE as rouge-score\'s RougeScorer(["rouge1", "rougeLsum"], use_stemmer=False, '
+        "split_summaries=True); ROUGE-Lsum over the sentences NLTK's Punkt finds."
+    )
+    envelope = api(page, board.url, "/api/datasets/demo/leaderboard/?k=3&sort=rouge1_nostem_f")
+    assert_table_matches(page, envelope, columns=("far", "sar", "sap", "saf1", *config.f_keys()))
+    head = page.locator("#lb-table thead")
+    expect(head).to_contain_text("R-1 F (ns)")
+    expect(head).to_contain_text("R-Lsum F (ns, split)")
+    title = page.locator("#lb-table th button[data-sort='rougeLsum_nostem_split_f']")
+    expect(title).to_have_attribute(
+        "title", re.compile(r"ROUGE-Lsum F1 \(no stemming; sentences by NLTK Punkt\)")
+    )

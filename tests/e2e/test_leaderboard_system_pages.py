@@ -165,7 +165,7 @@ def test_system_page_says_which_documents_each_mean_covers(context, board):
         [
             "FAR, SAR, SAP, SAF1: mean over 5 of 6 documents; left out: demo-006 (its FAM has"
             " no supported facet).",
-            "R-1 F, R-2 F, R-L F: mean over all 6 documents.",
+            "R-1 F, R-2 F, R-L F, R-Lsum F: mean over all 6 documents.",
         ]
     )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -175,5 +175,6 @@ def test_system_page_says_which_documents_each_mean_covers(context, board):
     page.focus("#show-pr")
     page.keyboard.press(" ")
     expect(notes.nth(1)).to_have_text(
-        "R-1 P, R-1 R, R-1 F, R-2 P, R-2 R, R-2 F, R-L P, R-L R, R-L F: mean over all 6 documents."
+        "R-1 P, R-1 R, R-1 F, R-2 P, R-2 R, R-2 F, R-L P, R-L R, R-L F, R-Lsum P, R-Lsum R, "
+        "R-Lsum F: mean over all 6 documents."
     )

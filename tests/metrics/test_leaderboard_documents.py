@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rouge_score.rouge_scorer import RougeScorer
 
 from scoring.metrics.errors import MetricsError
 from scoring.metrics.fam import validate_fam
@@ -17,14 +16,16 @@ from scoring.metrics.leaderboard import (
     parse_far_key,
     score_output,
 )
-from scoring.metrics.rouge import score_pair
+from scoring.metrics.rouge import DEFAULT_ROUGE, ROUGE_ALL_TYPES, RougeConfig, score_pair
+from tests.rouge_helpers import reference_scorer
 
 NO_REFERENCE = "ROUGE: the document has no reference"
 NO_SUPPORT = "FAR: the FAM has no support group"
 NO_FAM = "FAR: the document has no gold or released FAM"
 
-# ROUGE is scored on the sentences joined by spaces. Tokens (lower-cased, non-alphanumerics
-# dropped, Porter-stemmed; words of 3 characters or fewer are kept as they are):
+# ROUGE is scored on the sentences one a line (ROUGE-1/2/L do not see the lines). Tokens
+# (lower-cased, non-alphanumerics dropped, Porter-stemmed; words of 3 characters or fewer
+# are kept as they are):
 #   reference "A dog saw the cat. The cat ran." -> a dog saw the cat the cat ran   (8 tokens)
 #   summary   "The cat saw a dog! Dogs ran."    -> the cat saw a dog dog ran       (7 tokens)
 #   ("Dogs" stems to "dog".)
@@ -79,18 +80,28 @@ def test_rouge_hand_worked():
         assert result.values[f"{rouge}_f"] == pytest.approx(f, abs=1e-15)
 
 
-def test_rouge_equals_rouge_score_with_stemming():
-    scorer = RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+@pytest.mark.parametrize(
+    "config",
+    [
+        DEFAULT_ROUGE,
+        RougeConfig(ROUGE_ALL_TYPES, use_stemmer=False),
+        RougeConfig(("rouge2", "rougeLsum"), use_stemmer=False, split_summaries=True),
+    ],
+)
+def test_rouge_equals_rouge_score_with_the_sentences_on_lines(config):
+    scorer = reference_scorer(config)
     cases = [
         (REFERENCE, SUMMARY),
         (["Stocks fell sharply on Monday."], ["Stocks were falling", "on Monday, sharply."]),
         (["One sentence only"], ["completely", "unrelated words"]),
+        (["Two men were held. Police said so."], ["Police held two men.", "They were charged."]),
     ]
     for reference, summary in cases:
-        expected = scorer.score(" ".join(reference), " ".join(summary))
-        result = score_output(summary=summary, reference=reference)
+        expected = scorer.score("\n".join(reference), "\n".join(summary))
+        result = score_output(summary=summary, reference=reference, rouge_config=config)
+        assert set(result.values) == set(config.keys())
         for rouge, score in expected.items():
-            got = tuple(result.values[f"{rouge}_{s}"] for s in "prf")
+            got = tuple(result.values[f"{config.name(rouge)}_{s}"] for s in "prf")
             assert got == (score.precision, score.recall, score.fmeasure), (rouge, summary)
 
 
@@ -245,13 +256,17 @@ def test_outputs_rouge_is_score_outputs_rouge_for_many_outputs_at_once():
         (["The cat sat on the mat.", "It was happy."], ["The cat on the mat."]),
         (["The cat sat on the mat."], ["It was happy."]),
     ]
-    batch = outputs_rouge(items)
-    assert batch[5] == batch[0] and batch[6] != batch[0]
-    assert batch[1] is None and batch[2] is None
-    for (reference, summary), rouge in zip(items, batch, strict=True):
-        alone = score_output(summary=summary, reference=reference)
-        given = score_output(summary=summary, reference=reference, rouge=rouge)
-        assert given == alone
-        if rouge is not None:
-            assert rouge == score_pair(" ".join(reference), " ".join(summary))
+    unstemmed = RougeConfig(("rouge1", "rougeLsum"), use_stemmer=False)
+    for config in (DEFAULT_ROUGE, unstemmed):
+        batch = outputs_rouge(items, config)
+        assert batch[5] == batch[0] and batch[6] != batch[0]
+        assert batch[1] is None and batch[2] is None
+        for (reference, summary), rouge in zip(items, batch, strict=True):
+            alone = score_output(summary=summary, reference=reference, rouge_config=config)
+            given = score_output(
+                summary=summary, reference=reference, rouge=rouge, rouge_config=config
+            )
+            assert given == alone
+            if rouge is not None:
+                assert rouge == score_pair("\n".join(reference), "\n".join(summary), config)
     assert outputs_rouge([]) == []

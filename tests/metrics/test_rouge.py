@@ -15,12 +15,16 @@ from scoring.metrics.rouge import (
     AllPairs,
     PairScores,
     PRFMatrix,
+    RougeConfig,
     allpairs,
     allpairs_dataset,
     score_pair,
     tokenize,
 )
 from scoring.metrics.rouge import tokens as tokens_module
+
+# What the all-pairs engine computes, as one pair's configuration.
+ALLPAIRS = RougeConfig(ROUGE_TYPES)
 
 
 def f1(p: float, r: float) -> float:
@@ -70,7 +74,7 @@ def test_lcs_is_a_subsequence_not_a_substring():
 @pytest.mark.parametrize("empty", ["", "   ", "!!! ...", "\u00e9\u00e8 \u4e2d\u6587", "\n\t"])
 def test_texts_without_tokens_score_zero_never_nan(empty):
     assert tokenize(empty) == ()
-    zero = PairScores(PRF(0.0, 0.0, 0.0), PRF(0.0, 0.0, 0.0), PRF(0.0, 0.0, 0.0))
+    zero = PairScores(*[PRF(0.0, 0.0, 0.0)] * 4, types=("rouge1", "rouge2", "rougeL", "rougeLsum"))
     assert score_pair(empty, "a real sentence") == zero
     assert score_pair("a real sentence", empty) == zero
     assert score_pair(empty, empty) == zero
@@ -151,7 +155,7 @@ def test_allpairs_shape_orientation_and_pairs():
             assert matrix.dtype == np.float64 and matrix.shape == (2, 4)
     for i, facet in enumerate(facets):
         for j, sentence in enumerate(sentences):
-            assert result.pair(i, j) == score_pair(facet, sentence)
+            assert result.pair(i, j) == score_pair(facet, sentence, ALLPAIRS)
     assert result.rouge1.recall[0, 0] == 5 / 6  # facet 0 is the target of the hand-worked case
 
 
@@ -200,7 +204,7 @@ def test_repeated_and_long_sentences_match_score_pair():
     result = allpairs([long_a, long_b], [long_b, long_a, "alpha " * 70])
     for i, facet in enumerate([long_a, long_b]):
         for j, sentence in enumerate([long_b, long_a, "alpha " * 70]):
-            assert result.pair(i, j) == score_pair(facet, sentence)
+            assert result.pair(i, j) == score_pair(facet, sentence, ALLPAIRS)
 
 
 @pytest.mark.parametrize("batch", [1, 2])

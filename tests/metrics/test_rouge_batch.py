@@ -7,7 +7,14 @@ import random
 import numpy as np
 import pytest
 
-from scoring.metrics.rouge import allpairs_many, batch, score_pair, tokenize
+from scoring.metrics.rouge import (
+    ROUGE_TYPES,
+    RougeConfig,
+    allpairs_many,
+    batch,
+    score_pair,
+    tokenize,
+)
 from scoring.metrics.rouge.batch import (
     clipped_overlaps,
     distinct_values,
@@ -153,7 +160,7 @@ def test_documents_without_pairs_between_others():
     for (facets, sentences), result in zip(documents, results, strict=True):
         for i, facet in enumerate(facets):
             for j, sentence in enumerate(sentences):
-                assert result.pair(i, j) == score_pair(facet, sentence)
+                assert result.pair(i, j) == score_pair(facet, sentence, RougeConfig(ROUGE_TYPES))
 
 
 @pytest.mark.parametrize("repeat", [1, 3])

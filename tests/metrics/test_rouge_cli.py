@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from rouge_score.rouge_scorer import RougeScorer
 
 from scoring.metrics.cli import main
+from scoring.metrics.rouge import DEFAULT_ROUGE, RougeConfig
+from tests.rouge_helpers import reference_scorer
 
-SCORER = RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+SCORER = reference_scorer(DEFAULT_ROUGE)
 
 
 def write_lines(path, *lines):
@@ -40,7 +41,7 @@ def test_rouge_prints_one_line_per_pair_in_order(tmp_path, capsys):
     assert len(records) == 3
     for record, (target, prediction) in zip(records, pairs, strict=True):
         expected = SCORER.score(target, prediction)
-        assert list(record) == ["rouge1", "rouge2", "rougeL"]
+        assert list(record) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
         for name, score in expected.items():
             assert record[name] == {
                 "precision": score.precision,
@@ -60,11 +61,75 @@ def test_rouge_table(tmp_path, capsys):
     assert status == 0
     assert header.split()[:4] == ["line", "rouge1", "P", "rouge1"]
     # Hand-worked: ROUGE-1 P 2/3, R 1/2, F 4/7; ROUGE-2 P 1/2, R 1/3, F 2/5.
-    assert row.split() == ["1", "0.6667", "0.5000", "0.5714", "0.5000", "0.3333", "0.4000"] + [
-        "0.6667",
-        "0.5000",
-        "0.5714",
+    # ROUGE-L and -Lsum (one line each, so one sentence): LCS "a b": P 2/3, R 1/2, F 4/7.
+    assert (
+        row.split()
+        == ["1", "0.6667", "0.5000", "0.5714", "0.5000", "0.3333", "0.4000"]
+        + [
+            "0.6667",
+            "0.5000",
+            "0.5714",
+        ]
+        * 2
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "config"),
+    [
+        (["--no-stemmer"], RougeConfig(DEFAULT_ROUGE.rouge_types, use_stemmer=False)),
+        (["--rouge-types", "rouge3,rougeLsum", "--split-summaries"], None),
+        (["--rouge-types", "rougeL", "rouge9", "--use-stemmer", "--no-split-summaries"], None),
+        (["--rouge-types", "rougeLsum", "--no-stemmer", "--split-summaries"], None),
+    ],
+)
+def test_rouge_options_are_rouge_scores(tmp_path, capsys, options, config):
+    types = options[1].replace(",", " ").split() if options[0] == "--rouge-types" else None
+    if options[2:3] == ["rouge9"]:
+        types.append("rouge9")
+    config = config or RougeConfig(
+        sorted(types, key=["rouge3", "rouge9", "rougeL", "rougeLsum"].index),
+        use_stemmer="--no-stemmer" not in options,
+        split_summaries="--split-summaries" in options,
+    )
+    pairs = [
+        ("Police arrested two men. They were charged.", "Two men were arrested. Police said so."),
+        ("The runners ran\nto the organizations", "a runner runs\nfor organization"),
     ]
+    path = write_lines(
+        tmp_path / "pairs.jsonl", *(json.dumps({"target": t, "prediction": p}) for t, p in pairs)
+    )
+    status, out, err = run(capsys, "rouge", "--pairs", str(path), *options)
+    assert (status, err) == (0, "")
+    scorer = reference_scorer(config)
+    for line, (target, prediction) in zip(out.splitlines(), pairs, strict=True):
+        record = json.loads(line)
+        assert list(record) == list(config.rouge_types)
+        for name, score in scorer.score(target, prediction).items():
+            assert tuple(record[name].values()) == tuple(score)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--rouge-types", "rougeLSum"], "--rouge-types: unknown ROUGE type(s) 'rougeLSum'"),
+        (["--rouge-types", "rouge1,rouge1"], "--rouge-types: ROUGE type(s) given twice: rouge1"),
+        (["--rouge-types", ","], "--rouge-types: choose at least one ROUGE type"),
+    ],
+)
+def test_rouge_refuses_bad_options(tmp_path, capsys, options, message):
+    path = write_lines(tmp_path / "pairs.jsonl", json.dumps({"target": "a", "prediction": "a"}))
+    status, out, err = run(capsys, "rouge", "--pairs", str(path), *options)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"error: {message}")
+
+
+def test_rouge_stemming_options_exclude_each_other(tmp_path, capsys):
+    path = write_lines(tmp_path / "pairs.jsonl", json.dumps({"target": "a", "prediction": "a"}))
+    with pytest.raises(SystemExit) as raised:
+        main(["rouge", "--pairs", str(path), "--no-stemmer", "--use-stemmer"])
+    assert raised.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_allpairs_prints_matrices_per_document(tmp_path, capsys):
@@ -187,3 +252,18 @@ def test_help_documents_the_format(capsys, command, fragments):
     out = capsys.readouterr().out
     for fragment in fragments:
         assert fragment in out
+
+
+def test_allpairs_no_stemmer_is_rouge_scores_default(tmp_path, capsys):
+    doc = {"id": "d", "sentences": ["The runners ran.", "A runner runs."], "facets": ["Runners"]}
+    path = write_lines(tmp_path / "docs.jsonl", json.dumps(doc))
+    scorer = reference_scorer(RougeConfig(("rouge1", "rouge2", "rougeL"), use_stemmer=False))
+    for options, first in (([], 1.0), (["--no-stemmer"], 0.0)):
+        status, out, _ = run(
+            capsys, "allpairs", "--docs", str(path), "--measure", "recall", *options
+        )
+        record = json.loads(out)
+        assert status == 0 and record["rouge1"][0][1] == first  # "runners" stems to "runner"
+    for j, sentence in enumerate(doc["sentences"]):
+        for name, score in scorer.score(doc["facets"][0], sentence).items():
+            assert record[name][0][j] == score.recall

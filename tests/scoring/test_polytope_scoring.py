@@ -127,7 +127,7 @@ def test_a_spans_job_rescores_spans_only_and_removes_stale_rows(pt):
         for s in stored_scores(version=a1.version, document=a1.document)
         if s.metric.startswith("rouge")
     }
-    assert rouge_after == rouge and len(rouge) == 9
+    assert rouge_after == rouge and len(rouge) == 12
     assert job.scores_written == 4 * 6
 
 

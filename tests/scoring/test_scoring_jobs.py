@@ -75,10 +75,14 @@ def test_hand_worked_rouge_and_far_scores(tiny):
     assert scores["rouge2_r"] == pytest.approx(2 / 4)
     assert scores["rouge2_f"] == pytest.approx(1 / 3)
     assert scores["rougeL_f"] == pytest.approx(3 / 7)
+    # ROUGE-Lsum, sentence by sentence: "the cat sat" finds its LCS in "the cat sat on the mat",
+    # "bird fli" nothing in either summary sentence: 3 hits, as ROUGE-L.
+    assert (scores["rougeLsum_p"], scores["rougeLsum_r"]) == (3 / 9, 3 / 5)
+    assert scores["rougeLsum_f"] == pytest.approx(3 / 7)
     # Extracted {0, 1} against support {0, 2}: one hit; facet 0's group [0] is covered.
     assert scores["sap@3"] == scores["sar@3"] == scores["saf1@3"] == scores["far@3"] == 0.5
-    assert len(scores) == 13
-    assert job.scores_written == 13
+    assert len(scores) == 16  # P, R, F of 4 ROUGE types and the 4 FAR measures
+    assert job.scores_written == 16
 
 
 def test_rescoring_is_idempotent_and_never_duplicates(tiny):
@@ -87,7 +91,7 @@ def test_rescoring_is_idempotent_and_never_duplicates(tiny):
     assert first["far@1"] == 0.5 and first["sap@1"] == 1.0  # only sentence 0 considered
     _run(tiny["dataset"], ks=[1, 3])
     assert _scores(tiny["version"]) == first
-    assert len(stored_scores()) == 9 + 4 * 2
+    assert len(stored_scores()) == 12 + 4 * 2
 
 
 def test_a_gold_fam_change_queues_a_job_that_updates_and_removes_scores(tiny, users):
@@ -124,7 +128,7 @@ def test_a_gold_fam_change_queues_a_job_that_updates_and_removes_scores(tiny, us
     )
     scoring_job_run_inline(job=ScoringJob.objects.get(trigger="fams", status=JobStatus.QUEUED))
     assert sorted(_scores(tiny["version"])) == sorted(
-        f"rouge{n}_{p}" for n in ("1", "2", "L") for p in "prf"
+        f"rouge{n}_{p}" for n in ("1", "2", "L", "Lsum") for p in "prf"
     )
 
 
@@ -157,7 +161,7 @@ def test_jobs_api_starts_and_reports_a_job(tiny, client_for):
     scoring_job_run_inline(job=ScoringJob.objects.get(pk=body["id"]))
     detail = api.get(f"/api/scoring-jobs/{body['id']}/").json()
     assert detail["status"] == "succeeded" and detail["progress"] == 1.0
-    assert detail["scores_written"] == 9 + 4 * 2 and detail["seconds"] >= 0
+    assert detail["scores_written"] == 12 + 4 * 2 and detail["seconds"] >= 0
     listed = api.get("/api/datasets/tiny/scoring-jobs/").json()
     assert [job["id"] for job in listed] == [body["id"]]
     bad = api.post("/api/datasets/tiny/scoring-jobs/start/", {"ks": [0]}, format="json")

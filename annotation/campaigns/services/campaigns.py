@@ -82,6 +82,7 @@ def campaign_create(
     top_k: int = 3,
     blind: bool = True,
     instructions: str = "",
+    rouge_use_stemmer: bool = True,
 ) -> Campaign:
     """Create a FAM campaign and queue the precomputation of its suggestions.
 
@@ -102,6 +103,7 @@ def campaign_create(
         top_k: suggestions per facet and scorer.
         blind: annotators never see each other's labels.
         instructions: shown to the annotators.
+        rouge_use_stemmer: the ROUGE suggestions stem words (rouge-score's ``use_stemmer``).
 
     Returns:
         The campaign; a Celery task computes its suggestions after the commit.
@@ -135,6 +137,7 @@ def campaign_create(
             reference_position=reference_position,
             annotators_per_document=annotators_per_document,
             scorers=list(DEFAULT_SCORERS if scorers is None else scorers),
+            rouge_use_stemmer=rouge_use_stemmer,
             top_k=top_k,
             blind=blind,
             instructions=instructions,
@@ -345,6 +348,7 @@ def campaign_launch(
     annotators_per_document: int = 1,
     scorers: Sequence[str] | None = None,
     top_k: int = 3,
+    rouge_use_stemmer: bool = True,
     blind: bool = True,
     system_blind: bool = True,
     instructions: str = "",
@@ -372,6 +376,8 @@ def campaign_launch(
         scorers: the FAM suggestion scorers (default ROUGE-AVG F and TF-IDF); a PolyTope
             campaign takes none.
         top_k: suggestions per facet and scorer (FAM).
+        rouge_use_stemmer: the ROUGE suggestions stem words (FAM; rouge-score's
+            ``use_stemmer``).
         blind: annotators never see each other's work.
         system_blind: hide which system a PolyTope item comes from.
         instructions: shown to the annotators.
@@ -412,6 +418,10 @@ def campaign_launch(
     if kind == CampaignKind.POLYTOPE:
         if scorers:
             raise field_error("scorers", "A PolyTope campaign has no suggestions: give no scorers.")
+        if not rouge_use_stemmer:
+            raise field_error(
+                "rouge_use_stemmer", "A PolyTope campaign has no ROUGE suggestions to stem."
+            )
         campaign = polytope_campaign_create(
             systems=systems or [], system_blind=system_blind, **common
         )
@@ -419,8 +429,9 @@ def campaign_launch(
         if systems:
             raise field_error("systems", "A FAM campaign annotates documents: give no systems.")
         campaign = campaign_create(
-            reference_position=reference_position, scorers=scorers, top_k=top_k, **common
-        )
+            reference_position=reference_position, scorers=scorers, top_k=top_k,
+            rouge_use_stemmer=rouge_use_stemmer, **common,
+        )  # fmt: skip
     launch = CampaignLaunch(campaign=campaign)
     if users:
         from .assignments import tasks_assign_round_robin
@@ -480,20 +491,27 @@ def campaign_status_set(*, campaign: Campaign, status: str) -> Campaign:
 
 @transaction.atomic
 def campaign_update(
-    *, campaign: Campaign, name: str | None = None, instructions: str | None = None
+    *,
+    campaign: Campaign,
+    name: str | None = None,
+    instructions: str | None = None,
+    rouge_use_stemmer: bool | None = None,
 ) -> Campaign:
-    """Rename a campaign or change the instructions its annotators read.
+    """Rename a campaign, change the instructions its annotators read, or the stemming of its
+    ROUGE suggestions (those computed with the other stemming are deleted and computed again,
+    on commit; their status is ``pending`` until then).
 
     Args:
         campaign: the campaign.
         name: the new display name (None: unchanged).
         instructions: the new instructions (None: unchanged; ``""`` removes them).
+        rouge_use_stemmer: whether the ROUGE suggestions stem words (None: unchanged).
 
     Returns:
         The saved campaign.
 
     Raises:
-        ApplicationError: a blank name.
+        ApplicationError: a blank name, or stemming for a campaign without ROUGE suggestions.
         django.core.exceptions.ValidationError: too long a name or instructions.
     """
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -504,7 +522,23 @@ def campaign_update(
         campaign.name, changed = name.strip(), [*changed, "name"]
     if instructions is not None:
         campaign.instructions, changed = instructions, [*changed, "instructions"]
+    rescore = rouge_use_stemmer is not None and rouge_use_stemmer != campaign.rouge_use_stemmer
+    if rescore:
+        if not any(name.startswith("rouge") for name in campaign.scorers):
+            raise field_error(
+                "rouge_use_stemmer", "This campaign shows no ROUGE suggestion to stem or not."
+            )
+        campaign.rouge_use_stemmer = rouge_use_stemmer
+        campaign.suggestions_status, campaign.suggestions_error = SuggestionStatus.PENDING, ""
+        changed += ["rouge_use_stemmer", "suggestions_status", "suggestions_error"]
     if changed:
         campaign.full_clean(exclude=["dataset", "annotation_set", "created_by"])
         campaign.save(update_fields=changed)
+    if rescore:
+        from ..tasks import campaign_suggestions_compute
+
+        # The ROUGE suggestions of the other stemming go now: none is shown while pending.
+        campaign.suggestions.filter(scorer__startswith="rouge").delete()
+
+        campaign_suggestions_compute.delay_on_commit(campaign.pk)
     return campaign

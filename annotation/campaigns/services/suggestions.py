@@ -77,7 +77,8 @@ def suggestions_compute_documents(*, campaign: Campaign, document_ids: Sequence[
     """
     from scoring.metrics.suggest import get_scorer, suggest
 
-    scorers = [get_scorer(name) for name in campaign.scorers]
+    stem = campaign.rouge_use_stemmer
+    scorers = [get_scorer(name, rouge_use_stemmer=stem) for name in campaign.scorers]
     written = 0
     for document in Document.objects.filter(pk__in=document_ids).prefetch_related("references"):
         reference = next(

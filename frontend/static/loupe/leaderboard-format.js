@@ -3,7 +3,9 @@
 import { el } from "./api.js";
 
 export const FAR_FAMILY = ["far", "sar", "sap", "saf1"];
-const ROUGE_F = ["rouge1_f", "rouge2_f", "rougeL_f"];
+// A ROUGE key: type, then "_nostem" (no stemming), "_split" (ROUGE-Lsum over NLTK Punkt's
+// sentences), then the measure (scoring/metrics/rouge/config.py names them).
+const ROUGE_KEY = /^rouge([1-9]|Lsum|L)(_nostem)?(_split)?_([prf])$/;
 // Human scores from annotations, shown as columns like the metrics (always visible).
 const HUMAN = { faithfulness: ["Faithful", "Faithfulness (share of words outside the annotators' hallucinated spans)"] };
 // Estimates of a human score from a fitted model, shown beside it and labelled as estimates.
@@ -17,8 +19,6 @@ const APES = {
   apes_embedding: ["APES emb.", "APES, embedding answerer (all-MiniLM-L6-v2, untrained for cloze questions): share of the reference's cloze questions the summary answers"],
 };
 
-const ROUGE_NAMES = { rouge1: "R-1", rouge2: "R-2", rougeL: "R-L" };
-const ROUGE_TITLES = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougeL: "ROUGE-L" };
 const PARTS = { p: ["P", "precision"], r: ["R", "recall"], f: ["F", "F1"] };
 const FAR_NAMES = {
   far: ["FAR", "facet-aware recall"],
@@ -50,8 +50,10 @@ export function metricLabel(metric) {
   if (ESTIMATES[metric]) return ESTIMATES[metric][0];
   if (APES[metric]) return APES[metric][0];
   if (FAR_NAMES[metric]) return FAR_NAMES[metric][0];
-  const [family, part] = metric.split("_");
-  return `${ROUGE_NAMES[family] || family} ${(PARTS[part] || [part])[0]}`;
+  const rouge = ROUGE_KEY.exec(metric);
+  if (!rouge) return metric;
+  const marks = [rouge[2] ? "ns" : "", rouge[3] ? "split" : ""].filter(Boolean);
+  return `R-${rouge[1]} ${PARTS[rouge[4]][0]}${marks.length ? ` (${marks.join(", ")})` : ""}`;
 }
 
 export function metricTitle(metric) {
@@ -60,14 +62,18 @@ export function metricTitle(metric) {
   if (ESTIMATES[metric]) return ESTIMATES[metric][1];
   if (APES[metric]) return APES[metric][1];
   if (FAR_NAMES[metric]) return `${FAR_NAMES[metric][0]} (${FAR_NAMES[metric][1]})`;
-  const [family, part] = metric.split("_");
-  return `${ROUGE_TITLES[family] || family} ${(PARTS[part] || [null, part])[1]}`;
+  const rouge = ROUGE_KEY.exec(metric);
+  if (!rouge) return metric;
+  const how = [rouge[2] ? "no stemming" : "Porter stemming"];
+  if (rouge[1] === "Lsum") how.push(rouge[3] ? "sentences by NLTK Punkt" : "sentences on lines");
+  return `ROUGE-${rouge[1]} ${PARTS[rouge[4]][1]} (${how.join("; ")})`;
 }
 
 // The columns to draw: the FAR family and ROUGE F always, ROUGE P and R when asked for, and
 // the column the view is sorted by in any case.
 export function visibleMetrics(metrics, showPrecisionRecall, sorted = null) {
-  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || ROUGE_F.includes(m) || m in HUMAN || m in ESTIMATES || m in APES;
+  const rougeF = (m) => ROUGE_KEY.test(m) && m.endsWith("_f");
+  const shown = (m) => showPrecisionRecall || m === sorted || FAR_FAMILY.includes(m) || rougeF(m) || m in HUMAN || m in ESTIMATES || m in APES;
   return metrics.filter(shown);
 }
 

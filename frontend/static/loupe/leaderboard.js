@@ -41,6 +41,7 @@ function draw() {
   const scope = e.category ? CATEGORY_LABELS[e.category] : "All documents";
   document.getElementById("subtitle").textContent = `${e.dataset} · ${e.systems.length} systems · ${scope} · k = ${e.k}`;
   renderTable(table, e, { showPrecisionRecall: params.pr, onSort: sortBy });
+  document.getElementById("rouge-settings").textContent = rougeText(e.rouge);
   let legend = legendText(e);
   const extractive = e.systems.some((s) => s.kind === "extractive");
   if (extractive && !e.metrics.includes("far")) legend = `No FAR scores at k = ${e.k} yet: “Rescore at k = ${e.k}” computes them. ${legend}`;
@@ -55,6 +56,19 @@ function draw() {
   renderPolytope(e, dataset, params);
   renderApes(e);
   renderMetaEvaluation(e, metaMethod.value);
+}
+
+// The dataset's ROUGE settings as rouge-score's call, and what ROUGE-Lsum reads.
+function rougeText(rouge) {
+  if (!rouge) return "";
+  let text = `ROUGE as rouge-score's ${rouge.scorer}`;
+  if (rouge.rouge_types.includes("rougeLsum")) {
+    text += rouge.split_summaries
+      ? "; ROUGE-Lsum over the sentences NLTK's Punkt finds."
+      : "; ROUGE-Lsum over the stored sentences, one a line.";
+  }
+  if (rouge.status === "rescoring") text += " Being rescored with these settings.";
+  return text;
 }
 
 async function load() {

@@ -51,9 +51,7 @@ function drawFacts(view) {
     ["Extracted", extraction],
   ];
   renderFacts(document.getElementById("facts"), facts);
-  const metrics = Object.keys(view.scores);
-  const order = ["far", "sar", "sap", "saf1", "rouge1_p", "rouge1_r", "rouge1_f", "rouge2_p", "rouge2_r", "rouge2_f", "rougeL_p", "rougeL_r", "rougeL_f"];
-  metrics.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const metrics = Object.keys(view.scores); // in the leaderboard's order (FAR, then ROUGE, ...)
   const head = el("tr");
   head.append(...metrics.map((m) => el("th", metricLabel(m), { scope: "col", class: "num", title: metricTitle(m) })));
   const row = el("tr");

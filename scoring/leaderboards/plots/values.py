@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from scoring.metrics.rouge import parse_rouge_key
+
 METRIC_LABELS = {
     "far": "FAR",
     "sar": "SAR",
@@ -23,7 +25,8 @@ class PlotDataError(ValueError):
 
 
 def metric_label(metric: str) -> str:
-    """The axis title of a metric key: ``"rouge1_r"`` -> ``"ROUGE-1 recall"``; unknown keys as is.
+    """The axis title of a metric key: ``"rouge1_r"`` -> ``"ROUGE-1 recall"``,
+    ``"rougeLsum_nostem_f"`` -> ``"ROUGE-Lsum F1 (no stem)"``; unknown keys as is.
 
     Args:
         metric: a leaderboard metric key.
@@ -31,7 +34,10 @@ def metric_label(metric: str) -> str:
     Returns:
         The human-readable name.
     """
-    return METRIC_LABELS.get(metric, metric)
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric]
+    rouge = parse_rouge_key(metric)
+    return rouge.label if rouge else metric
 
 
 def number(value: object) -> float | None:

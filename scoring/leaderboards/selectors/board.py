@@ -30,7 +30,6 @@ from scoring.metrics.leaderboard import (
     HUMAN_METRICS,
     POLYTOPE,
     POLYTOPE_COUNTS,
-    ROUGE_KEYS,
     ColumnDocuments,
     ScoreColumn,
     build_leaderboard,
@@ -38,6 +37,7 @@ from scoring.metrics.leaderboard import (
     far_key,
     rank_by_polytope,
 )
+from scoring.metrics.rouge import DEFAULT_ROUGE, RougeConfig, parse_rouge_key
 from scoring.metrics.stats import (
     DEFAULT_SEED,
     TEST_PERMUTATION,
@@ -48,9 +48,11 @@ from scoring.scores.models import AUTOFAR_L, JobStatus, ScoringJob
 from scoring.scores.selectors import (
     NO_ARRAYS,
     ArrayRead,
+    RougeRead,
     ScoreArrayGone,
     document_score_map,
     output_version_current_list,
+    rouge_settings_get,
     score_array_map,
 )
 
@@ -86,10 +88,57 @@ FAITHFULNESS_DEFINITION = (
 # and correlated with the others as a human study, never as a metric. AutoFAR-L (beside FAR)
 # is an estimate of FAR from machine FAMs (scoring.autofar), labelled as such.
 # APES (scoring.apes) adds one column per answerer: the share of the reference's cloze
-# questions a summary answers.
-METRICS = (
-    FAR_MEASURES[0], AUTOFAR_L, *FAR_MEASURES[1:], *ROUGE_KEYS, *APES_KEYS, FAITHFULNESS
-)  # fmt: skip
+# questions a summary answers. The ROUGE columns are those of the dataset's settings
+# (scoring.scores.models.RougeSettings): P, R and F of each type.
+
+
+def leaderboard_metrics(rouge: RougeConfig) -> tuple[str, ...]:
+    """The metric columns of a leaderboard whose ROUGE is ``rouge``, in order.
+
+    Args:
+        rouge: the dataset's ROUGE configuration.
+
+    Returns:
+        FAR, AutoFAR-L, the rest of the FAR family, ROUGE's keys, APES, faithfulness.
+    """
+    return (
+        FAR_MEASURES[0], AUTOFAR_L, *FAR_MEASURES[1:], *rouge.keys(), *APES_KEYS, FAITHFULNESS
+    )  # fmt: skip
+
+
+# The columns with Loupe's default ROUGE (a dataset's own: dataset_metrics).
+METRICS = leaderboard_metrics(DEFAULT_ROUGE)
+
+
+def dataset_metrics(*, dataset: Dataset) -> tuple[RougeRead, tuple[str, ...]]:
+    """A dataset's ROUGE settings and the metric columns they give its leaderboard.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``(settings as read, metric columns)``.
+    """
+    rouge = rouge_settings_get(dataset=dataset)
+    return rouge, leaderboard_metrics(rouge.config)
+
+
+def rouge_block(rouge: RougeRead) -> dict:
+    """The leaderboard's ``rouge`` entry: the settings, their state and each key's names.
+
+    Args:
+        rouge: the dataset's settings as read.
+
+    Returns:
+        :meth:`RougeRead.as_dict` with ``labels``: key -> ``[short, title]``.
+    """
+    labels = {}
+    for key in rouge.config.keys():
+        parsed = parse_rouge_key(key)
+        labels[key] = [parsed.short, parsed.title]
+    return {**rouge.as_dict(), "labels": labels}
+
+
 ALPHA = 0.05
 LEVEL = 0.95
 # How the figures are computed, part of every snapshot's stamp: changing it makes the stored
@@ -196,7 +245,7 @@ def leaderboard_columns(
     """
     stored = {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
     if arrays is None:
-        arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
+        arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k, metrics=metrics)
     scores: dict[int, dict[str, Mapping[int, float]]] = defaultdict(dict)
     within: dict[int, tuple] = {}  # per shared ColumnDocuments: those in scope
     for version_id, columns in arrays.columns.items():
@@ -234,7 +283,9 @@ def leaderboard_columns(
     return scores, covered
 
 
-def leaderboard_arrays(*, dataset: Dataset, versions: list[OutputVersion], k: int) -> ArrayRead:
+def leaderboard_arrays(
+    *, dataset: Dataset, versions: list[OutputVersion], k: int, metrics=METRICS
+) -> ArrayRead:
     """The versions' score arrays a leaderboard reads: its metric columns at ``k`` and
     PolyTope's per-output figures (see :func:`~scoring.scores.selectors.score_array_map`).
 
@@ -242,20 +293,21 @@ def leaderboard_arrays(*, dataset: Dataset, versions: list[OutputVersion], k: in
         dataset: the dataset.
         versions: its output versions.
         k: the FAR cut-off.
+        metrics: the leaderboard's metric names (:func:`dataset_metrics`).
 
     Returns:
         The :class:`~scoring.scores.selectors.ArrayRead`.
     """
-    keys = [far_key(m, k) if m in FAR_MEASURES else m for m in METRICS]
+    keys = [far_key(m, k) if m in FAR_MEASURES else m for m in metrics]
     return score_array_map(
         dataset=dataset, version_ids=[v.pk for v in versions], keys=[*keys, *POLYTOPE_COUNTS]
     )
 
 
-def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
+def _stamp(dataset: Dataset, versions: list[OutputVersion], rouge: RougeRead) -> str:
     """A digest of everything a leaderboard is computed from: how (:data:`COMPUTATION`), the
-    versions, the last finished job, the judgments, the other apps' parts (``..stamps``) and
-    every document's category."""
+    versions, the last finished job, the ROUGE settings and their state, the judgments, the
+    other apps' parts (``..stamps``) and every document's category."""
     last_job = (
         ScoringJob.objects.filter(
             dataset=dataset, status__in=[JobStatus.SUCCEEDED, JobStatus.FAILED]
@@ -267,6 +319,7 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     digest = hashlib.sha256(COMPUTATION)
     digest.update(",".join(str(v.pk) for v in versions).encode())
     digest.update(f"|{last_job[0]}@{last_job[1].isoformat()}|".encode() if last_job else b"|-|")
+    digest.update(f"rouge={rouge.revision}:{rouge.status}|".encode())
     digest.update(human_judgment_stamp(dataset=dataset).encode())
     digest.update(f"|{released_score_stamp(dataset=dataset)}|".encode())
     digest.update(stamp_parts(dataset=dataset).encode())
@@ -277,22 +330,25 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion]) -> str:
     return digest.hexdigest()
 
 
-def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) -> dict:
+def _compute(dataset, versions, rouge, *, category, k, sort, common_only, arrays=None) -> dict:
     documents = leaderboard_documents(dataset=dataset, category=category)
     # Every figure takes the documents in the dataset's order, never in database-id order.
     order = KeyOrder(documents)
+    columns = leaderboard_metrics(rouge.config)
+    if rouge.status == "rescoring":  # partly scored: no ROUGE column until the job is done
+        columns = tuple(m for m in columns if parse_rouge_key(m) is None)
     if arrays is None:
-        arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k)
+        arrays = leaderboard_arrays(dataset=dataset, versions=versions, k=k, metrics=columns)
     by_version, covered = leaderboard_columns(
         dataset=dataset, versions=versions, documents=documents, k=k, category=category,
-        arrays=arrays,
+        arrays=arrays, metrics=columns,
     )  # fmt: skip
     slugs = {v.pk: v.system.slug for v in versions}
     names = {v.system.slug: v.system.name for v in versions}
     scores = {slugs[v]: metrics for v, metrics in by_version.items()}
-    metrics = [m for m in METRICS if any(m in s for s in scores.values())]
+    metrics = [m for m in columns if any(m in s for s in scores.values())]
     if not metrics:
-        metrics = ["rouge1_f"]
+        metrics = [rouge.config.f_keys()[0]]
     automatic = [m for m in metrics if m not in HUMAN_METRICS]
     resamples = settings.LOUPE_LEADERBOARD_RESAMPLES
     cells, extras, segments = polytope_columns(
@@ -306,8 +362,9 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
         order=order,
     )
     has_polytope = any(cell is not None for cell in cells.values())
-    # FAR, else ROUGE-1 F, else the first column (e.g. AutoFAR-L before ROUGE was scored).
-    sort = sort or next((m for m in ("far", "rouge1_f") if m in metrics), metrics[0])
+    # FAR, else the first ROUGE F (ROUGE-1's), else the first column (e.g. AutoFAR-L before
+    # ROUGE was scored).
+    sort = sort or next((m for m in ("far", *rouge.config.f_keys()) if m in metrics), metrics[0])
     by_polytope = sort == POLYTOPE
     if by_polytope and not has_polytope:
         raise LeaderboardParamsError(
@@ -373,7 +430,8 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
         "common_documents": board.common_documents,
         "comparable": board.comparable,
         "notes": list(board.notes) + polytope_notes(cells, extras, names)
-        + _judgment_notes(dataset, versions) + _autofar_notes(autofar, metrics),
+        + _judgment_notes(dataset, versions) + _autofar_notes(autofar, metrics)
+        + _rouge_notes(rouge),
         "ci": {"method": "percentile bootstrap", "level": LEVEL, "resamples": resamples,
                "seed": board.seed},
         "significance": significance,
@@ -386,6 +444,7 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
                 scores=scores, metrics=automatic, cells=cells, segments=segments, order=order
             ),
         },
+        "rouge": rouge_block(rouge),
         "faithfulness": _faithfulness(scores, automatic, order),
         "autofar": autofar,
         "apes": _apes(scores, metrics, order),
@@ -399,6 +458,22 @@ def _compute(dataset, versions, *, category, k, sort, common_only, arrays=None) 
             kinds={slug: version.system.kind for slug, version in info.items()}, level=LEVEL,
         ),
     }  # fmt: skip
+
+
+def _rouge_notes(rouge: RougeRead) -> list[str]:
+    """Why the ROUGE columns are missing (being rescored) or may cover only some outputs."""
+    call = rouge.config.scorer_call()
+    if rouge.status == "rescoring":
+        return [
+            f"ROUGE is being rescored with the dataset's new settings ({call}): its columns "
+            "are back when the scoring job is done."
+        ]
+    if rouge.status == "failed":
+        return [
+            f"Rescoring ROUGE with the dataset's settings ({call}) failed ({rouge.error}): "
+            "its columns hold only the outputs scored before the failure (see n)."
+        ]
+    return []
 
 
 def _autofar_notes(autofar: dict, metrics: list[str]) -> list[str]:
@@ -556,16 +631,17 @@ def leaderboard_read(
     params += f"r={settings.LOUPE_LEADERBOARD_RESAMPLES}"
     params += f"|top={','.join(map(str, settings.LOUPE_META_EVALUATION_TOP_K))}"
     versions = output_version_current_list(dataset=dataset)
-    stamp = _stamp(dataset, versions)
+    rouge = rouge_settings_get(dataset=dataset)
+    stamp = _stamp(dataset, versions, rouge)
     snapshot = LeaderboardSnapshot.objects.filter(dataset=dataset, params=params).first()
     if snapshot is not None and snapshot.stamp == stamp:
         return LeaderboardRead(params, stamp, snapshot.payload, stored=True)
     options = {"category": category, "k": k, "sort": sort, "common_only": common_only}
     try:
-        payload = _compute(dataset, versions, **options)
+        payload = _compute(dataset, versions, rouge, **options)
     except ScoreArrayGone:
         # A score write dropped arrays while the table read them: read the rows instead.
-        payload = _compute(dataset, versions, **options, arrays=NO_ARRAYS)
+        payload = _compute(dataset, versions, rouge, **options, arrays=NO_ARRAYS)
     return LeaderboardRead(params, stamp, payload, stored=False)
 
 
@@ -603,7 +679,7 @@ def leaderboard_per_document(
         LeaderboardParamsError: a bad category, k or metric.
     """
     check_params(category, k)
-    if metric not in METRICS:
+    if metric not in dataset_metrics(dataset=dataset)[1]:
         raise LeaderboardParamsError(f"unknown metric {metric!r}")
     versions = output_version_current_list(dataset=dataset)
     documents = leaderboard_documents(dataset=dataset, category=category)

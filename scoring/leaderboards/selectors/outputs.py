@@ -14,7 +14,7 @@ from scoring.metrics.stats import DEFAULT_SEED
 from scoring.scores.models import DocumentScore
 from scoring.scores.selectors import document_score_list, scoring_fam_map
 
-from .board import LEVEL, METRICS, check_params, leaderboard_documents
+from .board import LEVEL, check_params, dataset_metrics, leaderboard_documents
 from .polytope import polytope_columns, polytope_row, polytope_segments
 
 
@@ -69,8 +69,8 @@ def output_version_get(*, dataset: Dataset, system: System, number: int | None) 
     return versions.get(number=number)
 
 
-def _stored_names(k: int) -> dict[str, str]:
-    return {far_key(m, k) if m in FAR_MEASURES else m: m for m in METRICS}
+def _stored_names(k: int, metrics) -> dict[str, str]:
+    return {far_key(m, k) if m in FAR_MEASURES else m: m for m in metrics}
 
 
 NO_FAM = "no gold or released FAM"
@@ -153,7 +153,8 @@ def output_score_table(
     """
     check_params(category, k)
     in_scope = leaderboard_documents(dataset=version.dataset, category=category)
-    names = _stored_names(k)
+    _, metrics = dataset_metrics(dataset=version.dataset)
+    names = _stored_names(k, metrics)
     values: dict[int, dict[str, float]] = {}
     for _, document_id, metric, value in document_score_list(
         version_ids=[version.pk], metrics=names
@@ -164,7 +165,7 @@ def output_score_table(
         .order_by("document__position", "document__external_id")
         .values_list("document_id", "document__external_id", "document__category")
     )
-    present = [m for m in METRICS if any(m in row for row in values.values())]
+    present = [m for m in metrics if any(m in row for row in values.values())]
     outputs = list(outputs)
     segments = polytope_segments(versions=[version], documents=in_scope).get(version.pk, {})
     documents = [
@@ -258,9 +259,10 @@ def output_document_view(*, version: OutputVersion, external_id: str, k: int = D
                     "covered": any(g["covered"] for g in groups),
                 }
             )
-    names = _stored_names(k)
+    names = _stored_names(k, dataset_metrics(dataset=version.dataset)[1])
     row = DocumentScore.objects.filter(version=version, document=document).first()
-    scores = {m: v for m, v in (row.metrics if row else {}).items() if m in names}
+    stored = row.metrics if row else {}
+    scores = {m: stored[m] for m in names if m in stored}  # in the leaderboard's order
     # FAR scores computed against another FAM than the one shown are stale until rescored.
     far_fams = {row.fam_id} if any("@" in metric for metric in scores) else set()
     stale = bool(far_fams) and far_fams != {fam.pk if fam else None}

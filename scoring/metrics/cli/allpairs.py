@@ -11,9 +11,9 @@ from .base import CliError, Output, fmt, read_jsonl, read_text, required
 DESCRIPTION = """\
 Score every facet (reference sentence, the target) against every sentence of its document (the
 prediction) with ROUGE-1, ROUGE-2 and ROUGE-L, identical to rouge-score's
-RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True). Each sentence is tokenized once
-and the pairs are scored as matrices. --measure picks precision (relative to the sentence),
-recall (relative to the facet) or F-measure.
+RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True), or use_stemmer=False with
+--no-stemmer. Each sentence is tokenized once and the pairs are scored as matrices. --measure
+picks precision (relative to the sentence), recall (relative to the facet) or F-measure.
 """
 
 EPILOG = """\
@@ -61,6 +61,12 @@ def register(subparsers, parent: argparse.ArgumentParser) -> None:
         default="fmeasure",
         help="the value to print for each pair (default %(default)s)",
     )
+    parser.add_argument(
+        "--no-stemmer",
+        dest="use_stemmer",
+        action="store_false",
+        help="no Porter stemming (rouge-score's default; Loupe stems)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -104,7 +110,7 @@ def run(args: argparse.Namespace) -> Output:
     """Score every document of ``args.docs``.
 
     Args:
-        args: the parsed arguments (``docs``, ``measure``).
+        args: the parsed arguments (``docs``, ``measure``, ``use_stemmer``).
 
     Returns:
         One record per document (JSON Lines) and a table with one row per pair.
@@ -115,7 +121,8 @@ def run(args: argparse.Namespace) -> Output:
     measure = args.measure
     records = []
     table = [["id", "facet", "sentence", *(f"{name} {measure}" for name in ROUGE_TYPES)]]
-    for doc_id, result in allpairs_dataset(read_documents(args.docs)):
+    documents = read_documents(args.docs)
+    for doc_id, result in allpairs_dataset(documents, use_stemmer=args.use_stemmer):
         matrices = [getattr(result, name).measure(measure) for name in ROUGE_TYPES]
         records.append(
             {

@@ -1,4 +1,4 @@
-"""Per-output scores: ROUGE-1/2/L (P, R, F) against the reference and the FAR family at each k."""
+"""Per-output scores: ROUGE (P, R, F of each configured type) and the FAR family at each k."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from functools import cache
 from ..errors import MetricsError
 from ..fam import FacetAwareMapping
 from ..far import NoSupportError, check_k, score_document
-from ..rouge import PairScores, score_pair, score_pairs
+from ..rouge import DEFAULT_ROUGE, PairScores, RougeConfig, score_pair, score_pairs
+from ..rouge.config import MEASURE_SUFFIXES
 
 FAR_MEASURES = ("far", "sar", "sap", "saf1")
-_ROUGE_PARTS = (("p", "precision"), ("r", "recall"), ("f", "fmeasure"))
-ROUGE_KEYS = tuple(
-    f"{rouge}_{short}" for rouge in ("rouge1", "rouge2", "rougeL") for short, _ in _ROUGE_PARTS
-)
+# The keys of Loupe's default ROUGE (stemmed ROUGE-1, -2, -L, -Lsum): a dataset's own
+# configuration may store others (see scoring.metrics.rouge.config).
+ROUGE_KEYS = DEFAULT_ROUGE.keys()
 
 
 def far_key(measure: str, k: int) -> str:
@@ -65,7 +65,8 @@ class OutputScores:
     """The scores of one system output on one document.
 
     Attributes:
-        values: metric name -> value in [0, 1] (:data:`ROUGE_KEYS` and ``far_key(m, k)``).
+        values: metric name -> value in [0, 1] (the ROUGE configuration's keys and
+            ``far_key(m, k)``).
         notes: why a metric family was left out (e.g. ``"FAR: the FAM has no support"``).
     """
 
@@ -82,13 +83,17 @@ def score_output(
     ks: Sequence[int] = (3,),
     document: object = None,
     rouge: PairScores | None = None,
+    rouge_config: RougeConfig = DEFAULT_ROUGE,
 ) -> OutputScores:
     """Score one output: ROUGE against the reference, FAR/SAR/SAP/SAF1 against the FAM.
 
-    ROUGE compares the summary's sentences joined by spaces with the reference's, exactly as
-    ``RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True).score(reference, summary)``
-    (see :func:`scoring.metrics.rouge.score_pair`). The FAR family needs extracted indices and a
-    FAM; a FAM without any support group (a noise document) leaves it out, with a note.
+    ROUGE compares the summary's sentences, one a line, with the reference's, exactly as
+    ``RougeScorer(rouge_types, use_stemmer=..., split_summaries=...).score("\\n".join(reference),
+    "\\n".join(summary))`` with ``rouge_config``'s options (see
+    :func:`scoring.metrics.rouge.score_pair`): ROUGE-Lsum's sentences are the stored ones
+    (unless ``split_summaries``), the other types do not see the line breaks. The FAR family
+    needs extracted indices and a FAM; a FAM without any support group (a noise document)
+    leaves it out, with a note.
 
     Args:
         summary: the output's sentences.
@@ -98,7 +103,9 @@ def score_output(
         ks: the cut-offs at which to compute the FAR family.
         document: the document's id, carried into error messages.
         rouge: the pair's ROUGE when already computed for many outputs at once
-            (:func:`outputs_rouge`); computed here when None.
+            (:func:`outputs_rouge`, with the same configuration); computed here when None.
+        rouge_config: the ROUGE types and options (default: Loupe's); the values are stored
+            under its keys (``rouge1_f``, ``rougeLsum_nostem_f``, ...).
 
     Returns:
         The :class:`OutputScores`.
@@ -109,11 +116,11 @@ def score_output(
     values: dict[str, float] = {}
     notes: list[str] = []
     if reference:
-        pair = rouge or score_pair(" ".join(reference), " ".join(summary))
-        for rouge in ("rouge1", "rouge2", "rougeL"):
-            prf = getattr(pair, rouge)
-            for short, attribute in _ROUGE_PARTS:
-                values[f"{rouge}_{short}"] = getattr(prf, attribute)
+        pair = rouge or score_pair(_text(reference), _text(summary), rouge_config)
+        for rouge_type in rouge_config.rouge_types:
+            prf, name = pair[rouge_type], rouge_config.name(rouge_type)
+            for short, attribute in MEASURE_SUFFIXES:
+                values[f"{name}_{short}"] = getattr(prf, attribute)
     else:
         notes.append("ROUGE: the document has no reference")
     if extracted is not None and fam is not None:
@@ -130,27 +137,34 @@ def score_output(
     return OutputScores(values=values, notes=tuple(notes))
 
 
+def _text(sentences: Sequence[str]) -> str:
+    """The text rouge-score is given for a summary or reference: its sentences, one a line."""
+    return "\n".join(sentences)
+
+
 def outputs_rouge(
     items: Sequence[tuple[Sequence[str] | None, Sequence[str]]],
+    config: RougeConfig = DEFAULT_ROUGE,
 ) -> list[PairScores | None]:
     """ROUGE of many outputs at once, as :func:`score_output` computes it for one.
 
     Args:
         items: ``(reference sentences or None, summary sentences)`` per output.
+        config: the ROUGE types and options (default: Loupe's).
 
     Returns:
-        Per output, the :class:`PairScores` of the joined summary against the joined reference,
-        or None when there is no reference (or an empty one).
+        Per output, the :class:`PairScores` of the summary against the reference (each with a
+        sentence a line), or None when there is no reference (or an empty one).
     """
     # Identical pairs are scored once: a chunk holds every system's output of a few documents,
     # and extractive systems often pick the same sentences.
     pairs: dict[tuple[str, str], int] = {}
     keys: list[tuple[str, str] | None] = []
     for reference, summary in items:
-        key = (" ".join(reference), " ".join(summary)) if reference else None
+        key = (_text(reference), _text(summary)) if reference else None
         if key is not None:
             pairs.setdefault(key, len(pairs))
         keys.append(key)
-    scores = score_pairs([t for t, _ in pairs], [p for _, p in pairs])
+    scores = score_pairs([t for t, _ in pairs], [p for _, p in pairs], config)
     distinct = scores.pair_list()
     return [None if key is None else distinct[pairs[key]] for key in keys]

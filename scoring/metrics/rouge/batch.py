@@ -1,11 +1,12 @@
-"""ROUGE-1/2/L of many (target, prediction) pairs at once, across documents, in array operations.
+"""ROUGE of many (target, prediction) pairs at once: all pairs of documents, or independent pairs.
 
 For all pairs of many documents (:func:`document_pair_counts`): every text is tokenized once
 and its tokens numbered; a *group* (a document) makes n-gram codes local, so texts of
 different groups never share an n-gram. Clipped n-gram overlaps are then one sort and one join
 over all groups at once (an n-gram's texts meet within its group), LCS lengths one RapidFuzz
 call per document, and P/R/F the same IEEE operations as rouge-score, so every value equals
-its bit for bit. For independent pairs (:func:`score_pairs`), where no text is shared,
+its bit for bit (ROUGE-1/2/L, with or without stemming). For independent pairs
+(:func:`score_pairs`, any of rouge-score's types and options), where no text is shared,
 rouge-score-rs's compiled batch scorer is faster, and it is used.
 """
 
@@ -21,7 +22,9 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
-from .results import MEASURES, PRF, ROUGE_TYPES, PairScores, PRFMatrix, prf_arrays
+from .config import DEFAULT_ROUGE, RougeConfig
+from .results import MEASURES, PRF, ByType, PairScores, PRFMatrix, prf_arrays
+from .sentences import on_lines
 from .tokens import stem_words
 
 # Token ids become code points for RapidFuzz's string LCS: skip the surrogate block, and keep
@@ -167,16 +170,17 @@ def _lowered(texts: Sequence[str]) -> tuple[bytes, np.ndarray]:
     return lowered, offsets
 
 
-def encode(texts: Sequence[str]) -> Encoded:
-    """Tokenize the texts (rouge-score's tokenizer with stemming) and number the tokens.
+def encode(texts: Sequence[str], use_stemmer: bool = True) -> Encoded:
+    """Tokenize the texts (rouge-score's tokenizer) and number the tokens.
 
     The texts are lower-cased and split as one byte string; its words are numbered by value in
-    array operations (:func:`word_values`), and each distinct word is stemmed once, in one call
-    to the compiled stemmer. The tokens are those of
+    array operations (:func:`word_values`), and with stemming each distinct word is stemmed
+    once, in one call to the compiled stemmer. The tokens are those of
     :func:`~scoring.metrics.rouge.tokens.tokenize` on each text.
 
     Args:
         texts: the texts.
+        use_stemmer: Porter-stem the words, as rouge-score's ``use_stemmer``.
 
     Returns:
         The :class:`Encoded` texts.
@@ -192,6 +196,11 @@ def encode(texts: Sequence[str]) -> Encoded:
     edges = np.diff(is_word, prepend=np.int8(0))
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
     numbers, first = distinct_values(word_values(lowered, starts, ends))
+    if not use_stemmer:  # every word is a valid token, its own
+        bounds = np.empty(len(texts) + 1, dtype=np.int64)
+        bounds[:-1] = np.searchsorted(starts, offsets)
+        bounds[-1] = starts.size
+        return Encoded(numbers, bounds, int(first.size))
     # The distinct words, each with the space after it, gathered from the byte string.
     sizes = ends[first] - starts[first] + 1
     gathered = np.arange(int(sizes.sum())) + np.repeat(
@@ -445,16 +454,16 @@ def document_pair_counts(
     )
 
 
-@dataclass(frozen=True, eq=False)
-class PairwiseScores:
-    """ROUGE-1/2/L of n (target, prediction) pairs: read-only arrays of shape (n,)."""
+@dataclass(frozen=True, eq=False, init=False)
+class PairwiseScores(ByType):
+    """ROUGE of n (target, prediction) pairs: a :class:`PRFMatrix` of read-only arrays of shape
+    (n,) per type, in order (``scores.rouge1``, ``scores["rougeLsum"]``)."""
 
-    rouge1: PRFMatrix
-    rouge2: PRFMatrix
-    rougeL: PRFMatrix  # camel case, as rouge-score names it
+    types: tuple[str, ...]
+    values: tuple[PRFMatrix, ...]
 
     def __len__(self) -> int:
-        return self.rouge1.fmeasure.size
+        return self.values[0].fmeasure.size
 
     def pair(self, index: int) -> PairScores:
         """The scores of pair ``index``, as :func:`~scoring.metrics.rouge.score_pair` gives them.
@@ -471,8 +480,9 @@ class PairwiseScores:
         return PairScores(
             *(
                 PRF(*(float(getattr(matrix, name)[index]) for name in MEASURES))
-                for matrix in (self.rouge1, self.rouge2, self.rougeL)
-            )
+                for matrix in self.values
+            ),
+            types=self.types,
         )
 
     def pair_list(self) -> list[PairScores]:
@@ -481,28 +491,31 @@ class PairwiseScores:
         Returns:
             One :class:`PairScores` per pair, in order.
         """
-        columns = [
-            [getattr(matrix, name).tolist() for name in MEASURES]
-            for matrix in (self.rouge1, self.rouge2, self.rougeL)
-        ]
+        columns = [[getattr(matrix, name).tolist() for name in MEASURES] for matrix in self.values]
         prfs = [[PRF(*values) for values in zip(*measures, strict=True)] for measures in columns]
-        return [PairScores(*scores) for scores in zip(*prfs, strict=True)]
+        return [PairScores(*scores, types=self.types) for scores in zip(*prfs, strict=True)]
 
 
-def score_pairs(targets: Sequence[str], predictions: Sequence[str]) -> PairwiseScores:
-    """ROUGE-1/2/L of each (target, prediction) pair, identical to rouge-score.
+def score_pairs(
+    targets: Sequence[str], predictions: Sequence[str], config: RougeConfig = DEFAULT_ROUGE
+) -> PairwiseScores:
+    """ROUGE of each (target, prediction) pair, identical to rouge-score with ``config``.
 
-    ``score_pairs(targets, predictions).pair(i) == score_pair(targets[i], predictions[i])``.
-    Each text here is scored once, so nothing is shared between pairs; rouge-score-rs's batch
-    scorer (compiled, the same values as rouge-score) does it faster than array operations in
-    Python can, and its scores come back as arrays.
+    ``score_pairs(targets, predictions, config).pair(i) == score_pair(targets[i],
+    predictions[i], config)``, and both equal ``RougeScorer(**config.as_dict()).score(
+    targets[i], predictions[i])``. ROUGE-Lsum's sentences are each text's lines (or Punkt's
+    sentences with ``split_summaries``). Each text here is scored once, so nothing is shared
+    between pairs; rouge-score-rs's batch scorer (compiled, the same values as rouge-score) does
+    it faster than array operations in Python can, and its scores come back as arrays. With
+    ``split_summaries`` the texts are first put one Punkt sentence a line (:func:`.on_lines`).
 
     Args:
         targets: the references.
         predictions: the candidates, as many as the targets.
+        config: the types and options (default: Loupe's, :data:`.DEFAULT_ROUGE`).
 
     Returns:
-        The :class:`PairwiseScores`.
+        The :class:`PairwiseScores`, of ``config.rouge_types``.
 
     Raises:
         TypeError: a text is not a ``str``, or either side is a single string.
@@ -517,21 +530,27 @@ def score_pairs(targets: Sequence[str], predictions: Sequence[str]) -> PairwiseS
     targets, predictions = list(targets), list(predictions)
     if len(targets) != len(predictions):
         raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
-    rows = _batch_scorer().score_batch(targets, predictions)
+    if config.split_summaries and config.sentences:  # each distinct text split once
+        lines = {text: on_lines(text) for text in {*targets, *predictions}}
+        targets, predictions = [lines[t] for t in targets], [lines[p] for p in predictions]
+    types = config.rouge_types
+    rows = _batch_scorer(types, config.use_stemmer).score_batch(targets, predictions)
     # Each row's scores are (precision, recall, fmeasure) named tuples: (pairs, types, 3).
+    pick = itemgetter(*types) if len(types) > 1 else (lambda row: (row[types[0]],))
     values = np.fromiter(
-        chain.from_iterable(chain.from_iterable(map(itemgetter(*ROUGE_TYPES), rows))),
+        chain.from_iterable(chain.from_iterable(map(pick, rows))),
         dtype=np.float64,
-        count=len(rows) * len(ROUGE_TYPES) * len(MEASURES),
-    ).reshape(len(rows), len(ROUGE_TYPES), len(MEASURES))
+        count=len(rows) * len(types) * len(MEASURES),
+    ).reshape(len(rows), len(types), len(MEASURES))
     return PairwiseScores(
-        *(PRFMatrix(*(values[:, t, m] for m in range(len(MEASURES)))) for t in range(3))
+        *(PRFMatrix(*(values[:, t, m] for m in range(len(MEASURES)))) for t in range(len(types))),
+        types=types,
     )
 
 
 @cache
-def _batch_scorer():
-    """rouge-score-rs's scorer of ROUGE-1/2/L with stemming, made once."""
+def _batch_scorer(types: tuple[str, ...], use_stemmer: bool):
+    """rouge-score-rs's scorer of some types, made once per configuration."""
     from rouge_score_rs import RougeScorer
 
-    return RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+    return RougeScorer(list(types), use_stemmer=use_stemmer)

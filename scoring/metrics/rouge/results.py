@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+# The types of the all-pairs engine (suggestions, machine FAMs); scoring takes any of
+# rouge-score's (see .config).
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 MEASURES = ("precision", "recall", "fmeasure")
 
@@ -23,17 +26,53 @@ class PRF:
         return {"precision": self.precision, "recall": self.recall, "fmeasure": self.fmeasure}
 
 
-@dataclass(frozen=True)
-class PairScores:
-    """ROUGE-1, ROUGE-2 and ROUGE-L of one (target, prediction) pair."""
+class ByType:
+    """Results held per ROUGE type, in order: ``result.rouge1``, or ``result["rougeLsum"]``
+    (camel case, as rouge-score names the types)."""
 
-    rouge1: PRF
-    rouge2: PRF
-    rougeL: PRF  # camel case, as rouge-score names it
+    types: tuple[str, ...]
+    values: tuple
+
+    def __init__(self, *values, types: Sequence[str] = ROUGE_TYPES):
+        if len(values) != len(types):
+            raise ValueError(f"{len(values)} results for {len(types)} types")
+        object.__setattr__(self, "types", tuple(types))
+        object.__setattr__(self, "values", tuple(values))
+
+    def __getitem__(self, rouge_type: str):
+        """The result of one type.
+
+        Raises:
+            KeyError: a type not computed.
+        """
+        try:
+            return self.values[self.types.index(rouge_type)]
+        except ValueError:
+            raise KeyError(rouge_type) from None
+
+    def __getattr__(self, name: str):
+        # Called only for names not found otherwise: the types.
+        if name.startswith("rouge") and name not in ("types", "values"):
+            try:
+                return self[name]
+            except KeyError:
+                pass
+        raise AttributeError(f"{type(self).__name__} has no {name!r}")
+
+
+@dataclass(frozen=True, init=False)
+class PairScores(ByType):
+    """ROUGE of one (target, prediction) pair: one :class:`PRF` per type, in order.
+
+    ``PairScores(r1, r2, rl)`` holds ROUGE-1, -2 and -L; ``types`` names others.
+    """
+
+    types: tuple[str, ...]
+    values: tuple[PRF, ...]
 
     def as_dict(self) -> dict[str, dict[str, float]]:
-        """``{"rouge1": {...}, "rouge2": {...}, "rougeL": {...}}``, as the CLI prints it."""
-        return {name: getattr(self, name).as_dict() for name in ROUGE_TYPES}
+        """``{"rouge1": {"precision": ..., ...}, ...}`` per type, as the CLI prints it."""
+        return {name: value.as_dict() for name, value in zip(self.types, self.values, strict=True)}
 
 
 def prf(overlap: int, target_count: int, prediction_count: int) -> PRF:

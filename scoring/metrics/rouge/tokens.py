@@ -1,7 +1,7 @@
-"""rouge-score's tokenizer with Porter stemming: compiled (rouge-score-rs), and the NLTK reference.
+"""rouge-score's tokenizer, with or without Porter stemming: compiled, and the NLTK reference.
 
 ``tokenize`` calls rouge-score-rs's native tokenizer, a Rust port of rouge-score's
-``DefaultTokenizer(use_stemmer=True)`` with NLTK's Porter stemmer (NLTK_EXTENSIONS mode).
+``DefaultTokenizer(use_stemmer)`` with NLTK's Porter stemmer (NLTK_EXTENSIONS mode).
 ``tokenize_nltk`` is the same pipeline in Python over NLTK's own stemmer, kept as the reference
 the native one is tested against (every word of the public releases gives the same tokens).
 """
@@ -26,6 +26,7 @@ STEM_CACHE_SIZE = 1 << 18
 _STEMS: dict[str, str | None] = {}
 _STEMMER = None
 _NATIVE = DefaultTokenizer(use_stemmer=True)
+_NATIVE_UNSTEMMED = DefaultTokenizer(use_stemmer=False)
 
 
 def _porter():
@@ -69,17 +70,18 @@ def _text(text: str) -> str:
     return text
 
 
-def tokenize_nltk(text: str) -> tuple[str, ...]:
-    """Tokenize like ``RougeScorer(..., use_stemmer=True)``, in Python over NLTK's stemmer.
+def tokenize_nltk(text: str, use_stemmer: bool = True) -> tuple[str, ...]:
+    """Tokenize like ``RougeScorer(..., use_stemmer=use_stemmer)``, in Python over NLTK's stemmer.
 
     The steps are rouge-score's: lower-case the text (``str.lower``, so a few non-ASCII
     letters such as the Kelvin sign become ASCII), replace every run of characters outside
     ``[a-z0-9]`` by a space, split on white space, Porter-stem each word longer than three
-    characters and drop anything that is not ``[a-z0-9]+``. An empty text, or one without a
-    single ASCII letter or digit, gives no token.
+    characters (with stemming) and drop anything that is not ``[a-z0-9]+``. An empty text, or
+    one without a single ASCII letter or digit, gives no token.
 
     Args:
         text: any text.
+        use_stemmer: Porter-stem the words, as rouge-score's ``use_stemmer``.
 
     Returns:
         The tokens.
@@ -88,17 +90,20 @@ def tokenize_nltk(text: str) -> tuple[str, ...]:
         TypeError: ``text`` is not a ``str``.
     """
     words = NON_ALPHANUM_RE.sub(" ", _text(text).lower()).split()
+    if not use_stemmer:  # every word is [a-z0-9]+ already
+        return tuple(words)
     return tuple(token for token in map(stem_word, words) if token is not None)
 
 
-def tokenize(text: str) -> tuple[str, ...]:
-    """Tokenize like ``RougeScorer(..., use_stemmer=True)``: same tokens, same order, compiled.
+def tokenize(text: str, use_stemmer: bool = True) -> tuple[str, ...]:
+    """Tokenize like ``RougeScorer(..., use_stemmer=use_stemmer)``: same tokens, compiled.
 
     The steps are :func:`tokenize_nltk`'s, run by rouge-score-rs's native tokenizer (about 20
     times faster on a cold process: NLTK's stemmer is pure Python).
 
     Args:
         text: any text.
+        use_stemmer: Porter-stem the words (Loupe's default; rouge-score's is False).
 
     Returns:
         The tokens.
@@ -106,7 +111,8 @@ def tokenize(text: str) -> tuple[str, ...]:
     Raises:
         TypeError: ``text`` is not a ``str``.
     """
-    return tuple(_NATIVE.tokenize(_text(text)))
+    native = _NATIVE if use_stemmer else _NATIVE_UNSTEMMED
+    return tuple(native.tokenize(_text(text)))
 
 
 def stem_words(words: str, count: int) -> list[str | None]:

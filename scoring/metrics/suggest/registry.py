@@ -79,12 +79,14 @@ def scorer_infos() -> tuple[ScorerInfo, ...]:
     )
 
 
-def get_scorer(name: str) -> Scorer:
+def get_scorer(name: str, *, rouge_use_stemmer: bool = True) -> Scorer:
     """A new scorer by its registry name (case-insensitive).
 
     Args:
         name: e.g. ``"rouge1-f"``, ``"rougeavg-f"``, ``"rougel-p"``, ``"tfidf"``,
             ``"embedding"``.
+        rouge_use_stemmer: a ROUGE scorer stems words (rouge-score's ``use_stemmer``); the
+            other scorers do not read it.
 
     Returns:
         The :class:`~scoring.metrics.suggest.base.Scorer`.
@@ -97,4 +99,6 @@ def get_scorer(name: str) -> Scorer:
     if key not in _REGISTRY:
         raise UnknownScorerError(f"unknown scorer {name!r}; choose one of {', '.join(_REGISTRY)}")
     factory, _, _ = _REGISTRY[key]
+    if isinstance(factory, partial) and factory.func is RougeScorer:
+        return factory(use_stemmer=rouge_use_stemmer)
     return factory()

@@ -13,42 +13,49 @@ ROUGE_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeavg")
 MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
 
 
-def rouge_version() -> str:
+def rouge_version(use_stemmer: bool = True) -> str:
     """The ROUGE scorers' cache version: our code's version and the packages behind the scores.
 
     The tokenizer follows rouge-score's and the stems come from rouge-score-rs's compiled port
     of NLTK's Porter stemmer (tested identical to NLTK's), so precomputed suggestions are keyed
-    by both installed versions (read from the package metadata, without importing them).
+    by both installed versions (read from the package metadata, without importing them), and
+    by the stemming when it is off.
+
+    Args:
+        use_stemmer: whether the words are stemmed.
 
     Returns:
-        E.g. ``"2 (rouge-score 0.1.2, rouge-score-rs 0.2.1)"``.
+        E.g. ``"2 (rouge-score 0.1.2, rouge-score-rs 0.2.1)"``, with ``", use_stemmer=False"``
+        added when unstemmed.
     """
-    return (
+    version = (
         f"2 (rouge-score {package_version('rouge-score')}, "
         f"rouge-score-rs {package_version('rouge-score-rs')})"
     )
+    return version if use_stemmer else f"{version}, use_stemmer=False"
 
 
 class RougeScorer(Scorer):
     """Rank sentences by ROUGE between the facet (target) and the sentence (prediction).
 
-    Scores come from :func:`scoring.metrics.rouge.allpairs` (rouge-score's tokenizer with
-    Porter stemming, identical to ``rouge_score.RougeScorer``). ROUGE-AVG is the FAR paper's
-    mean of the ROUGE-1, -2 and -L values of the chosen measure. Precision is the share of the
-    sentence's n-grams found in the facet; recall the share of the facet's n-grams found in
-    the sentence.
+    Scores come from :func:`scoring.metrics.rouge.allpairs` (rouge-score's tokenizer, with
+    Porter stemming unless ``use_stemmer`` is False; identical to ``rouge_score.RougeScorer``).
+    ROUGE-AVG is the FAR paper's mean of the ROUGE-1, -2 and -L values of the chosen measure.
+    Precision is the share of the sentence's n-grams found in the facet; recall the share of
+    the facet's n-grams found in the sentence.
 
     :attr:`version` holds the rouge-score and rouge-score-rs versions (see
     :func:`rouge_version`), so a cache of precomputed suggestions keyed by it is not reused
     after either changes.
     """
 
-    def __init__(self, variant: str = "rougeavg", measure: str = "f"):
-        """Choose the ROUGE type and the measure.
+    def __init__(self, variant: str = "rougeavg", measure: str = "f", use_stemmer: bool = True):
+        """Choose the ROUGE type, the measure and the stemming.
 
         Args:
             variant: ``"rouge1"``, ``"rouge2"``, ``"rougeL"`` or ``"rougeavg"`` (any case).
             measure: ``"f"`` (F-measure, default), ``"p"`` (precision) or ``"r"`` (recall).
+            use_stemmer: Porter-stem the words (rouge-score's ``use_stemmer``).
 
         Raises:
             SuggestError: an unknown variant or measure.
@@ -61,10 +68,11 @@ class RougeScorer(Scorer):
         self.variant = lookup[variant.lower()]
         self.measure = measure
         self.name = f"{self.variant.lower()}-{measure}"
-        self.version = rouge_version()
+        self.use_stemmer = bool(use_stemmer)
+        self.version = rouge_version(self.use_stemmer)
 
     def _score(self, facets: tuple[str, ...], sentences: tuple[str, ...]) -> np.ndarray:
-        return self.from_pairs(allpairs(facets, sentences))
+        return self.from_pairs(allpairs(facets, sentences, self.use_stemmer))
 
     def from_pairs(self, pairs: AllPairs) -> np.ndarray:
         """This scorer's matrix from all-pairs ROUGE already computed for the document.
@@ -74,7 +82,8 @@ class RougeScorer(Scorer):
         ``score`` gives the same values.
 
         Args:
-            pairs: ``allpairs(facets, sentences)`` of non-empty facets and sentences.
+            pairs: ``allpairs(facets, sentences, use_stemmer)`` of non-empty facets and
+                sentences, with this scorer's stemming.
 
         Returns:
             The ``(facets, sentences)`` matrix of this variant and measure.

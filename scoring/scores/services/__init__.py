@@ -11,6 +11,7 @@ from .jobs import (
     scoring_job_run_inline,
     scoring_pending_run_inline,
 )
+from .rouge import rouge_config_parse, rouge_settings_update
 from .store import (
     OutputScores,
     ScoreRow,
@@ -25,6 +26,8 @@ __all__ = [
     "StaleScores",
     "document_scores_delete",
     "document_scores_upsert",
+    "rouge_config_parse",
+    "rouge_settings_update",
     "score_arrays_build",
     "score_arrays_drop",
     "scoring_chunk_compute",

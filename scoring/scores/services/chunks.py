@@ -16,16 +16,17 @@ from scoring.metrics.fam import validate_fam
 from scoring.metrics.leaderboard import (
     FAR_MEASURES,
     POLYTOPE,
-    ROUGE_KEYS,
     far_key,
     outputs_rouge,
     score_output,
 )
+from scoring.metrics.rouge import ALL_ROUGE_KEYS, RougeConfig
 
 from ..models import DocumentScore, ErrorBreakdown, JobStatus, JobTrigger, ScoringChunk, ScoringJob
 from ..selectors import (
     POLYTOPE_SCHEME,
     ChunkOutput,
+    rouge_config_get,
     scoring_chunk_outputs,
     scoring_fam_rows,
     scoring_reference_texts,
@@ -113,10 +114,10 @@ def _fams(dataset, outputs: list[ChunkOutput], references: dict[int, dict[int, l
 
 
 def _automatic_rows(
-    job, outputs: list[ChunkOutput], keys, stale: StaleScores
+    job, outputs: list[ChunkOutput], keys, stale: StaleScores, rouge: RougeConfig
 ) -> list[OutputScores]:
-    """ROUGE and the FAR family of each output, one entry per output; the metrics among
-    ``keys`` it no longer has are added to ``stale``."""
+    """ROUGE (the dataset's configuration) and the FAR family of each output, one entry per
+    output; the metrics among ``keys`` it no longer has are added to ``stale``."""
     texts = scoring_reference_texts(document_ids={o.document_id for o in outputs})
     fams = _fams(job.dataset, outputs, texts)
     references = []
@@ -124,10 +125,10 @@ def _automatic_rows(
         first = next(iter(texts.get(output.document_id, {}).values()), None)
         references.append(first)
     # ROUGE of the whole chunk in one batch; FAR per output.
-    rouge = outputs_rouge(list(zip(references, (o.sentences for o in outputs), strict=True)))
+    pairs = outputs_rouge(list(zip(references, (o.sentences for o in outputs), strict=True)), rouge)
     rows = []
     job_id = job.pk
-    for output, reference, pair in zip(outputs, references, rouge, strict=True):
+    for output, reference, pair in zip(outputs, references, pairs, strict=True):
         version_id, document_id = output.version_id, output.document_id
         fam, valid = fams.get(document_id, (None, None))
         result = score_output(
@@ -138,6 +139,7 @@ def _automatic_rows(
             ks=job.ks,
             document=output.external_id,
             rouge=pair,
+            rouge_config=rouge,
         )
         values = {metric: min(1.0, max(0.0, value)) for metric, value in result.values.items()}
         far = fam is not None and any("@" in metric for metric in values)
@@ -146,13 +148,21 @@ def _automatic_rows(
     return rows
 
 
+class _RougeChanged(Exception):
+    """The dataset's ROUGE settings changed while a chunk computed with the old ones."""
+
+
 def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     """Score a chunk's outputs and upsert the scores (idempotent: recompute and overwrite).
 
     Every applicable metric is recomputed; a stale score that no longer applies (say, FAR after
-    the document's FAM lost its support, or PolyTope after an output's annotation was removed)
-    is deleted. A job triggered by span changes (``spans``) recomputes only the span-derived
-    scores. The chunk is marked done, and the job's counters advance, only the first time.
+    the document's FAM lost its support, PolyTope after an output's annotation was removed, or
+    a ROUGE key the dataset's settings no longer ask for) is deleted. ROUGE is computed with
+    the dataset's settings as they are when the chunk runs; if they change before its scores
+    are written, the chunk computes again with the new ones (so a chunk of an older job never
+    writes the old ROUGE over a newer job's). A job triggered by span changes (``spans``)
+    recomputes only the span-derived scores. The chunk is marked done, and the job's counters
+    advance, only the first time.
 
     Args:
         chunk: the chunk.
@@ -164,13 +174,23 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         MetricsError: an output the metrics refuse (the message names it).
     """
     ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    while True:
+        try:
+            return _chunk_compute(chunk)
+        except _RougeChanged:
+            continue
+
+
+def _chunk_compute(chunk: ScoringChunk) -> int:
+    """One try of :func:`scoring_chunk_compute`: compute, then write unless ROUGE changed."""
     job = chunk.job
     automatic = job.trigger != JobTrigger.SPANS
     outputs = scoring_chunk_outputs(output_ids=chunk.output_ids)
     computed, stale = [], StaleScores()
+    rouge, revision = rouge_config_get(dataset=job.dataset)
     if automatic:
-        keys = set(ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
-        computed = _automatic_rows(job, outputs, keys, stale)
+        keys = set(ALL_ROUGE_KEYS) | {far_key(m, k) for m in FAR_MEASURES for k in job.ks}
+        computed = _automatic_rows(job, outputs, keys, stale, rouge)
     spans = span_rows_compute(job=job, outputs=outputs)
     # Span-derived rows that no longer apply (the annotation was removed) go, as do the
     # breakdowns of outputs PolyTope no longer scores.
@@ -188,6 +208,11 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
         # The outputs written without a stale metric to remove are struck from ``stale`` (a
         # fresh chunk's, every one), so the delete reads only the rows it changes.
         written = document_scores_upsert(rows=spans.scores, outputs=computed, stale=stale)
+        # Read after the upsert, whose row locks a newer job's write of the same outputs waits
+        # for: a change committed before this read is seen here, one committed after it is
+        # followed by a job whose chunks write after this one.
+        if automatic and rouge_config_get(dataset=job.dataset)[1] != revision:
+            raise _RougeChanged
         ErrorBreakdown.objects.bulk_create(
             spans.breakdowns,
             batch_size=2000,

@@ -12,12 +12,14 @@ from django.utils import timezone
 from annotation.corpus.models import Dataset
 from annotation.systems.models import OutputVersion
 from scoring.metrics.far import DEFAULT_K
-from scoring.metrics.leaderboard import POLYTOPE, ROUGE_KEYS, far_key
+from scoring.metrics.leaderboard import POLYTOPE, far_key
+from scoring.metrics.rouge import RougeConfig
 
 from ..models import JobStatus, JobTrigger, ScoringJob
 from ..selectors import (
     dataset_ks,
     output_version_current_list,
+    rouge_config_get,
     scoring_fams_exist,
     scoring_job_pending_list,
     scoring_span_versions,
@@ -217,10 +219,11 @@ def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT
         scoring_job_run_inline(job=job)
     has_fams = scoring_fams_exist(dataset=dataset)
     annotated = scoring_span_versions(dataset=dataset)
+    rouge, _ = rouge_config_get(dataset=dataset)
     missing = [
         v
         for v in output_version_current_list(dataset=dataset)
-        if _lacks_scores(v, ks, has_fams) or _lacks_span_scores(v, annotated)
+        if _lacks_scores(v, ks, has_fams, rouge) or _lacks_span_scores(v, annotated)
     ]
     if missing:
         job = scoring_job_create(
@@ -236,9 +239,12 @@ def _lacks_span_scores(version: OutputVersion, annotated: set[int]) -> bool:
     return version.pk in annotated and not version.scores.filter(metrics__has_key=POLYTOPE).exists()
 
 
-def _lacks_scores(version: OutputVersion, ks: Sequence[int], has_fams: bool) -> bool:
-    """No ROUGE yet, or (extractive, with FAMs in the dataset) no FAR at one of ``ks``."""
-    if not version.scores.filter(metrics__has_key=ROUGE_KEYS[0]).exists():
+def _lacks_scores(
+    version: OutputVersion, ks: Sequence[int], has_fams: bool, rouge: RougeConfig
+) -> bool:
+    """No ROUGE of the dataset's settings yet, or (extractive, with FAMs in the dataset) no FAR
+    at one of ``ks``."""
+    if not version.scores.filter(metrics__has_keys=list(rouge.f_keys())).exists():
         return True
     if version.system.kind != "extractive" or not has_fams:
         return False

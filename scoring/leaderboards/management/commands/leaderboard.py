@@ -14,10 +14,18 @@ from scoring.leaderboards.selectors import CATEGORIES
 from scoring.leaderboards.services import leaderboard_serve
 from scoring.scores.services import scoring_pending_run_inline
 
-TABLE_METRICS = (
-    "far", "autofar_l", "sar", "sap", "saf1", "rouge1_f", "rouge2_f", "rougeL_f", "rouge1_r",
-    "apes", "apes_embedding", "faithfulness",
-)  # fmt: skip
+TABLE_METRICS = ("far", "autofar_l", "sar", "sap", "saf1")
+# After the dataset's ROUGE F columns (and ROUGE-1 recall): APES and faithfulness.
+TABLE_LAST = ("apes", "apes_embedding", "faithfulness")
+
+
+def _table_metrics(envelope: dict) -> list[str]:
+    """The table's columns: the FAR family, each configured ROUGE type's F (and ROUGE-1's
+    recall), APES and faithfulness, those the board has."""
+    rouge = [k for k in envelope["rouge"]["keys"] if k.endswith("_f")]
+    rouge += [k for k in envelope["rouge"]["keys"] if k.startswith("rouge1_") and k.endswith("_r")]
+    wanted = (*TABLE_METRICS, *rouge, *TABLE_LAST)
+    return [m for m in wanted if m in envelope["metrics"]]
 
 
 def _cell(cell: dict | None) -> str:
@@ -44,6 +52,25 @@ def _polytope(cell: dict | None) -> str:
     return f"{score}{ci} ({cell['n']}/{cell['outputs']} annotated; {counts})"
 
 
+def dataset_named(slug: str) -> Dataset:
+    """The dataset of a command's ``--dataset`` option.
+
+    Args:
+        slug: the dataset's slug.
+
+    Returns:
+        The dataset.
+
+    Raises:
+        CommandError: no such dataset (the message lists those there are).
+    """
+    dataset = Dataset.objects.filter(slug=slug).first()
+    if dataset is None:
+        known = ", ".join(Dataset.objects.values_list("slug", flat=True)) or "none"
+        raise CommandError(f"no dataset {slug!r}; datasets: {known}")
+    return dataset
+
+
 def leaderboard_table(envelope: dict) -> str:
     """A plain-text table (values x100 with 95% CIs), notes and jobs underneath.
 
@@ -56,7 +83,7 @@ def leaderboard_table(envelope: dict) -> str:
     Returns:
         The table text.
     """
-    metrics = [m for m in TABLE_METRICS if m in envelope["metrics"]]
+    metrics = _table_metrics(envelope)
     polytope = (envelope.get("polytope") or {}).get("available", False)
     extra = ["polytope"] if polytope else []
     studies = sorted({name for row in envelope["systems"] for name in row.get("human", {})})
@@ -79,6 +106,7 @@ def leaderboard_table(envelope: dict) -> str:
         f"{envelope['n_documents']} documents; scores x100 with "
         f"{int(envelope['ci']['level'] * 100)}% bootstrap CIs"
         + ("; PolyTope in percent, pooled over words" if polytope else ""),
+        f"ROUGE: {envelope['rouge']['scorer']}",
         "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)),
     ]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
@@ -194,10 +222,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        dataset = Dataset.objects.filter(slug=options["dataset"]).first()
-        if dataset is None:
-            known = ", ".join(Dataset.objects.values_list("slug", flat=True)) or "none"
-            raise CommandError(f"no dataset {options['dataset']!r}; datasets: {known}")
+        dataset = dataset_named(options["dataset"])
         if options["sync"]:
             ran = scoring_pending_run_inline(dataset=dataset, ks=[options["k"]])
             self.stderr.write(f"ran {ran} scoring job(s) in this process")
