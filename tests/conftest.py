@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import time
 import uuid
@@ -127,15 +128,16 @@ def start_worker(*, queue: str, database_url: str, log, env: dict | None = None)
         env: extra environment variables (e.g. a short visibility timeout).
 
     Returns:
-        The ``subprocess.Popen`` of the worker.
+        The ``subprocess.Popen`` of the worker, with its node name as ``nodename``.
     """
     from config.celery import worker_command
 
     env = {**os.environ, "CELERY_QUEUE": queue, "DATABASE_URL": database_url, **(env or {})}
-    return subprocess.Popen(  # noqa: S603 - fixed argv
+    name = f"{queue}-{uuid.uuid4().hex[:4]}"
+    process = subprocess.Popen(  # noqa: S603 - fixed argv
         worker_command(
             queue=queue,
-            hostname=f"{queue}-{uuid.uuid4().hex[:4]}@%h",
+            hostname=f"{name}@%h",
             options=["--pool=solo", "--without-mingle", "--without-gossip"],
         ),
         cwd=ROOT,
@@ -143,6 +145,35 @@ def start_worker(*, queue: str, database_url: str, log, env: dict | None = None)
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    process.nodename = f"{name}@{socket.gethostname()}"
+    return process
+
+
+def wait_until_idle(worker, *, queue: str, timeout: float = 120) -> None:
+    """Wait until ``worker`` runs nothing, holds nothing reserved and ``queue`` is empty, twice
+    in a row: the follow-up tasks a job sends when it finishes (the leaderboards' warm-up) are
+    done before a test's tables are flushed under them (a flush beside a running task can
+    deadlock, leaving the next test the rows).
+
+    Args:
+        worker: a worker started by :func:`start_worker`.
+        queue: its queue.
+        timeout: seconds to wait.
+    """
+    from config.celery import app
+
+    deadline, quiet = time.monotonic() + timeout, 0
+    while time.monotonic() < deadline and quiet < 2:
+        inspect = app.control.inspect(destination=[worker.nodename], timeout=1.0)
+        busy = any((inspect.active() or {}).values()) or any((inspect.reserved() or {}).values())
+        with app.connection_for_write() as connection:
+            try:
+                channel = connection.default_channel
+                waiting = channel.queue_declare(queue, passive=True).message_count
+            except connection.channel_errors:  # no message was ever queued there
+                waiting = 0
+        quiet = 0 if busy or waiting else quiet + 1
+        time.sleep(0.3)
 
 
 def stop_worker(worker) -> None:
@@ -231,6 +262,7 @@ def celery_worker_process(_celery_worker_session):
     previous = app.conf.task_default_queue
     app.conf.task_default_queue = _celery_worker_session["queue"]
     yield _celery_worker_session
+    wait_until_idle(_celery_worker_session["process"], queue=_celery_worker_session["queue"])
     app.conf.task_default_queue = previous
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -58,9 +57,7 @@ STORY_68 = "316493557aaa8fa9204133dd6fbf3b10cb1aa394"
 def release():
     if not (SHARED / "polytope-release").is_dir():
         pytest.skip("../shared/data/polytope-release is absent")
-    started = time.perf_counter()
-    bundle = parse_polytope_release(SHARED / "polytope-release")
-    return bundle, time.perf_counter() - started
+    return parse_polytope_release(SHARED / "polytope-release")
 
 
 def _docs(bundle):
@@ -73,9 +70,9 @@ def _output(bundle, slug, story):
 
 
 @needs_polytope
-def test_real_counts_and_speed(release):
-    bundle, seconds = release
-    assert seconds < 5
+def test_real_counts(release):
+    """The release's counts (how fast it parses is bench_polytope_import's business)."""
+    bundle = release
     assert bundle.dataset.slug == "cnndm-polytope"
     assert "6bcbe2b27062b35cc002cb8d13e7c6ce5718984d" in bundle.dataset.source
     assert len(bundle.documents) == 150
@@ -94,7 +91,7 @@ def test_real_counts_and_speed(release):
 
 @needs_polytope
 def test_real_document_is_keyed_on_the_story_id(release):
-    bundle, _ = release
+    bundle = release
     doc = _docs(bundle)[STORY_0]
     assert doc.sentences[0] == (
         "three people have been sent to prison and another two are awaiting sentencing for "
@@ -114,7 +111,7 @@ def test_real_document_is_keyed_on_the_story_id(release):
 
 @needs_polytope
 def test_real_reference_two_space_style(release):
-    bundle, _ = release
+    bundle = release
     (reference,) = _docs(bundle)[STORY_0].references
     assert reference.location == Location("bottom_up/0_.txt", 43, "reference")
     assert len(reference.sentences) == 8
@@ -127,7 +124,7 @@ def test_real_reference_two_space_style(release):
 
 @needs_polytope
 def test_real_reference_one_per_line_style_and_cleanups(release):
-    bundle, _ = release
+    bundle = release
     by_trial = {doc.meta["trial"]: doc for doc in bundle.documents}
     assert by_trial[100].references[0].sentences == (
         "the queen was spotted enjoying a ride in windsor great park today .",
@@ -144,7 +141,7 @@ def test_real_reference_one_per_line_style_and_cleanups(release):
 
 @needs_polytope
 def test_real_lead3(release):
-    bundle, _ = release
+    bundle = release
     lead = _output(bundle, "lead-3", STORY_0)
     assert lead.extracted == (0, 1, 2)
     assert lead.method == METHOD_LEAD
@@ -155,7 +152,7 @@ def test_real_lead3(release):
 
 @needs_polytope
 def test_real_textrank_0_maps_to_trial_0_and_is_cut_back_into_sentences(release):
-    bundle, _ = release
+    bundle = release
     output = _output(bundle, "textrank", STORY_0)
     assert output.location == Location("textrank/0_.txt", 1, "summary")
     # The file is one line: article sentences 5, 6, 7, 22 and 23 joined, cut at 100 words.
@@ -169,7 +166,7 @@ def test_real_textrank_0_maps_to_trial_0_and_is_cut_back_into_sentences(release)
 
 @needs_polytope
 def test_real_textrank_duplicate_file_is_reported(release):
-    bundle, _ = release
+    bundle = release
     assert _output(bundle, "textrank", STORY_24).location.file == "textrank/24_.txt"
     assert not [
         o for o in bundle.outputs if o.system_slug == "textrank" and o.document_id == STORY_25
@@ -181,7 +178,7 @@ def test_real_textrank_duplicate_file_is_reported(release):
 
 @needs_polytope
 def test_real_separator_line_and_extra_block_in_presumm_0(release):
-    bundle, _ = release
+    bundle = release
     notes = [str(line) for line in bundle.report if line.location.file == "presumm/0_.txt"]
     assert "presumm/0_.txt:60 [reference]: stray separator line '≠≠' ignored" in notes
     assert any("extra text after the reference" in n for n in notes)
@@ -196,7 +193,7 @@ def test_real_separator_line_and_extra_block_in_presumm_0(release):
 
 @needs_polytope
 def test_real_pointer_gen_file_gives_three_systems(release):
-    bundle, _ = release
+    bundle = release
     from_file = [o for o in bundle.outputs if o.location.file == "pointer_gen/0_.txt"]
     assert sorted(o.system_slug for o in from_file) == [
         "pointer-generator",
@@ -216,7 +213,7 @@ def test_real_pointer_gen_file_gives_three_systems(release):
 
 @needs_polytope
 def test_real_bottom_up_two_space_output(release):
-    bundle, _ = release
+    bundle = release
     assert _output(bundle, "bottom-up", STORY_0).sentences == (
         "corry ` corey ' campbell , 21 , was sentenced to 23 months in state prison for her role "
         "in the abuse in march/april 21 .",
@@ -228,7 +225,7 @@ def test_real_bottom_up_two_space_output(release):
 
 @needs_polytope
 def test_real_bart_lines_68_and_69_are_swapped(release):
-    bundle, _ = release
+    bundle = release
     assert _output(bundle, "bart", STORY_0).location == Location("bart/bart.txt", 1, "summary")
     assert _output(bundle, "bart", STORY_67).location.line == 69
     assert _output(bundle, "bart", STORY_68).location.line == 68
@@ -241,7 +238,7 @@ def test_real_bart_lines_68_and_69_are_swapped(release):
 
 @needs_polytope
 def test_real_line_break_inside_a_bertsumext_sentence_is_repaired(release):
-    bundle, _ = release
+    bundle = release
     by_trial = {doc.meta["trial"]: doc.external_id for doc in bundle.documents}
     output = _output(bundle, "bertsumext", by_trial[7])
     assert output.extracted == (3, 4, 1)
@@ -251,7 +248,7 @@ def test_real_line_break_inside_a_bertsumext_sentence_is_repaired(release):
 
 @needs_polytope
 def test_real_low_confidence_mappings_are_all_textrank_stubs(release):
-    bundle, _ = release
+    bundle = release
     low = [line for line in bundle.report if line.message.startswith("low-confidence mapping")]
     assert len(low) == 7
     assert all(line.location.file.startswith("textrank/") for line in low)

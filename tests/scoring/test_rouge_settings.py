@@ -241,7 +241,7 @@ def test_polytope_leaderboard_json_is_rouge_scores_on_every_output(
         assert job is None or ScoringJob.objects.get(pk=job.pk).status == JobStatus.SUCCEEDED
         capsys.readouterr()
         call_command("leaderboard", "--dataset", "cnndm-polytope", "--format", "json")
-        systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)}
+        systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)["systems"]}
         assert len(systems) == 10
         scorer = reference_scorer(config)
         outputs = (
