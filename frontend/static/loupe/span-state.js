@@ -11,7 +11,6 @@
 // \s: that also takes U+FEFF and leaves out U+001C-U+001F and U+0085.
 const PY_SPACE_CLASS = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const SPACE = new RegExp(`^[${PY_SPACE_CLASS}]$`, "u");
-const SPACE_RUN = new RegExp(`[${PY_SPACE_CLASS}]+`, "u");
 // Letters and digits of any script (for trimming a selection's edge punctuation).
 const ALNUM = /[\p{L}\p{N}]/u;
 
