@@ -3,6 +3,11 @@
 import js from "@eslint/js";
 import globals from "globals";
 
+// The pure modules: plain data in and out, no DOM, no storage, no fetch. The unit tests in
+// tests/js/ import them under Node, so here they get no browser globals and may import only
+// each other.
+const PURE = ["fam.js", "gold.js", "gold-spans.js", "leaderboard-text.js", "save-rules.js", "span-state.js"];
+
 export default [
   { ignores: ["node_modules/", ".venv/", "var/", "build/", "dist/"] },
   js.configs.recommended,
@@ -15,7 +20,25 @@ export default [
   },
   {
     files: ["frontend/static/**/*.js"],
+    ignores: PURE.map((name) => `frontend/static/loupe/${name}`),
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
+  },
+  {
+    files: PURE.map((name) => `frontend/static/loupe/${name}`),
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { URLSearchParams: "readonly" } },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(?!\\./(${PURE.map((name) => name.replaceAll(".", "\\.")).join("|")})$)`,
+              message: "A pure module imports only the other pure modules (eslint.config.js PURE).",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["tests/js/**/*.js", "eslint.config.js"],

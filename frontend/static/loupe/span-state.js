@@ -153,6 +153,16 @@ export function severityOf(scheme, type, label) {
   return Object.hasOwn(row, label) ? row[label] : null;
 }
 
+// The severity matrix as the help shows it: per type (rows) the severity of each label
+// (columns), null where the combination is N/A; no rows for a scheme without severities.
+export function severityMatrix(scheme) {
+  if (!scheme.has_severity) return [];
+  return scheme.types.map((type) => ({
+    type,
+    cells: scheme.labels.map((label) => ({ label, severity: severityOf(scheme, type, label) })),
+  }));
+}
+
 // Why a combination is N/A, in words (the server refuses it with the same reason).
 export function notAllowedReason(type, label) {
   return (
