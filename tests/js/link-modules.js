@@ -6,34 +6,49 @@ import { readdirSync, readFileSync } from "node:fs";
 import vm from "node:vm";
 
 const DIR = new URL("../../frontend/static/loupe/", import.meta.url);
-const context = vm.createContext({});
-const modules = new Map(); // URL -> SourceTextModule
-const problems = [];
-
-function load(url) {
-  if (!modules.has(url.href)) {
-    modules.set(url.href, new vm.SourceTextModule(readFileSync(url, "utf-8"), { identifier: url.href, context }));
-  }
-  return modules.get(url.href);
-}
-
-function resolve(specifier, referencing) {
-  const url = new URL(specifier, referencing.identifier);
-  if (!specifier.startsWith("./") || !url.href.startsWith(DIR.href)) {
-    throw new Error(`imports ${specifier}: the pages load ES modules from frontend/static/loupe/ only (no build step)`);
-  }
-  return load(url);
-}
+const source = (url) => readFileSync(url, "utf-8");
 
 const names = readdirSync(DIR)
   .filter((name) => name.endsWith(".js"))
   .sort();
+const problems = [];
+
+// First each module alone: it parses, and imports only modules of the folder by a relative path.
+const imports = new Map(); // name -> the names it imports
 for (const name of names) {
   try {
-    const module = load(new URL(name, DIR));
-    if (module.status === "unlinked") await module.link(resolve);
+    const specifiers = new vm.SourceTextModule(source(new URL(name, DIR))).dependencySpecifiers;
+    const outside = specifiers.filter((specifier) => !specifier.startsWith("./") || !names.includes(specifier.slice(2)));
+    if (outside.length) problems.push(`${name}: imports ${outside.join(", ")}: no module of frontend/static/loupe/ (the pages load only those, no build step)`);
+    imports.set(name, specifiers.map((specifier) => specifier.slice(2)));
   } catch (error) {
     problems.push(`${name}: ${error.message}`);
+  }
+}
+
+// Then each module linked with fresh copies of what it imports: null, or why it does not link.
+async function linkError(name) {
+  const context = vm.createContext({});
+  const modules = new Map();
+  const load = (at) => {
+    if (!modules.has(at)) modules.set(at, new vm.SourceTextModule(source(new URL(at, DIR)), { identifier: at, context }));
+    return modules.get(at);
+  };
+  try {
+    await load(name).link((specifier) => load(specifier.slice(2)));
+    return null;
+  } catch (error) {
+    return error.message;
+  }
+}
+
+if (!problems.length) {
+  const errors = new Map();
+  for (const name of names) errors.set(name, await linkError(name));
+  // A failed link fails every module that leads to the faulty one: the fault is the module's
+  // own import when each module it imports links.
+  for (const name of names) {
+    if (errors.get(name) && imports.get(name).every((dependency) => !errors.get(dependency))) problems.push(`${name}: ${errors.get(name)}`);
   }
 }
 console.log(JSON.stringify({ modules: names, problems }));
