@@ -7,6 +7,8 @@ HASH := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 # scorer's extra (torch, about 1.6 GB), which the demo does not use.
 RUN_STAMP := $(VENV)/.installed-run-$(HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(HASH)
+# The front-end checks' npm packages (ESLint), installed again when package-lock.json changes.
+NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
 export DEBUG ?= 1
 # Tests run with production settings (DEBUG off), over plain HTTP on the test client.
 TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
@@ -26,11 +28,16 @@ $(TEST_STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@ $(RUN_STAMP)
 
+$(NODE_STAMP): package.json package-lock.json
+	bash .ci/ensure-node
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## What `make run` needs.
 install: $(RUN_STAMP)
 
-## Everything, for the tests: the dev tools, the embeddings extra and Debian's chromium.
-install-test: $(TEST_STAMP)
+## Everything, for the tests: the dev tools, the embeddings extra, Debian's chromium and ESLint.
+install-test: $(TEST_STAMP) $(NODE_STAMP)
 	bash .ci/ensure-chromium
 
 ## Install, migrate, load the demo and serve http://127.0.0.1:8000/ with a Celery worker.
@@ -43,6 +50,8 @@ run: install
 test: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	node_modules/.bin/eslint frontend/static tests/js eslint.config.js
+	node --test --test-reporter=spec tests/js/*.test.js
 	$(TEST_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 

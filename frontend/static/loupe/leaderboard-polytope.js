@@ -3,13 +3,17 @@
 // severity x label table) and PolyTope's correlations with the automatic metrics beside the
 // figures of Huang et al. (2020), Table 4. All text goes in as text.
 import { el } from "./api.js";
-import { CATEGORY_LABELS, coefficientCell, fixed, metricLabel, queryString, visibleMetrics } from "./leaderboard-format.js";
+import {
+  CATEGORY_LABELS,
+  coefficientCell,
+  fixed,
+  metricLabel,
+  queryString,
+  SEVERITIES,
+  severityText,
+  visibleMetrics,
+} from "./leaderboard-format.js";
 
-const SEVERITIES = [
-  ["critical", "Critical", "C"],
-  ["major", "Major", "M"],
-  ["minor", "Minor", "m"],
-];
 let current = null; // the envelope the breakdown tables are drawn from
 
 export function polytopeAvailable(envelope) {
@@ -43,8 +47,7 @@ export function severityCell(row) {
     cell.append(el("span", "—", { "aria-hidden": "true" }), el("span", "not annotated", { class: "sr-only" }));
     return cell;
   }
-  const shown = SEVERITIES.map(([key, , short]) => `${p[key]} ${short}`).join(" · ");
-  const spoken = SEVERITIES.map(([key, name]) => `${p[key]} ${name.toLowerCase()}`).join(", ");
+  const { shown, spoken } = severityText(p);
   cell.append(el("span", shown, { class: "mean", "aria-hidden": "true" }), el("span", spoken, { class: "sr-only" }));
   cell.append(el("small", `${p.errors} errors · ${p.clean} clean`, { class: "n" }));
   return cell;

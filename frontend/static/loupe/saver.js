@@ -14,6 +14,7 @@
 // another state, e.g. an output's error spans (span-state.js SPAN_FORMAT, copies marked
 // `kind: "spans"`).
 import { payload, sameState } from "./fam.js";
+import { copyBody, failureKind, parseCopy } from "./save-rules.js";
 
 // How a FAM is sent, read back from the server, stored in a copy and compared.
 export const FAM_FORMAT = {
@@ -87,20 +88,10 @@ export function pendingKey(taskId, tab = TAB) {
   return `loupe:pending:${taskId}:${tab}`;
 }
 
-function parsePending(raw) {
-  try {
-    const value = raw ? JSON.parse(raw) : null;
-    const known = value && (Array.isArray(value.facets) || (value.kind === "spans" && Array.isArray(value.errors)));
-    return known ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 // This tab's unconfirmed state of a task, or null.
 export function readPending(taskId, tab = TAB) {
   try {
-    return parsePending(localStorage.getItem(pendingKey(taskId, tab)));
+    return parseCopy(localStorage.getItem(pendingKey(taskId, tab)));
   } catch {
     return null;
   }
@@ -113,7 +104,7 @@ export function allPending(taskId = null) {
   for (const key of storageKeys()) {
     const match = /^loupe:pending:(\d+)(?::(.+))?$/.exec(key || "");
     if (!match || (taskId !== null && Number(match[1]) !== Number(taskId))) continue;
-    const copy = parsePending(localStorage.getItem(key));
+    const copy = parseCopy(localStorage.getItem(key));
     if (!copy) continue;
     const tab = match[2] || null;
     out.push({ ...copy, key, taskId: Number(match[1]), tab, alive: tabAlive(tab) });
@@ -272,20 +263,21 @@ export class Saver {
   }
 
   failed(error) {
-    if (error.status === 409 && error.data && error.data.extra && error.data.extra.server) {
+    const kind = failureKind(error);
+    if (kind === "conflict" && error.data && error.data.extra && error.data.extra.server) {
       this.conflict = true;
       this.setState("conflict");
       this.onConflict(error.data.extra.server);
       return;
     }
-    if (error.status === 0 || error.status >= 500 || error.status === 429) {
+    if (kind === "retry") {
       const offline = error.status === 0 || navigator.onLine === false;
       this.setState("offline", offline ? "" : error.message);
       this.schedule(this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF);
       return;
     }
-    if (error.status === 401 || error.status === 403) {
+    if (kind === "auth") {
       // Logged out (or the session expired): keep the copy and retry once logged in again.
       this.setState("auth", error.message);
       this.schedule(this.backoff);
@@ -330,14 +322,6 @@ export class Saver {
   }
 }
 
-// The body that saves a left-over copy: a FAM's, or an error list's (kind "spans").
-function copyBody(copy) {
-  if (copy.kind === "spans") {
-    return { base_version: copy.base_version, errors: copy.errors, no_errors: Boolean(copy.no_errors) };
-  }
-  return { base_version: copy.base_version, facets: payload(copy.facets), category: copy.category || "" };
-}
-
 // Replay every left-over copy of the given tasks (My tasks page): tasks is [{id, status,
 // campaign: {status}}]; send(taskId, body, kind) -> Promise, kind being "fam" or "spans" (what
 // the copy holds: the URL to PUT it to); onNote(taskId, kind, message) tells the
@@ -369,12 +353,13 @@ export function replayLeftovers(tasks, send, onNote) {
       try {
         await send(taskId, copyBody(copy), copy.kind === "spans" ? "spans" : "fam");
       } catch (error) {
-        if (error.status === 409) {
+        const kind = failureKind(error);
+        if (kind === "conflict") {
           onNote(taskId, "conflict", "Changes kept in this browser conflict with a newer save: open the task to choose.");
           return; // the workspace shows both states when the task is opened
         }
-        if (error.status === 0 || error.status >= 500 || error.status === 429 || error.status === 401 || error.status === 403) {
-          const auth = error.status === 401 || error.status === 403;
+        if (kind === "retry" || kind === "auth") {
+          const auth = kind === "auth";
           onNote(taskId, auth ? "auth" : "waiting", auth ? "Log in again to save the changes kept in this browser." : "Changes kept in this browser: retrying…");
           setTimeout(next, backoff);
           backoff = Math.min(backoff * 2, MAX_BACKOFF);

@@ -11,7 +11,6 @@
 // \s: that also takes U+FEFF and leaves out U+001C-U+001F and U+0085.
 const PY_SPACE_CLASS = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const SPACE = new RegExp(`^[${PY_SPACE_CLASS}]$`, "u");
-const SPACE_RUN = new RegExp(`[${PY_SPACE_CLASS}]+`, "u");
 // Letters and digits of any script (for trimming a selection's edge punctuation).
 const ALNUM = /[\p{L}\p{N}]/u;
 
@@ -152,6 +151,16 @@ export function severityOf(scheme, type, label) {
   if (!scheme.has_severity) return "";
   const row = scheme.severity[type] || {};
   return Object.hasOwn(row, label) ? row[label] : null;
+}
+
+// The severity matrix as the help shows it: per type (rows) the severity of each label
+// (columns), null where the combination is N/A; no rows for a scheme without severities.
+export function severityMatrix(scheme) {
+  if (!scheme.has_severity) return [];
+  return scheme.types.map((type) => ({
+    type,
+    cells: scheme.labels.map((label) => ({ label, severity: severityOf(scheme, type, label) })),
+  }));
 }
 
 // Why a combination is N/A, in words (the server refuses it with the same reason).

@@ -2,7 +2,7 @@
 // the errors' stacked underlines, the error list, the keyed menus, the live score and the
 // severity matrix of the help. DOM builders only; all text goes in with textContent.
 import { el } from "./api.js";
-import { describeError, isSpace, lanes, pieces, selectionRange, SEVERITY_SHORT, SIDE_NAMES } from "./span-state.js";
+import { describeError, isSpace, lanes, pieces, selectionRange, severityMatrix, SEVERITY_SHORT, SIDE_NAMES } from "./span-state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -226,11 +226,10 @@ export function drawMatrix(table, scheme, weights) {
   }
   const head = el("tr");
   head.append(el("th", "Subtype \\ label", { scope: "col" }), ...scheme.labels.map((label) => el("th", label, { scope: "col" })));
-  const rows = scheme.types.map((type) => {
+  const rows = severityMatrix(scheme).map(({ type, cells }) => {
     const row = el("tr");
     row.append(el("th", type, { scope: "row" }));
-    for (const label of scheme.labels) {
-      const severity = scheme.severity[type] ? scheme.severity[type][label] : null;
+    for (const { severity } of cells) {
       row.append(el("td", severity ? `${SEVERITY_SHORT[severity]} ${severity}` : "N/A", { class: severity ? sevClass(severity) : "na" }));
     }
     return row;
