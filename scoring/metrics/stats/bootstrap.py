@@ -167,6 +167,16 @@ def resample_indices(n: int, resamples: int, rng: np.random.Generator) -> Iterat
         done += take
 
 
+# Why not scipy.stats.bootstrap(method="percentile"): it is the same interval. Given
+# default_rng(seed) it draws these very resamples, and Loupe's bounds are numpy's quantiles of
+# its bootstrap distribution (tests/metrics/test_stats_scipy.py); SciPy 1.17's own quantile
+# rounds otherwise in the last bits. It is not faster: on 11,490 values SciPy takes 1.0x to
+# 3.0x this time (0.073 s here against 0.216 s with 1,000 resamples; bench/bench_stats_scipy.py,
+# two runs on 2 loaded cores). Loupe keeps its own so that the draws and the quantile stored
+# figures come from stay the ones bootstrap_ci_columns (one matrix product for every column)
+# and paired_bootstrap_test share, whatever SciPy's internals. SciPy's default method, BCa, is
+# another interval (20x this time with 1,000 resamples, for its jackknife); Loupe reports the
+# percentile one, the method its results name.
 def bootstrap_ci(
     values: Iterable[float],
     *,

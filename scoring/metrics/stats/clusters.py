@@ -133,6 +133,10 @@ def _interval(values: np.ndarray, *, level, resamples, seed, clusters) -> Cluste
     return ClusterInterval(float(low), float(high), **common)
 
 
+# Why not scipy.stats.bootstrap: a resample where a statistic is undefined (NaN: say, a ratio
+# whose resampled denominator is 0) makes SciPy's interval NaN with a DegenerateDataWarning,
+# where here it is left out and counted in ``undefined``; several statistics (some over sparse
+# columns) share one draw; and a resample's sums are one product counts @ columns.
 def cluster_bootstrap(
     statistics: Mapping[str, ClusterStatistic],
     n_clusters: int,

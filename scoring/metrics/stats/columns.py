@@ -16,6 +16,10 @@ from .bootstrap import (
 )
 
 
+# Why not scipy.stats.bootstrap(axis=-1): it draws the same resamples, but gathers every
+# column's resampled values (columns x resamples x documents) where counts @ matrix is one
+# product per block: on 30 columns of 11,490 documents SciPy takes 1.8x to 4.6x this time (7.1 s
+# here against 28.2 s with 10,000 resamples; bench/bench_stats_scipy.py, two runs).
 def bootstrap_ci_columns(
     matrix,
     *,

@@ -127,6 +127,11 @@ def _quantiles(values: np.ndarray, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
+# Why not scipy.stats.bootstrap(paired=True, method="percentile") with the statistic
+# sum(num) / sum(den): it draws the same resamples and gives the same distribution
+# (tests/metrics/test_stats_scipy.py), at 1.6x to 2.5x the time (11,490 units: 0.13 s against
+# 0.21 s with 1,000 resamples; bench/bench_stats_scipy.py). Kept for the exact point estimate
+# (fsum), the [ratio, ratio] of constant ratios and the draws paired_ratio_bootstrap_test shares.
 def bootstrap_ratio_ci(
     numerators: Iterable[float],
     denominators: Iterable[float],

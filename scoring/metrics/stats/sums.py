@@ -67,6 +67,9 @@ def _terms(terms) -> np.ndarray:
     return as_finite_matrix(terms, "bootstrap of sums", needed=2, axis=0)
 
 
+# Why not scipy.stats.bootstrap: see clusters.cluster_bootstrap (undefined resamples left out
+# and counted, where SciPy's interval becomes NaN; several statistics on one draw; sums as
+# counts @ terms).
 def bootstrap_sums_cis(
     terms,
     statistics: Mapping[str, Statistic],
