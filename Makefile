@@ -12,7 +12,7 @@ export DEBUG ?= 1
 TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
 	CELERY_QUEUE=loupe-test
 
-.PHONY: install install-test run test lint format
+.PHONY: install install-test run test lint format docs
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,8 +43,15 @@ run: install
 test: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MKDOCS)
 	$(TEST_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+
+## Build the manual (docs/, mkdocs.yml) into var/site/. --strict turns a broken link into an
+## error; no -q, which would hide the warnings and let the build pass.
+MKDOCS := $(BIN)/mkdocs build --strict -d var/site
+docs: $(TEST_STAMP)
+	$(MKDOCS)
 
 format: install-test
 	$(BIN)/ruff format .
