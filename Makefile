@@ -14,7 +14,7 @@ export DEBUG ?= 1
 TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
 	CELERY_QUEUE=loupe-test
 
-.PHONY: install install-test run test lint format
+.PHONY: install install-test run test lint format docs
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,8 +52,15 @@ test: install-test
 	$(BIN)/ruff format --check .
 	node_modules/.bin/eslint frontend/static tests/js eslint.config.js
 	node --test --test-reporter=spec tests/js/*.test.js
+	$(MKDOCS)
 	$(TEST_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+
+## Build the manual (docs/, mkdocs.yml) into var/site/. --strict turns a broken link into an
+## error; no -q, which would hide the warnings and let the build pass.
+MKDOCS := $(BIN)/mkdocs build --strict -d var/site
+docs: $(TEST_STAMP)
+	$(MKDOCS)
 
 format: install-test
 	$(BIN)/ruff format .

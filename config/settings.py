@@ -1,4 +1,4 @@
-"""Django settings for Loupe, read from the environment (see the README's configuration table)."""
+"""Django settings for Loupe, read from the environment (see docs/deployment.md, Configuration)."""
 
 from __future__ import annotations
 
@@ -245,7 +245,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "frontend.views.login_locked_out"
 # Axes announces its configuration on stderr at start, which would pollute every management
-# command's output (scripts read it); the settings above are documented in the README instead.
+# command's output (scripts read it); the settings above are in docs/deployment.md instead.
 AXES_VERBOSE = False
 
 # --- Security ---------------------------------------------------------------------------------
@@ -358,8 +358,8 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "10"))
 # --- Imports ----------------------------------------------------------------------------------
 # Outputs per scoring task, and bootstrap/permutation resamples behind leaderboard CIs and tests.
 # 500: a chunk's fixed cost (its queries, the task round trip) is then a small share, and an
-# 11,490-output upload still makes 23 chunks for the workers to share (bench/README.md: the job
-# took 3.7 s with 500, 5.0 s with 250 and 3.2 s with 1,000 on 2 workers).
+# 11,490-output upload still makes 23 chunks for the workers to share (bench/CHANGELOG.md,
+# 2026-11-26: the job took 3.7 s with 500, 5.0 s with 250 and 3.2 s with 1,000 on 2 workers).
 LOUPE_SCORING_CHUNK = env_int("LOUPE_SCORING_CHUNK", 500)
 # Documents per bias task (each with every source's summaries of them).
 LOUPE_BIAS_CHUNK = env_int("LOUPE_BIAS_CHUNK", 250)

@@ -12,8 +12,9 @@ from annotation.fams.models import AnnotationSet, AnnotationSetKind
 class CampaignAdjudicator(models.Model):
     """A user granted the adjudicator role on one campaign (admins hold it on every campaign).
 
-    An adjudicator need not be an admin; they may be one of the campaign's annotators (see the
-    README: they may then adjudicate documents they annotated, and that is recorded).
+    An adjudicator need not be an admin; they may be one of the campaign's annotators (see
+    docs/guides/admin.md: they may then adjudicate documents they annotated, and that is
+    recorded).
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="adjudicators")

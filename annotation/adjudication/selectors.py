@@ -471,7 +471,7 @@ def adjudication_fam_document(*, campaign: Campaign, document: Document, user) -
         user: who asks.
 
     Returns:
-        A JSON-ready dict (see the README's adjudication section).
+        A JSON-ready dict (see docs/guides/admin.md, Adjudication).
     """
     reference = document.references.get(position=campaign.reference_position)
     fams = annotator_fams(campaign=campaign, document=document)
@@ -563,7 +563,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         user: who asks.
 
     Returns:
-        A JSON-ready dict (see the README's adjudication section).
+        A JSON-ready dict (see docs/guides/admin.md, Adjudication).
     """
     outputs = campaign_items(campaign=campaign, document_id=document.pk).get(document.pk, [])
     rows = annotator_spans(campaign=campaign, outputs=[o.pk for o in outputs])

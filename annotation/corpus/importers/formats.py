@@ -41,7 +41,7 @@ def _release(parser_path: str, attribute: str):
 
 
 FORMATS: dict[str, ImportFormat] = {
-    "jsonl": ImportFormat("jsonl", "One JSON document per line (see the README).", _jsonl),
+    "jsonl": ImportFormat("jsonl", "One JSON document per line (see docs/formats.md).", _jsonl),
     "polytope-release": ImportFormat(
         "polytope-release",
         "The PolyTope release's outputs/ folder (Huang et al. 2020).",

@@ -1,6 +1,6 @@
 """Parser for Loupe's own releases (``manage.py export_release``): ``--format loupe-release``.
 
-See ``scoring/releases/FORMAT.md`` for the layout; :mod:`.layout` names its files.
+See ``docs/formats.md`` ("Loupe releases") for the layout; :mod:`.layout` names its files.
 """
 
 from .layout import FORMAT, FORMAT_VERSION

@@ -1,7 +1,7 @@
 """The Loupe release layout: its member files, format version and conventions (no Django).
 
 Shared by the exporter (``scoring.releases``) and the importer (:mod:`.parse`), so both name
-the same files. ``scoring/releases/FORMAT.md`` documents every member's schema.
+the same files. ``docs/formats.md`` ("Loupe releases") documents every member's schema.
 """
 
 from __future__ import annotations
