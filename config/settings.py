@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "annotation.accounts",
+    "annotation.jobs",
     "annotation.corpus",
     "annotation.fams",
     "annotation.campaigns",
@@ -361,6 +362,28 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "10"))
 # 11,490-output upload still makes 23 chunks for the workers to share (bench/CHANGELOG.md,
 # 2026-11-26: the job took 3.7 s with 500, 5.0 s with 250 and 3.2 s with 1,000 on 2 workers).
 LOUPE_SCORING_CHUNK = env_int("LOUPE_SCORING_CHUNK", 500)
+
+# The job kernel's recovery (annotation/jobs, docs/deployment.md "Workers"): a chunk beats every
+# LOUPE_JOB_BEAT_SECONDS while it computes; Celery beat runs the watchdog every
+# LOUPE_JOB_WATCHDOG_SECONDS. A started chunk silent for LOUPE_JOB_LOST_SECONDS lost its worker
+# and is sent again; chunks never started while the queue is empty and the job silent for
+# LOUPE_JOB_RESEND_SECONDS were lost by the broker and are sent again; a job silent for
+# LOUPE_JOB_STALL_SECONDS while no worker works fails with the reason; after
+# LOUPE_JOB_MAX_RECOVERIES recoveries a job that is still stuck fails.
+LOUPE_JOB_BEAT_SECONDS = env_int_at_least("LOUPE_JOB_BEAT_SECONDS", 5, 1)
+LOUPE_JOB_WATCHDOG_SECONDS = env_int_at_least("LOUPE_JOB_WATCHDOG_SECONDS", 15, 1)
+LOUPE_JOB_LOST_SECONDS = env_int_at_least("LOUPE_JOB_LOST_SECONDS", 30, 2)
+LOUPE_JOB_RESEND_SECONDS = env_int_at_least("LOUPE_JOB_RESEND_SECONDS", 30, 1)
+LOUPE_JOB_STALL_SECONDS = env_int_at_least("LOUPE_JOB_STALL_SECONDS", 120, 1)
+LOUPE_JOB_MAX_RECOVERIES = env_int_at_least("LOUPE_JOB_MAX_RECOVERIES", 5, 1)
+# A job waiting for another (a bias run for its dataset's scoring job) looks again this often.
+LOUPE_JOB_WAIT_SECONDS = env_int_at_least("LOUPE_JOB_WAIT_SECONDS", 2, 1)
+CELERY_BEAT_SCHEDULE = {
+    "loupe-jobs-watchdog": {
+        "task": "loupe.jobs.watchdog",
+        "schedule": float(LOUPE_JOB_WATCHDOG_SECONDS),
+    }
+}
 # Documents per bias task (each with every source's summaries of them).
 LOUPE_BIAS_CHUNK = env_int("LOUPE_BIAS_CHUNK", 250)
 # Documents per AutoFAR-L task (machine FAMs, FAR and the estimate of every extractive output).

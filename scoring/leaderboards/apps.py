@@ -1,4 +1,4 @@
-"""App configuration for the leaderboards app."""
+"""App configuration for the leaderboards app: subscribes to the scores app's job events."""
 
 from django.apps import AppConfig
 
@@ -7,3 +7,16 @@ class LeaderboardsConfig(AppConfig):
     name = "scoring.leaderboards"
     label = "leaderboards"
     verbose_name = "Leaderboards"
+
+    def ready(self) -> None:
+        """Store the first view with a scoring job's success and warm the rest after it."""
+        from scoring.scores.signals import scoring_job_finishing, scoring_job_succeeded
+
+        from . import receivers
+
+        scoring_job_finishing.connect(
+            receivers.on_scoring_job_finishing, dispatch_uid="leaderboards-first-view"
+        )
+        scoring_job_succeeded.connect(
+            receivers.on_scoring_job_succeeded, dispatch_uid="leaderboards-warm"
+        )

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from annotation.corpus.models import Dataset
 from scoring.metrics.far import DEFAULT_K
-from scoring.metrics.stats import DEFAULT_SEED
-from scoring.scores.selectors import score_array_missing, scoring_jobs_summary
-from scoring.scores.services import score_arrays_build
+from scoring.scores.selectors import scoring_jobs_summary
 
 from .models import LeaderboardSnapshot
-from .selectors import CATEGORIES, LEVEL, leaderboard_documents, leaderboard_read
+from .selectors import leaderboard_read
 
 log = logging.getLogger(__name__)
 
@@ -70,41 +67,9 @@ def leaderboard_serve(
     return {**read.payload, "jobs": scoring_jobs_summary(dataset=dataset)}
 
 
-def leaderboard_arrays_build(*, dataset: Dataset, version_ids: list[int] | None = None) -> int:
-    """Build the score arrays of the dataset's versions that lack them, with the intervals the
-    leaderboard shows: over all documents and over each facet category, at its level,
-    resamples and seed (see ``scoring.scores.services.arrays``).
-
-    Args:
-        dataset: the dataset.
-        version_ids: only these of its versions (None: all that lack arrays).
-
-    Returns:
-        How many versions were built.
-    """
-    missing = score_array_missing(dataset=dataset)
-    if version_ids is not None:
-        missing = sorted(set(missing) & set(version_ids))
-    if not missing:
-        return 0  # the usual case after a job's parts: no scope's documents read for nothing
-    scopes = {}
-    for category in (None, *CATEGORIES):
-        documents = tuple(leaderboard_documents(dataset=dataset, category=category))
-        if documents:
-            scopes.setdefault(documents, None)
-    return score_arrays_build(
-        dataset=dataset,
-        scopes=list(scopes),
-        level=LEVEL,
-        resamples=settings.LOUPE_LEADERBOARD_RESAMPLES,
-        seed=DEFAULT_SEED,
-        version_ids=missing,
-    )
-
-
 def leaderboard_first_view_store(*, dataset: Dataset, ks: list[int]) -> None:
-    """Build the score arrays the job's versions lack, then store the leaderboard page's
-    default view: all documents, at the default k if computed.
+    """Store the leaderboard page's default view: all documents, at the default k if computed
+    (the scores app built the job's score arrays just before).
 
     Called in the transaction that marks a scoring job done. A failure is logged, not raised:
     it must not undo the job's success (a savepoint keeps the caller's transaction usable),
@@ -115,11 +80,6 @@ def leaderboard_first_view_store(*, dataset: Dataset, ks: list[int]) -> None:
         ks: the FAR cut-offs the job computed.
     """
     k = DEFAULT_K if DEFAULT_K in ks or not ks else ks[0]
-    try:
-        with transaction.atomic():
-            leaderboard_arrays_build(dataset=dataset)
-    except Exception:  # noqa: BLE001 - the job stays succeeded whatever the arrays do
-        log.exception("could not build the score arrays of dataset %s", dataset.pk)
     try:
         with transaction.atomic():
             leaderboard_serve(dataset=dataset, k=k)

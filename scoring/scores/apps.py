@@ -15,6 +15,7 @@ class ScoresConfig(AppConfig):
         from annotation.spans.signals import scored_spans_changed
 
         from . import receivers
+        from .services import kind  # noqa: F401 - registers the scoring job type
 
         dataset_imported.connect(receivers.on_dataset_imported, dispatch_uid="scores-import")
         scored_fams_changed.connect(receivers.on_scored_fams_changed, dispatch_uid="scores-fams")

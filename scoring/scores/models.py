@@ -11,6 +11,7 @@ from django.db import models
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet, Fam
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 from annotation.systems.models import OutputVersion
 from scoring.metrics.leaderboard import POLYTOPE, POLYTOPE_COUNTS
 from scoring.metrics.rouge import DEFAULT_ROUGE, RougeConfig, RougeConfigError
@@ -25,13 +26,6 @@ FLOAT_MAX = sys.float_info.max
 METRIC_MAX_LENGTH = 24
 
 
-class JobStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
-
-
 class JobTrigger(models.TextChoices):
     UPLOAD = "upload", "Outputs uploaded"
     FAMS = "fams", "Gold FAMs changed"
@@ -40,7 +34,7 @@ class JobTrigger(models.TextChoices):
     MANUAL = "manual", "Asked for (button, API or command)"
 
 
-class ScoringJob(models.Model):
+class ScoringJob(JobBase):
     """One request to (re)compute per-document scores for a dataset's current output versions.
 
     ``versions`` lists the output versions the job scores; ``ks`` the cut-offs of the FAR family.
@@ -51,21 +45,11 @@ class ScoringJob(models.Model):
     versions = models.ManyToManyField(OutputVersion, related_name="scoring_jobs", blank=True)
     trigger = models.CharField(max_length=8, choices=JobTrigger.choices)
     ks = models.JSONField(default=list, help_text="FAR cut-offs to compute, e.g. [3].")
-    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
-    chunks_total = models.PositiveIntegerField(default=0)
-    chunks_done = models.PositiveIntegerField(default=0)
     outputs_total = models.PositiveIntegerField(default=0)
     scores_written = models.PositiveIntegerField(default=0)
-    dispatches = models.PositiveSmallIntegerField(
-        default=0, help_text="How many times the chunks were sent to the workers."
-    )
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -84,17 +68,6 @@ class ScoringJob(models.Model):
 
     def __str__(self) -> str:
         return f"scoring job {self.pk} on {self.dataset_id} ({self.status})"
-
-    @property
-    def progress(self) -> float:
-        """Done share of the chunks, in [0, 1]; 1 for a finished job without chunks."""
-        if self.chunks_total:
-            return self.chunks_done / self.chunks_total
-        return 1.0 if self.status == JobStatus.SUCCEEDED else 0.0
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (JobStatus.SUCCEEDED, JobStatus.FAILED)
 
 
 class RougeSettings(models.Model):
@@ -137,15 +110,12 @@ class RougeSettings(models.Model):
             raise ValidationError({error.field or "rouge_types": str(error)}) from None
 
 
-class ScoringChunk(models.Model):
+class ScoringChunk(ChunkBase):
     """A slice of a job's outputs scored by one Celery task; ``done_at`` marks it complete."""
 
     job = models.ForeignKey(ScoringJob, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
     output_ids = models.JSONField()
     scores_written = models.PositiveIntegerField(default=0)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["job", "index"]

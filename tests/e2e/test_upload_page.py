@@ -19,10 +19,9 @@ def site(live_server, monkeypatch):
 
     from annotation.accounts.roles import ROLES
     from annotation.corpus.demo import demo_load
-    from scoring.scores.tasks import scoring_job_run
 
     queued = []
-    monkeypatch.setattr(scoring_job_run, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr("annotation.jobs.kernel.job_send", lambda *args, **kw: queued.append(args))
     for role in ROLES:  # made by a data migration, gone after an earlier test's flush
         Group.objects.get_or_create(name=role)
     demo_load()
@@ -190,10 +189,9 @@ def scored_site(live_server, monkeypatch):
     from annotation.corpus.models import Dataset
     from annotation.systems.models import System
     from scoring.scores.services import scoring_pending_run_inline
-    from scoring.scores.tasks import scoring_job_run
 
     with monkeypatch.context() as patch:  # the demo's own job runs here, not on the worker
-        patch.setattr(scoring_job_run, "delay", lambda *args: None)
+        patch.setattr("annotation.jobs.kernel.job_send", lambda *args, **kw: None)
         for role in ROLES:  # made by a data migration, gone after an earlier test's flush
             Group.objects.get_or_create(name=role)
         demo_load()

@@ -289,9 +289,9 @@ def test_the_document_apis_serve_a_document_without_text(tiny_bundle, client_for
 
 @needs_release
 def test_real_release_import(capsys, django_capture_on_commit_callbacks, client_for):
+    from annotation.jobs.tasks import job_chunk_task
     from scoring.scores.models import DocumentScore, ScoringJob
     from scoring.scores.services import scoring_job_finish, scoring_job_plan
-    from scoring.scores.tasks import scoring_chunk_run
 
     args = ("import_dataset", str(SHARED), "--format", "xsum-hallucinations")
     with django_capture_on_commit_callbacks(execute=False):  # the scoring job is run below
@@ -342,7 +342,7 @@ def test_real_release_import(capsys, django_capture_on_commit_callbacks, client_
     # ROUGE is scored against the Gold references though the documents have no text.
     job = ScoringJob.objects.filter(dataset=dataset).latest("pk")
     for chunk in scoring_job_plan(job=job):
-        scoring_chunk_run(job.pk, chunk.pk)
+        job_chunk_task("scoring", job.pk, chunk.pk)
     scoring_job_finish(job=job)
     assert (
         DocumentScore.objects.filter(document__dataset=dataset, metrics__has_key="rouge1_f").count()

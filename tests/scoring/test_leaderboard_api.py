@@ -12,7 +12,6 @@ from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
 from annotation.imports.bundle import SystemRecord
-from scoring.leaderboards.services import leaderboard_arrays_build
 from scoring.metrics.leaderboard import FAR_MEASURES as FAR
 from scoring.metrics.leaderboard import far_key
 from scoring.metrics.stats import paired_permutation_test
@@ -22,6 +21,7 @@ from scoring.scores.services import (
     document_scores_delete,
     scoring_pending_run_inline,
 )
+from scoring.scores.services.arrays import score_arrays_build_missing
 from scoring.uploads.services import system_output_import
 from tests.score_helpers import stored_scores
 
@@ -36,7 +36,7 @@ def scored(demo, request):
     dataset = Dataset.objects.get(slug="demo")
     scoring_pending_run_inline(dataset=dataset, ks=[1, 3])
     if request.param == "arrays":
-        assert leaderboard_arrays_build(dataset=dataset) == 3
+        assert score_arrays_build_missing(dataset=dataset) == 3
     return dataset
 
 

@@ -11,9 +11,9 @@ import pytest
 from django.core.management import call_command
 
 from annotation.corpus.models import Dataset
+from annotation.jobs.tasks import job_chunk_task
 from scoring.scores.models import ErrorBreakdown, JobStatus, ScoringJob
 from scoring.scores.services import scoring_job_finish, scoring_job_plan
-from scoring.scores.tasks import scoring_chunk_run
 from tests.conftest import POLYTOPE_OUTPUTS
 from tests.polytope_target_helpers import BART_WORKBOOK, needs_bart_workbook
 from tests.score_helpers import stored_scores
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.shared, needs_bart_workbook]
 def _run_tasks(job: ScoringJob) -> ScoringJob:
     """The job's work as a worker does it: plan the chunks, run each chunk task, finish."""
     for chunk in scoring_job_plan(job=job):
-        scoring_chunk_run(job.pk, chunk.pk)
+        job_chunk_task("scoring", job.pk, chunk.pk)
     scoring_job_finish(job=job)
     job.refresh_from_db()
     return job

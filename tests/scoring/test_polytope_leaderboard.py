@@ -11,9 +11,9 @@ from django.core.management import call_command
 
 from annotation.fams.models import AnnotationSet
 from annotation.spans.services import SpanRecord, span_annotations_replace
-from scoring.leaderboards.services import leaderboard_arrays_build
 from scoring.scores.models import ScoringJob
 from scoring.scores.services import scoring_job_create, scoring_job_run_inline
+from scoring.scores.services.arrays import score_arrays_build_missing
 from tests.scoring.polytope_helpers import build
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def pt(users, django_capture_on_commit_callbacks, request):
         job = scoring_job_create(dataset=built["dataset"], trigger="manual", queue=False)
         scoring_job_run_inline(job=job)
     if request.param == "arrays":
-        assert leaderboard_arrays_build(dataset=built["dataset"]) > 0
+        assert score_arrays_build_missing(dataset=built["dataset"]) > 0
     return built
 
 

@@ -15,7 +15,6 @@ from annotation.corpus.models import Dataset, Document
 from annotation.imports.bundle import SystemRecord
 from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.leaderboards.selectors import CATEGORIES, leaderboard_read
-from scoring.leaderboards.services import leaderboard_arrays_build
 from scoring.metrics.leaderboard import ScoreColumn
 from scoring.scores.models import OUTPUTS_KEY, DocumentScore, ScoreArray
 from scoring.scores.selectors import score_array_documents, score_array_map
@@ -24,6 +23,7 @@ from scoring.scores.services import (
     document_scores_delete,
     scoring_pending_run_inline,
 )
+from scoring.scores.services.arrays import score_arrays_build_missing
 from scoring.uploads.services import system_output_import
 from tests.score_helpers import score_plant
 
@@ -87,7 +87,7 @@ def test_the_board_from_arrays_is_the_board_from_rows(scored, tmp_path):
     _partial_system(scored, tmp_path)  # one row covers 2 of the 6 documents
     from_rows = _payloads(scored)
     assert ScoreArray.objects.count() == 0
-    assert leaderboard_arrays_build(dataset=scored) == 4
+    assert score_arrays_build_missing(dataset=scored) == 4
     from_arrays = _payloads(scored)
     for params, rows, arrays in zip(PARAMS, from_rows, from_arrays, strict=True):
         _same(rows, arrays, f"payload{params}")
@@ -97,7 +97,7 @@ def test_the_board_from_arrays_is_the_board_from_rows(scored, tmp_path):
 
 def test_the_arrays_hold_the_rows_values_and_the_outputs(scored, tmp_path):
     _partial_system(scored, tmp_path)
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     ids, order = score_array_documents(dataset=scored)
     assert ids == list(
         Document.objects.filter(dataset=scored)
@@ -130,8 +130,8 @@ def test_the_arrays_hold_the_rows_values_and_the_outputs(scored, tmp_path):
 
 
 def test_a_build_is_idempotent_and_a_write_drops_only_its_versions_arrays(scored):
-    assert leaderboard_arrays_build(dataset=scored) == 3
-    assert leaderboard_arrays_build(dataset=scored) == 0
+    assert score_arrays_build_missing(dataset=scored) == 3
+    assert score_arrays_build_missing(dataset=scored) == 0
     before = ScoreArray.objects.count()
     lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
     document = Document.objects.filter(dataset=scored).order_by("position").first()
@@ -146,7 +146,7 @@ def test_a_build_is_idempotent_and_a_write_drops_only_its_versions_arrays(scored
     assert lead.pk not in read.covered and len(read.covered) == 2
     # The board reads the new value from the rows until the arrays are built again.
     row = _row(leaderboard_read(dataset=scored, sort="rouge1_f").payload, "lead-3")
-    assert leaderboard_arrays_build(dataset=scored) == 1
+    assert score_arrays_build_missing(dataset=scored) == 1
     assert ScoreArray.objects.count() == before
     again = _row(leaderboard_read(dataset=scored, sort="rouge1_f").payload, "lead-3")
     assert again["rouge1_f"]["mean"] == row["rouge1_f"]["mean"]
@@ -162,7 +162,7 @@ def _row(payload, system):
 
 
 def test_deleting_scores_drops_the_arrays(scored):
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
     document_id = DocumentScore.objects.filter(version=lead).values_list("document_id", flat=True)[
         0
@@ -176,7 +176,7 @@ def test_deleting_scores_drops_the_arrays(scored):
 
 def test_arrays_of_another_document_order_are_not_used(scored):
     from_rows = leaderboard_read(dataset=scored).payload
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     first, second = Document.objects.filter(dataset=scored).order_by("position")[:2]
     Document.objects.filter(pk=first.pk).update(position=second.position)
     Document.objects.filter(pk=second.pk).update(position=first.position)
@@ -186,12 +186,12 @@ def test_arrays_of_another_document_order_are_not_used(scored):
     assert score_array_map(dataset=scored, version_ids=versions, keys=["far@3"]).covered == {}
     swapped = leaderboard_read(dataset=scored).payload  # from the rows, in the new order
     assert [r["system"] for r in swapped["systems"]] == [r["system"] for r in from_rows["systems"]]
-    assert leaderboard_arrays_build(dataset=scored) == 3  # built again for the new order
+    assert score_arrays_build_missing(dataset=scored) == 3  # built again for the new order
     _same(swapped, leaderboard_read(dataset=scored).payload)
 
 
 def test_the_board_reads_only_the_sort_metrics_values(scored):
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     versions = list(OutputVersion.objects.filter(dataset=scored).values_list("pk", flat=True))
     read = score_array_map(dataset=scored, version_ids=versions, keys=["far@3", "rouge1_f"])
     column = read.columns[versions[0]]["rouge1_f"]
@@ -210,12 +210,12 @@ def test_the_board_reads_only_the_sort_metrics_values(scored):
 def test_a_version_without_outputs_is_built_and_covers_nothing(scored):
     system = OutputVersion.objects.filter(dataset=scored).first().system
     empty = OutputVersion.objects.create(dataset=scored, system=system, number=99)
-    assert leaderboard_arrays_build(dataset=scored) == 3
+    assert score_arrays_build_missing(dataset=scored) == 3
     marker = ScoreArray.objects.get(version=empty, key=OUTPUTS_KEY)
     assert marker.count == 0
     read = score_array_map(dataset=scored, version_ids=[empty.pk], keys=["far@3"])
     assert read.covered == {empty.pk: frozenset()} and read.columns == {}
-    assert leaderboard_arrays_build(dataset=scored) == 0
+    assert score_arrays_build_missing(dataset=scored) == 0
 
 
 @pytest.mark.skipif(
@@ -250,7 +250,7 @@ def test_a_build_waits_for_a_writer_in_flight_and_holds_its_value(demo):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_backend_pid()")
                 pids["builder"] = cursor.fetchone()[0]
-            leaderboard_arrays_build(dataset=dataset)
+            score_arrays_build_missing(dataset=dataset)
         except Exception as error:  # noqa: BLE001 - reported by the test
             errors.append(error)
         finally:
@@ -290,7 +290,7 @@ def test_a_value_the_database_writes_back_as_digits_comes_back_as_its_float(scor
     lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
     document = Document.objects.filter(dataset=scored).order_by("position").first()
     score_plant(version=lead, document=document, metric="autofar_l", value=1e300)
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     ids, _ = score_array_documents(dataset=scored)
     values = np.frombuffer(
         bytes(ScoreArray.objects.get(version=lead, key="autofar_l").values), dtype="<f8"
@@ -300,11 +300,12 @@ def test_a_value_the_database_writes_back_as_digits_comes_back_as_its_float(scor
 
 
 def test_a_job_over_many_versions_builds_their_arrays_in_parts_then_completes(demo, settings):
-    from scoring.leaderboards.tasks import array_parts, leaderboard_arrays_part
+    from annotation.jobs.tasks import job_done_task
     from scoring.scores.models import JobStatus
     from scoring.scores.selectors import score_array_missing
     from scoring.scores.services import scoring_chunk_compute, scoring_job_create, scoring_job_plan
-    from scoring.scores.tasks import scoring_job_complete, scoring_job_done
+    from scoring.scores.services.arrays import array_parts
+    from scoring.scores.tasks import score_arrays_part, scoring_job_complete
 
     settings.LOUPE_ARRAY_PARTS_FROM = 2  # the demo's 3 versions count as many
     dataset = Dataset.objects.get(slug="demo")
@@ -315,14 +316,14 @@ def test_a_job_over_many_versions_builds_their_arrays_in_parts_then_completes(de
     assert len(missing) == 3
     # The chord's callback, called as the worker calls it: it sends the arrays' parts (no
     # worker consumes them here; they are called below as the workers would) and waits.
-    scoring_job_done([1], job.pk)
+    job_done_task([1], "scoring", job.pk)
     job.refresh_from_db()
     assert job.status != JobStatus.SUCCEEDED and not ScoreArray.objects.exists()
     parts = array_parts(missing, settings.LOUPE_ARRAY_PARTS)
     assert parts == [missing[0::2], missing[1::2]]
-    assert [leaderboard_arrays_part(dataset.pk, part) for part in parts] == [2, 1]
+    assert [score_arrays_part(dataset.pk, part) for part in parts] == [2, 1]
     assert score_array_missing(dataset=dataset) == []
-    assert leaderboard_arrays_part(dataset.pk, parts[0]) == 0  # redelivered: nothing to build
+    assert score_arrays_part(dataset.pk, parts[0]) == 0  # redelivered: nothing to build
     job.refresh_from_db()
     assert job.status != JobStatus.SUCCEEDED  # the parts do not complete the job
     assert scoring_job_complete(job.pk) is True
@@ -334,7 +335,7 @@ def test_a_job_over_many_versions_builds_their_arrays_in_parts_then_completes(de
 
 
 def test_a_part_that_fails_leaves_its_versions_to_the_completion(demo, settings, monkeypatch):
-    from scoring.leaderboards import tasks as leaderboard_tasks
+    from scoring.scores import tasks as score_tasks
     from scoring.scores.models import JobStatus
     from scoring.scores.services import scoring_chunk_compute, scoring_job_create, scoring_job_plan
     from scoring.scores.tasks import scoring_job_complete
@@ -348,9 +349,9 @@ def test_a_part_that_fails_leaves_its_versions_to_the_completion(demo, settings,
         raise RuntimeError("out of memory")
 
     with monkeypatch.context() as patch:
-        patch.setattr(leaderboard_tasks, "leaderboard_arrays_build", broken)
+        patch.setattr(score_tasks, "score_arrays_build_missing", broken)
         versions = list(OutputVersion.objects.filter(dataset=dataset).values_list("pk", flat=True))
-        assert leaderboard_tasks.leaderboard_arrays_part(dataset.pk, versions) == 0
+        assert score_tasks.score_arrays_part(dataset.pk, versions) == 0
     assert not ScoreArray.objects.exists()
     assert scoring_job_complete(job.pk) is True  # builds what the part left, then completes
     job.refresh_from_db()
@@ -365,7 +366,7 @@ def test_a_write_drops_the_arrays_of_the_versions_it_cleans_too_before_it_writes
 
     from scoring.scores.services import OutputScores, document_scores_upsert
 
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     lead = OutputVersion.objects.get(dataset=scored, system__slug="lead-3")
     other = OutputVersion.objects.get(dataset=scored, system__slug="demo-extsum")
     document = Document.objects.filter(dataset=scored).order_by("position").first()
@@ -409,7 +410,7 @@ def test_a_write_between_the_arrays_sizes_and_their_values_sends_the_board_to_th
 
     # Sorted by ROUGE-1 F, whose arrays (every document) are read when the paired tests run.
     from_rows = leaderboard_read(dataset=scored, sort="rouge1_f").payload
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     versions = list(OutputVersion.objects.filter(dataset=scored).values_list("pk", flat=True))
     read = score_array_map(dataset=scored, version_ids=versions, keys=["rouge1_f"])
     score_arrays_drop(version_ids=versions)
@@ -417,7 +418,7 @@ def test_a_write_between_the_arrays_sizes_and_their_values_sends_the_board_to_th
     with pytest.raises(ScoreArrayGone):  # a column over every document reads it now
         read.columns[lead.pk]["rouge1_f"].array()
 
-    leaderboard_arrays_build(dataset=scored)
+    score_arrays_build_missing(dataset=scored)
     real = board.leaderboard_arrays
     calls = []
 

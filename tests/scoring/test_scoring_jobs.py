@@ -248,13 +248,13 @@ def _chunks_done(dataset) -> ScoringJob:
 
 
 def test_the_job_callback_stores_the_first_leaderboard_with_the_success(tiny):
+    from annotation.jobs.tasks import job_done_task
     from scoring.leaderboards.models import LeaderboardSnapshot
     from scoring.leaderboards.selectors import leaderboard_read
-    from scoring.scores.tasks import scoring_job_done
 
     job = _chunks_done(tiny["dataset"])
     assert not LeaderboardSnapshot.objects.filter(dataset=tiny["dataset"]).exists()
-    scoring_job_done([13], job.pk)  # the chord's callback, called as the worker calls it
+    job_done_task([13], "scoring", job.pk)  # the chord's callback, called as the worker calls it
     job.refresh_from_db()
     assert job.status == JobStatus.SUCCEEDED
     # The page's default view is stored: its first reader reads it, nobody computes it again.
@@ -262,15 +262,15 @@ def test_the_job_callback_stores_the_first_leaderboard_with_the_success(tiny):
 
 
 def test_a_leaderboard_that_fails_does_not_undo_the_jobs_success(tiny, monkeypatch, caplog):
+    from annotation.jobs.tasks import job_done_task
     from scoring.leaderboards import services as leaderboard_services
-    from scoring.scores.tasks import scoring_job_done
 
     def broken(**kwargs):
         raise RuntimeError("the table could not be built")
 
     monkeypatch.setattr(leaderboard_services, "leaderboard_serve", broken)
     job = _chunks_done(tiny["dataset"])
-    scoring_job_done([13], job.pk)
+    job_done_task([13], "scoring", job.pk)
     job.refresh_from_db()
     assert job.status == JobStatus.SUCCEEDED
     assert "could not store the first leaderboard" in caplog.text
@@ -325,8 +325,8 @@ def test_a_job_over_many_versions_plans_document_major_chunks(tiny):
 def test_a_redelivered_job_run_sends_no_chunk_twice(tiny):
     """job_run's message comes back when its worker died after sending the chunks: the
     dispatch it carries was already counted, so it sends nothing (the chunks are queued)."""
+    from annotation.jobs.tasks import job_run_task
     from scoring.scores.services import scoring_job_plan
-    from scoring.scores.tasks import scoring_job_run
 
     job = scoring_job_create(dataset=tiny["dataset"], trigger="manual", queue=False)
     planned = scoring_job_plan(job=job)
@@ -334,7 +334,7 @@ def test_a_redelivered_job_run_sends_no_chunk_twice(tiny):
     job.refresh_from_db()
     assert job.dispatches == 0  # planning alone sends nothing and counts nothing
     ScoringJob.objects.filter(pk=job.pk).update(dispatches=1)  # dispatch 0 went out
-    assert scoring_job_run(job.pk, 0) == 0
+    assert job_run_task("scoring", job.pk, 0) == 0
     job.refresh_from_db()
     assert job.dispatches == 1 and job.status == JobStatus.RUNNING
     assert job.chunks.get().attempts == 0  # nothing ran it here either

@@ -11,7 +11,8 @@ from statistics import fmean
 from django.conf import settings
 from django.db.models import Max
 
-from annotation.corpus.models import Category, Dataset, Document
+from annotation.corpus.models import Dataset, Document
+from annotation.corpus.selectors import CATEGORY_GROUPS, document_order
 from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
 from scoring.apes.nlp import ANSWERER_KEYS as APES_KEYS
@@ -55,6 +56,7 @@ from scoring.scores.selectors import (
     rouge_settings_get,
     score_array_map,
 )
+from scoring.scores.services.arrays import ARRAY_LEVEL
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
@@ -72,12 +74,7 @@ from .polytope import (
     polytope_row,
 )
 
-CATEGORIES = {
-    "noise": (Category.NOISE,),
-    "low": (Category.LOW,),
-    "high": (Category.HIGH,),
-    "low+high": (Category.LOW, Category.HIGH),
-}
+CATEGORIES = CATEGORY_GROUPS
 FAITHFULNESS_DEFINITION = (
     "Faithfulness (Maynez et al. 2020): the share of a summary's words outside the spans an "
     "annotator marked as hallucinated (a word counts as marked when a span holds all of it, the "
@@ -140,7 +137,7 @@ def rouge_block(rouge: RougeRead) -> dict:
 
 
 ALPHA = 0.05
-LEVEL = 0.95
+LEVEL = ARRAY_LEVEL
 # How the figures are computed, part of every snapshot's stamp: changing it makes the stored
 # snapshots stale, so none computed the old way is served. 2: documents in the dataset's order
 # (position, then external id) instead of their database ids' text order. 3: the
@@ -184,10 +181,7 @@ def leaderboard_documents(*, dataset: Dataset, category: str | None) -> dict[int
     Returns:
         document id -> external id, in dataset order.
     """
-    documents = Document.objects.filter(dataset=dataset)
-    if category:
-        documents = documents.filter(category__in=CATEGORIES[category])
-    return dict(documents.order_by("position", "external_id").values_list("id", "external_id"))
+    return document_order(dataset=dataset, category=category)
 
 
 def leaderboard_scores(

@@ -1,11 +1,12 @@
 """Score services (writes): scoring jobs and the chunks they fan out to the workers."""
 
 from .arrays import score_arrays_build, score_arrays_drop
-from .chunks import scoring_chunk_compute, scoring_job_plan
+from .chunks import scoring_chunk_compute, scoring_chunks_create
 from .jobs import (
     scoring_job_create,
     scoring_job_fail,
     scoring_job_finish,
+    scoring_job_plan,
     scoring_job_request_for_fams,
     scoring_job_request_for_spans,
     scoring_job_run_inline,
@@ -35,6 +36,7 @@ __all__ = [
     "scoring_job_fail",
     "scoring_job_finish",
     "scoring_job_plan",
+    "scoring_chunks_create",
     "scoring_job_request_for_fams",
     "scoring_job_request_for_spans",
     "scoring_job_run_inline",

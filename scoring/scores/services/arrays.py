@@ -8,13 +8,16 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import orjson
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from annotation.corpus.models import Dataset
+from annotation.corpus.selectors import CATEGORY_GROUPS, document_order
 from annotation.systems.models import OutputVersion, SystemOutput
 from scoring.metrics.leaderboard import interval_cells, scope_key
+from scoring.metrics.stats.bootstrap import DEFAULT_SEED
 
 from ..models import OUTPUTS_KEY, DocumentScore, ScoreArray
 from ..selectors import score_array_documents, score_array_missing, score_arrays_lacking
@@ -23,6 +26,8 @@ log = logging.getLogger(__name__)
 
 # Score rows fetched at a time while building (a server-side cursor on PostgreSQL).
 READ_BATCH = 20_000
+# The confidence level of the intervals stored with the arrays (the leaderboard's).
+ARRAY_LEVEL = 0.95
 
 
 def score_arrays_drop(*, version_ids: Iterable[int]) -> None:
@@ -177,3 +182,48 @@ def score_arrays_build(
     ScoreArray.objects.bulk_create(built, batch_size=100)
     log.info("built score arrays of %d versions of dataset %s", len(missing), dataset.pk)
     return len(missing)
+
+
+def score_arrays_build_missing(*, dataset: Dataset, version_ids: list[int] | None = None) -> int:
+    """Build the score arrays of the dataset's versions that lack them, with the intervals the
+    leaderboard shows: over all documents and over each facet category group, at
+    :data:`ARRAY_LEVEL`, ``LOUPE_LEADERBOARD_RESAMPLES`` resamples and the default seed.
+
+    Args:
+        dataset: the dataset.
+        version_ids: only these of its versions (None: all that lack arrays).
+
+    Returns:
+        How many versions were built.
+    """
+    missing = score_array_missing(dataset=dataset)
+    if version_ids is not None:
+        missing = sorted(set(missing) & set(version_ids))
+    if not missing:
+        return 0  # the usual case after a job's parts: no scope's documents read for nothing
+    scopes = {}
+    for category in (None, *CATEGORY_GROUPS):
+        documents = tuple(document_order(dataset=dataset, category=category))
+        if documents:
+            scopes.setdefault(documents, None)
+    return score_arrays_build(
+        dataset=dataset,
+        scopes=list(scopes),
+        level=ARRAY_LEVEL,
+        resamples=settings.LOUPE_LEADERBOARD_RESAMPLES,
+        seed=DEFAULT_SEED,
+        version_ids=missing,
+    )
+
+
+def array_parts(version_ids: list[int], parts: int) -> list[list[int]]:
+    """Versions dealt into ``parts`` lists of nearly equal size (every ``parts``-th one).
+
+    Args:
+        version_ids: the versions, in order.
+        parts: how many lists (at least 1).
+
+    Returns:
+        The non-empty lists.
+    """
+    return [part for i in range(parts) if (part := version_ids[i::parts])]

@@ -6,10 +6,10 @@ from collections import defaultdict
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
-from django.utils import timezone
+from django.db.models import Exists, OuterRef
 
 from annotation.fams.models import AnnotationSetKind
+from annotation.jobs.kernel import job_chunk_done
 from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import SystemOutput
 from scoring.metrics.fam import validate_fam
@@ -22,7 +22,7 @@ from scoring.metrics.leaderboard import (
 )
 from scoring.metrics.rouge import ALL_ROUGE_KEYS, RougeConfig
 
-from ..models import DocumentScore, ErrorBreakdown, JobStatus, JobTrigger, ScoringChunk, ScoringJob
+from ..models import DocumentScore, ErrorBreakdown, JobTrigger, ScoringChunk, ScoringJob
 from ..selectors import (
     POLYTOPE_SCHEME,
     ChunkOutput,
@@ -41,56 +41,41 @@ from .store import (
 )
 
 
-@transaction.atomic
-def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list[ScoringChunk]:
-    """Split the job's outputs into chunks (once) and mark it running; return unfinished chunks.
-
-    Calling it again (a redelivered task) reuses the chunks already planned. The job's
-    dispatches are counted by the task that sends the chunks, once they are sent.
+def scoring_chunks_create(job: ScoringJob, chunk_size: int | None = None) -> None:
+    """The scoring kind's plan: split the job's outputs into chunks (the kernel calls it once,
+    under the job's lock, and marks the job running).
 
     Args:
-        job: the job.
+        job: the job (locked).
         chunk_size: outputs per chunk (default ``settings.LOUPE_SCORING_CHUNK``).
-
-    Returns:
-        The chunks not done yet, in order.
     """
-    job = ScoringJob.objects.select_for_update().get(pk=job.pk)
-    if not job.chunks.exists():
-        size = chunk_size or settings.LOUPE_SCORING_CHUNK
-        outputs = SystemOutput.objects.filter(version__in=job.versions.all())
-        if job.trigger == JobTrigger.SPANS:
-            # Only span-derived scores are recomputed: the outputs with span annotations, and
-            # those with such scores to remove. Chosen when the job runs, so one queued job
-            # still covers every change of a burst.
-            span_scored = DocumentScore.objects.filter(
-                version_id=OuterRef("version_id"),
-                document_id=OuterRef("document_id"),
-                metrics__has_any_keys=sorted(SPAN_KEYS),
-            )
-            outputs = outputs.filter(
-                Exists(SpanAnnotation.objects.filter(output_id=OuterRef("pk")))
-                | Exists(span_scored)
-            )
-        # Document-major: a chunk holds every version's output of a few documents, so their
-        # references and FAMs are read and checked once for all the versions (for one version,
-        # this is its outputs in document order).
-        ids = list(
-            outputs.order_by("document__position", "document_id", "version_id").values_list(
-                "pk", flat=True
-            )
+    size = chunk_size or settings.LOUPE_SCORING_CHUNK
+    outputs = SystemOutput.objects.filter(version__in=job.versions.all())
+    if job.trigger == JobTrigger.SPANS:
+        # Only span-derived scores are recomputed: the outputs with span annotations, and
+        # those with such scores to remove. Chosen when the job runs, so one queued job
+        # still covers every change of a burst.
+        span_scored = DocumentScore.objects.filter(
+            version_id=OuterRef("version_id"),
+            document_id=OuterRef("document_id"),
+            metrics__has_any_keys=sorted(SPAN_KEYS),
         )
-        ScoringChunk.objects.bulk_create(
-            ScoringChunk(job=job, index=n, output_ids=ids[start : start + size])
-            for n, start in enumerate(range(0, len(ids), size))
+        outputs = outputs.filter(
+            Exists(SpanAnnotation.objects.filter(output_id=OuterRef("pk"))) | Exists(span_scored)
         )
-        job.outputs_total = len(ids)
-        job.chunks_total = (len(ids) + size - 1) // size
-    if job.status == JobStatus.QUEUED:
-        job.status = JobStatus.RUNNING
-        job.started_at = timezone.now()
-    job.save()
-    return list(job.chunks.filter(done_at__isnull=True).order_by("index"))
+    # Document-major: a chunk holds every version's output of a few documents, so their
+    # references and FAMs are read and checked once for all the versions (for one version,
+    # this is its outputs in document order).
+    ids = list(
+        outputs.order_by("document__position", "document_id", "version_id").values_list(
+            "pk", flat=True
+        )
+    )
+    ScoringChunk.objects.bulk_create(
+        ScoringChunk(job=job, index=n, output_ids=ids[start : start + size])
+        for n, start in enumerate(range(0, len(ids), size))
+    )
+    job.outputs_total = len(ids)
 
 
 def _fams(dataset, outputs: list[ChunkOutput], references: dict[int, dict[int, list[str]]]):
@@ -173,7 +158,6 @@ def scoring_chunk_compute(*, chunk: ScoringChunk) -> int:
     Raises:
         MetricsError: an output the metrics refuse (the message names it).
     """
-    ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     while True:
         try:
             return _chunk_compute(chunk)
@@ -226,11 +210,7 @@ def _chunk_compute(chunk: ScoringChunk) -> int:
         breakdowns = ErrorBreakdown.objects.filter(scheme=POLYTOPE_SCHEME)
         if unscored and breakdowns.filter(version_id__in=list(unscored)).exists():
             breakdowns.filter(pairs_q(unscored)).delete()
-        first_time = ScoringChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
-            done_at=timezone.now(), scores_written=written
+        job_chunk_done(
+            chunk=chunk, chunk_fields={"scores_written": written}, scores_written=written
         )
-        if first_time:
-            ScoringJob.objects.filter(pk=job.pk).update(
-                chunks_done=F("chunks_done") + 1, scores_written=F("scores_written") + written
-            )
     return written

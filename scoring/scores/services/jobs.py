@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 
 from django.db import transaction
-from django.utils import timezone
 
 from annotation.corpus.models import Dataset
+from annotation.jobs.kernel import (
+    job_complete,
+    job_fail,
+    job_plan,
+    job_run_inline,
+    job_send_on_commit,
+)
 from annotation.systems.models import OutputVersion
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.leaderboard import POLYTOPE, far_key
@@ -24,7 +31,8 @@ from ..selectors import (
     scoring_job_pending_list,
     scoring_span_versions,
 )
-from .chunks import scoring_chunk_compute, scoring_job_plan
+from .chunks import scoring_chunks_create
+from .kind import SCORING
 
 log = logging.getLogger(__name__)
 MAX_K = 50
@@ -78,23 +86,8 @@ def scoring_job_create(
     job.save()
     job.versions.set(versions)
     if queue:
-        transaction.on_commit(partial(_send, job.pk))
+        job_send_on_commit(SCORING, job.pk)
     return job
-
-
-def _send(job_id: int) -> None:
-    """Queue the job (on commit); a broker that cannot be reached fails the job, not the caller."""
-    from ..tasks import scoring_job_run
-
-    try:
-        scoring_job_run.delay(job_id)
-    except Exception as error:  # kombu raises several kinds of connection errors
-        log.exception("could not queue scoring job %s", job_id)
-        job = ScoringJob.objects.filter(pk=job_id).first()
-        if job is not None:
-            scoring_job_fail(
-                job=job, error=f"could not reach the task broker: {type(error).__name__}: {error}"
-            )
 
 
 def scoring_job_request_for_spans(*, dataset: Dataset, user=None) -> ScoringJob | None:
@@ -139,9 +132,24 @@ def scoring_job_request_for_fams(*, dataset: Dataset, user=None) -> ScoringJob |
     return scoring_job_create(dataset=dataset, trigger=JobTrigger.FAMS, user=user)
 
 
-@transaction.atomic
+def scoring_job_plan(*, job: ScoringJob, chunk_size: int | None = None) -> list:
+    """Plan the job's chunks (once) and mark it running (the kernel's ``job_plan``).
+
+    Args:
+        job: the job.
+        chunk_size: outputs per chunk (default ``settings.LOUPE_SCORING_CHUNK``).
+
+    Returns:
+        The chunks not done yet, in order.
+    """
+    kind = SCORING
+    if chunk_size is not None:
+        kind = replace(SCORING, plan=partial(scoring_chunks_create, chunk_size=chunk_size))
+    return job_plan(kind=kind, job=job)
+
+
 def scoring_job_finish(*, job: ScoringJob) -> bool:
-    """Mark the job succeeded if every chunk is done.
+    """Mark the job succeeded if every chunk is done (with its arrays and first leaderboard).
 
     Args:
         job: the job.
@@ -149,20 +157,9 @@ def scoring_job_finish(*, job: ScoringJob) -> bool:
     Returns:
         True when the job is (now) finished; False when chunks are still missing.
     """
-    job = ScoringJob.objects.select_for_update().get(pk=job.pk)
-    if job.finished:
-        return True
-    if job.chunks.filter(done_at__isnull=True).exists():
-        return False
-    job.status = JobStatus.SUCCEEDED
-    job.chunks_done = job.chunks_total
-    job.finished_at = timezone.now()
-    job.error = ""
-    job.save()
-    return True
+    return job_complete(kind=SCORING, job=job)
 
 
-@transaction.atomic
 def scoring_job_fail(*, job: ScoringJob, error: str) -> ScoringJob:
     """Record that a job failed and why.
 
@@ -173,17 +170,14 @@ def scoring_job_fail(*, job: ScoringJob, error: str) -> ScoringJob:
     Returns:
         The failed job.
     """
-    job = ScoringJob.objects.select_for_update().get(pk=job.pk)
-    if job.status != JobStatus.SUCCEEDED:
-        job.status = JobStatus.FAILED
-        job.error = error[:5000]
-        job.finished_at = timezone.now()
-        job.save()
-    return job
+    return job_fail(kind=SCORING, job=job, error=error)
 
 
 def scoring_job_run_inline(*, job: ScoringJob) -> ScoringJob:
     """Run a job in this process, chunk by chunk (``manage.py leaderboard --sync``).
+
+    It builds no score arrays and stores no leaderboard: the reader that follows computes
+    what it reads.
 
     Args:
         job: the job (queued, or left running by a worker).
@@ -191,17 +185,7 @@ def scoring_job_run_inline(*, job: ScoringJob) -> ScoringJob:
     Returns:
         The finished job.
     """
-    owned = job.status == JobStatus.QUEUED  # a running job belongs to a worker too
-    try:
-        for chunk in scoring_job_plan(job=job):
-            scoring_chunk_compute(chunk=chunk)
-    except Exception as error:
-        if owned:
-            scoring_job_fail(job=job, error=f"{type(error).__name__}: {error}")
-        raise
-    scoring_job_finish(job=job)
-    job.refresh_from_db()
-    return job
+    return job_run_inline(kind=SCORING, job=job, hooks=False)
 
 
 def scoring_pending_run_inline(*, dataset: Dataset, ks: Sequence[int] = (DEFAULT_K,)) -> int:

@@ -1,0 +1,1 @@
+"""The job kernel: what every long job shares (run rows, chunks, fan-out, recovery)."""
