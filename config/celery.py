@@ -106,6 +106,19 @@ def chord_failure_task(*, name: str, record: Callable[[int, str], None], doc: st
     return shared_task(name=name)(failed)
 
 
+def beat_options() -> list[str]:
+    """Worker options that also run Celery beat (``-B``): the job kernel's watchdog.
+
+    Returns:
+        ``-B`` and the schedule file's path under ``LOUPE_VAR_DIR``.
+    """
+    from django.conf import settings
+
+    schedule = settings.VAR_DIR / "celery" / "beat-schedule"
+    schedule.parent.mkdir(parents=True, exist_ok=True)
+    return ["-B", "-s", str(schedule)]
+
+
 def worker_command(*, queue: str, hostname: str, options: Sequence[str] = ()) -> list[str]:
     """The command line of a Celery worker of this app that consumes only ``queue``.
 

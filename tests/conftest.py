@@ -118,7 +118,9 @@ def _test_database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def start_worker(*, queue: str, database_url: str, log, env: dict | None = None):
+def start_worker(
+    *, queue: str, database_url: str, log, env: dict | None = None, options: tuple = ()
+):
     """Start a real Celery worker process (solo pool) on ``queue`` against ``database_url``.
 
     Args:
@@ -126,6 +128,7 @@ def start_worker(*, queue: str, database_url: str, log, env: dict | None = None)
         database_url: the database it uses (the test database).
         log: a binary file for its output.
         env: extra environment variables (e.g. a short visibility timeout).
+        options: further worker options (``-B``: with beat, the job watchdog).
 
     Returns:
         The ``subprocess.Popen`` of the worker, with its node name as ``nodename``.
@@ -138,7 +141,7 @@ def start_worker(*, queue: str, database_url: str, log, env: dict | None = None)
         worker_command(
             queue=queue,
             hostname=f"{name}@%h",
-            options=["--pool=solo", "--without-mingle", "--without-gossip"],
+            options=["--pool=solo", "--without-mingle", "--without-gossip", *options],
         ),
         cwd=ROOT,
         env=env,
@@ -311,9 +314,11 @@ def worker_factory(tmp_path, django_db_blocker):
         database_url = _test_database_url()
     started = []
 
-    def start(queue: str, env: dict | None = None):
+    def start(queue: str, env: dict | None = None, options: tuple = ()):
         log = open(tmp_path / f"worker-{len(started)}.log", "wb")  # noqa: SIM115
-        worker = start_worker(queue=queue, database_url=database_url, log=log, env=env)
+        worker = start_worker(
+            queue=queue, database_url=database_url, log=log, env=env, options=options
+        )
         started.append((worker, log))
         wait_for_worker(worker, queue=queue, log=log)
         return worker

@@ -13,6 +13,33 @@ from annotation.imports.validators import KnownDocument
 
 from .models import Category, Dataset, Document, JsonArrayLength, Reference
 
+# The facet-category views every board offers: one category, or the low and high together.
+CATEGORY_GROUPS = {
+    "noise": (Category.NOISE,),
+    "low": (Category.LOW,),
+    "high": (Category.HIGH,),
+    "low+high": (Category.LOW, Category.HIGH),
+}
+
+
+def document_order(*, dataset: Dataset, category: str | None = None) -> dict[int, str]:
+    """The dataset's documents (of a category group) in the dataset's own order.
+
+    The order is position, then external id, never the database ids, so two copies of a
+    dataset list their documents alike; boards add, resample and pair documents in this order.
+
+    Args:
+        dataset: the dataset.
+        category: a key of :data:`CATEGORY_GROUPS`, or None for all.
+
+    Returns:
+        document id -> external id, in dataset order.
+    """
+    documents = Document.objects.filter(dataset=dataset)
+    if category:
+        documents = documents.filter(category__in=CATEGORY_GROUPS[category])
+    return dict(documents.order_by("position", "external_id").values_list("id", "external_id"))
+
 
 def dataset_list() -> QuerySet[Dataset]:
     """Every dataset, ordered by slug.

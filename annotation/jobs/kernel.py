@@ -400,7 +400,11 @@ def _complete_or_resend(kind: JobKind, job) -> bool:
 
 
 def job_done(*, kind: JobKind, job_id: int) -> bool:
-    """The chord callback: complete the job, or send its unfinished chunks again.
+    """The chord callback: complete the job when every chunk is done.
+
+    Each chunk of the chord returned, so it is done; chunks still open belong to another
+    dispatch (the watchdog's re-send of a lost worker's chunk), whose callback completes the
+    job, or which the watchdog sends again.
 
     Args:
         kind: the job's type.
@@ -412,7 +416,10 @@ def job_done(*, kind: JobKind, job_id: int) -> bool:
     job = _get(kind, job_id)
     if job is None or job.finished:
         return True
-    return _complete_or_resend(kind, job)
+    finished = (kind.complete or partial(job_complete, kind=kind))(job=job)
+    if not finished:
+        log.info("%s job %s: chunks of another dispatch still open", kind.name, job_id)
+    return finished
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from config.celery import worker_command
+from config.celery import beat_options, worker_command
 
 
 class Command(BaseCommand):
@@ -27,11 +27,14 @@ class Command(BaseCommand):
             command = worker_command(
                 queue=settings.CELERY_TASK_DEFAULT_QUEUE,
                 hostname="loupe-serve@%h",
-                options=[f"--concurrency={options['concurrency']}"],
+                options=[f"--concurrency={options['concurrency']}", *beat_options()],
             )
             worker = subprocess.Popen(command)  # noqa: S603 - fixed argv, no shell
             broker = "embedded file-system broker" if settings.CELERY_EMBEDDED_BROKER else "Redis"
-            self.stdout.write(f"Started Celery worker (pid {worker.pid}) on the {broker}.")
+            self.stdout.write(
+                f"Started Celery worker (pid {worker.pid}) and beat (the job watchdog) "
+                f"on the {broker}."
+            )
         # SIGTERM (a process manager, `kill`) ends the server like Ctrl-C does, so the
         # finally below always stops the worker instead of orphaning it.
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
