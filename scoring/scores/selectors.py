@@ -636,6 +636,8 @@ def job_as_dict(job: ScoringJob | None) -> dict | None:
         "outputs_total": job.outputs_total,
         "scores_written": job.scores_written,
         "error": job.error,
+        "recoveries": job.recoveries,
+        "recovery_note": job.recovery_note,
         "created_at": job.created_at.isoformat(),
         "started_at": job.started_at.isoformat() if job.started_at else None,
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,

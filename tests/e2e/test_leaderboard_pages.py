@@ -118,10 +118,17 @@ def test_coverage_warning_and_live_scoring_jobs(context, board, tmp_path):
     job = scoring_job_create(
         dataset=board.dataset, trigger="upload", versions=[version], ks=[3], queue=False
     )
+    # What the job kernel's watchdog records when it re-sends a lost worker's chunks.
+    ScoringJob.objects.filter(pk=job.pk).update(
+        recoveries=1, recovery_note="re-sent 2 chunks after a worker was lost"
+    )
     page = context.new_page()
     login(page, board.url, "researcher")
     page.goto(f"{board.url}/leaderboards/demo/")
     wait_query(page, "?k=3")
+    expect(page.locator("#job-counts")).to_contain_text(
+        "Recovered: re-sent 2 chunks after a worker was lost."
+    )
 
     # The job is waiting: its status and a progress bar; coverage already differs.
     expect(page.locator("#jobs")).to_have_attribute("data-state", "queued")

@@ -3,6 +3,7 @@
 // other than 429: the job is gone, or not ours to see). The leaderboard and the upload page
 // share it.
 import { api, el, when } from "./api.js";
+import { recoveryText } from "./job-recovery.js";
 
 export const POLL_MS = 2000;
 const UNFINISHED = new Set(["queued", "running"]);
@@ -55,6 +56,8 @@ export class JobView {
         ? "Waiting for a worker to start it."
         : `${job.chunks_done} of ${job.chunks_total} chunks · ${job.outputs_total} outputs · ` +
           `${job.scores_written} scores written`;
+    const recovered = recoveryText(job);
+    if (recovered) this.counts.textContent += ` · ${recovered}`;
     if (job.status === "failed") this.showError(`Error: ${job.error || "unknown"}`);
   }
 
