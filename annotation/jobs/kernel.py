@@ -31,7 +31,7 @@ from typing import Any
 
 from celery import chord, current_app, signature
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
@@ -612,7 +612,6 @@ def job_watchdog_sweep(*, now: datetime | None = None) -> dict[str, list]:
     Returns:
         ``{"<kind>:<id>": what was done}`` for the jobs it acted on.
     """
-    close_old_connections()
     now = now or timezone.now()
     size = _queue_size()
     busy = bool(size) and _anyone_progressed(now)
