@@ -30,14 +30,16 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch):
     """What the kernel sends (run tasks and chord fan-outs), recorded instead of published."""
     calls = []
-    monkeypatch.setattr(
-        kernel, "job_send", lambda kind, job_id, **kw: calls.append(("run", job_id))
-    )
-    monkeypatch.setattr(
-        kernel,
-        "_fan_out",
-        lambda kind, job, chunks: calls.append(("chunks", [c.index for c in chunks])),
-    )
+
+    def send(kind, job_id, **options):
+        calls.append(("run", job_id))
+        return True
+
+    def fan_out(kind, job, chunks):
+        calls.append(("chunks", [chunk.index for chunk in chunks]))
+
+    monkeypatch.setattr(kernel, "job_send", send)
+    monkeypatch.setattr(kernel, "_fan_out", fan_out)
     return calls
 
 
