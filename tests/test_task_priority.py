@@ -12,15 +12,16 @@ from annotation.jobs.kernel import CHUNK
 from config.celery import BACKGROUND
 from scoring.apes.tasks import apes_chunk_task
 from scoring.autofar.tasks import autofar_chunk_task
-from scoring.bias.tasks import bias_chunk_task, bias_run_done
+from scoring.bias.services import BIAS
 from scoring.crossdataset.tasks import crossdataset_pair_task
 from scoring.scores.services.kind import SCORING
 
-RECEIVED = re.compile(r"Task (loupe\.[\w.]+)\[[^\]]+\] received")
+RECEIVED = re.compile(r"Task (loupe\.[\w.]+)\[([^\]]+)\] received")
 
 
 def test_background_tasks_carry_the_low_priority_and_scoring_does_not():
-    for task in (bias_chunk_task, bias_run_done, apes_chunk_task, autofar_chunk_task):
+    assert BIAS.priority == 9 and BIAS.options()["priority"] == 9
+    for task in (apes_chunk_task, autofar_chunk_task):
         assert task.priority == BACKGROUND["priority"] == 9, task.name
     assert crossdataset_pair_task.priority == 9
     assert SCORING.priority == 0 and SCORING.options()["priority"] == 0
@@ -37,16 +38,19 @@ def test_a_worker_takes_the_scoring_chunk_before_the_bias_chunk_queued_first(
     queue = f"loupe-priority-{uuid.uuid4().hex[:8]}"
     # Queued while no worker listens: the bias chunks first, then a scoring chunk (ids that
     # do not exist: each task finds nothing to do and returns).
-    for n in range(3):
-        bias_chunk_task.apply_async(args=[0, n], queue=queue)
-    signature(CHUNK, args=("scoring", 0, 0), **SCORING.options()).apply_async(queue=queue)
+    bias = [
+        signature(CHUNK, args=("bias", 0, n), **BIAS.options()).apply_async(queue=queue).id
+        for n in range(3)
+    ]
+    scoring = signature(CHUNK, args=("scoring", 0, 0), **SCORING.options())
+    scoring = scoring.apply_async(queue=queue).id
     worker_factory(queue)  # answers a ping (priority 0) before it is used
     log = tmp_path / "worker-0.log"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        names = RECEIVED.findall(log.read_text(errors="replace"))
-        if names.count("loupe.bias.chunk") == 3:
+        received = RECEIVED.findall(log.read_text(errors="replace"))
+        work = [task_id for name, task_id in received if name == "loupe.jobs.chunk"]
+        if len(work) == 4:
             break
         time.sleep(0.2)
-    work = [name for name in names if name != "loupe.health.ping"]
-    assert work == ["loupe.jobs.chunk"] + ["loupe.bias.chunk"] * 3, names
+    assert work == [scoring, *bias], received

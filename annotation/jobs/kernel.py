@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from celery import chord, current_app, signature
@@ -126,6 +126,27 @@ def job_kind_get(name: str) -> JobKind:
         raise KeyError(f"no job type {name!r}; known: {sorted(KINDS)}") from None
 
 
+@cache
+def _parent(chunk_model):
+    """The chunk model's foreign key to its job (a ``JobBase``): ``job``, or ``run``, ..."""
+    from .models import JobBase
+
+    for field in chunk_model._meta.get_fields():
+        model = getattr(field, "related_model", None)
+        if field.many_to_one and model is not None and issubclass(model, JobBase):
+            return field
+    raise TypeError(f"{chunk_model.__name__} has no foreign key to a job")
+
+
+def _chunk_with_job(kind: JobKind, chunk_id: int):
+    parent = _parent(kind.chunk_model).name
+    return kind.chunk_model.objects.select_related(parent).filter(pk=chunk_id).first()
+
+
+def _job_of(chunk):
+    return getattr(chunk, _parent(type(chunk)).name)
+
+
 def _get(kind: JobKind, job_id: int):
     job = kind.job_model.objects.filter(pk=job_id).first()
     if job is None:
@@ -208,6 +229,8 @@ def job_plan(*, kind: JobKind, job) -> list:
         The chunks not done yet, in order.
     """
     job = _locked(job)
+    if job.finished:
+        return []
     if not job.chunks.exists():
         kind.plan(job)
         job.chunks_total = job.chunks.count()
@@ -310,7 +333,8 @@ def job_chunk_done(*, chunk, chunk_fields: dict | None = None, **counts: int) ->
     )
     if first:
         increments = {name: F(name) + value for name, value in counts.items()}
-        chunk.job.__class__.objects.filter(pk=chunk.job_id).update(
+        parent = _parent(type(chunk))
+        parent.related_model.objects.filter(pk=getattr(chunk, parent.attname)).update(
             chunks_done=F("chunks_done") + 1, progress_at=now, **increments
         )
     return bool(first)
@@ -340,15 +364,16 @@ def job_chunk_run(*, kind: JobKind, job_id: int, chunk_id: int) -> int:
     Returns:
         What the type's chunk function returned (0 when nothing was done).
     """
-    chunk = kind.chunk_model.objects.select_related("job").filter(pk=chunk_id).first()
-    if chunk is None or chunk.job_id != job_id or chunk.done_at is not None:
+    chunk = _chunk_with_job(kind, chunk_id)
+    if chunk is None or chunk.done_at is not None:
         return 0
-    if chunk.job.finished:
+    job = _job_of(chunk)
+    if job.pk != job_id or job.finished:
         return 0
     if chunk.attempts >= kind.max_attempts:
         job_fail(
             kind=kind,
-            job=chunk.job,
+            job=job,
             error=f"{kind.label} {chunk.index} was started {chunk.attempts} times and never "
             "finished (its worker died each time)",
         )
@@ -487,9 +512,7 @@ def job_run_inline(*, kind: JobKind, job, hooks: bool = True):
     owned = job.status == JobStatus.QUEUED  # a running job belongs to a worker too
     try:
         for chunk in job_plan(kind=kind, job=job):
-            _chunk_execute(
-                kind, kind.chunk_model.objects.select_related("job").get(pk=chunk.pk), beat=False
-            )
+            _chunk_execute(kind, _chunk_with_job(kind, chunk.pk), beat=False)
     except Exception as error:
         if owned:
             job_fail(kind=kind, job=job, error=f"{type(error).__name__}: {error}")

@@ -13,7 +13,7 @@ class BiasConfig(AppConfig):
         from annotation.corpus.signals import dataset_imported
         from scoring.uploads.signals import outputs_uploaded
 
-        from . import receivers
+        from . import receivers, services  # noqa: F401 - services registers the bias job type
 
         dataset_imported.connect(receivers.on_dataset_imported, dispatch_uid="bias-import")
         outputs_uploaded.connect(receivers.on_outputs_uploaded, dispatch_uid="bias-upload")

@@ -5,8 +5,9 @@ from django.conf import settings
 from django.db import models
 
 from annotation.corpus.models import Dataset
+from annotation.jobs.models import ChunkBase, JobBase
+from annotation.jobs.models import JobStatus as RunStatus  # a run's states are a job's
 from annotation.systems.models import OutputVersion
-from scoring.scores.models import JobStatus as RunStatus  # a run's states are a job's
 
 
 class RunTrigger(models.TextChoices):
@@ -15,7 +16,7 @@ class RunTrigger(models.TextChoices):
     MANUAL = "manual", "Asked for (button, API or command)"
 
 
-class BiasRun(models.Model):
+class BiasRun(JobBase):
     """One computation of a dataset's bias measures: its references and every system's current
     output version (fixed when the run is planned, ``versions``).
 
@@ -26,28 +27,18 @@ class BiasRun(models.Model):
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="bias_runs")
     trigger = models.CharField(max_length=8, choices=RunTrigger.choices)
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
     versions = models.ManyToManyField(OutputVersion, related_name="bias_runs", blank=True)
     inputs_digest = models.CharField(max_length=64, blank=True)
     reused_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     bins = models.PositiveSmallIntegerField(default=10)
-    chunks_total = models.PositiveIntegerField(default=0)
-    chunks_done = models.PositiveIntegerField(default=0)
     documents_total = models.PositiveIntegerField(default=0)
     pairs_total = models.PositiveIntegerField(default=0)
-    dispatches = models.PositiveSmallIntegerField(
-        default=0, help_text="How many times the chunks were sent to the workers."
-    )
     meta = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -73,19 +64,8 @@ class BiasRun(models.Model):
     def __str__(self) -> str:
         return f"bias run {self.pk} on {self.dataset_id} ({self.status})"
 
-    @property
-    def progress(self) -> float:
-        """Done share of the chunks, in [0, 1]; 1 for a succeeded run without chunks."""
-        if self.chunks_total:
-            return self.chunks_done / self.chunks_total
-        return 1.0 if self.status == RunStatus.SUCCEEDED else 0.0
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
-
-
-class BiasChunk(models.Model):
+class BiasChunk(ChunkBase):
     """A slice of a run's documents, scored by one Celery task for every source.
 
     ``sums`` holds the chunk's partial result, ``{source: {"kind", "sums": BiasSums}}``, written
@@ -93,12 +73,9 @@ class BiasChunk(models.Model):
     """
 
     run = models.ForeignKey(BiasRun, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
     document_ids = models.JSONField()
     sums = models.JSONField(null=True, blank=True)
     pairs = models.PositiveIntegerField(default=0)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

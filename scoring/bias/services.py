@@ -5,16 +5,26 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document, Reference
+from annotation.jobs.kernel import (
+    BACKGROUND_PRIORITY,
+    JobKind,
+    job_chunk_done,
+    job_complete,
+    job_fail,
+    job_kind_register,
+    job_plan,
+    job_run_inline,
+    job_send_on_commit,
+)
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
 from config.gc import cyclic_gc_paused
@@ -24,7 +34,7 @@ from scoring.scores.selectors import output_version_current_list
 
 from .compute import REFERENCE, bias_pairs_score
 from .models import BiasChunk, BiasRun, BiasSourceRow, RunStatus, RunTrigger
-from .selectors import bias_inputs_digest, bias_run_latest_succeeded
+from .selectors import bias_inputs_digest, bias_run_latest_succeeded, bias_run_waits_for_scoring
 
 log = logging.getLogger(__name__)
 
@@ -36,21 +46,6 @@ NEVER_STARTED = "never started: its task did not reach a worker; a new run was q
 
 def _locked(run: BiasRun) -> BiasRun:
     return BiasRun.objects.select_for_update().get(pk=run.pk)
-
-
-def _send(run_id: int) -> None:
-    """Queue the run (on commit); a broker that cannot be reached fails the run, not the caller."""
-    from .tasks import bias_run_task
-
-    try:
-        bias_run_task.delay(run_id)
-    except Exception as error:  # kombu raises several kinds of connection errors
-        log.exception("could not queue bias run %s", run_id)
-        run = BiasRun.objects.filter(pk=run_id).first()
-        if run is not None:
-            bias_run_fail(
-                run=run, error=f"could not reach the task broker: {type(error).__name__}: {error}"
-            )
 
 
 @transaction.atomic
@@ -94,7 +89,7 @@ def bias_run_request(
         except IntegrityError:  # another transaction queued one meanwhile: use it
             continue
         if queue:
-            transaction.on_commit(partial(_send, run.pk))
+            job_send_on_commit(BIAS, run.pk)
         return run, True
     raise ApplicationError("Could not queue the bias run; try again.")
 
@@ -124,85 +119,85 @@ def bias_run_start(*, dataset: Dataset, user) -> tuple[BiasRun, bool]:
     return run, True
 
 
-@transaction.atomic
+def _plan(run: BiasRun, chunk_size: int | None = None) -> None:
+    """The bias kind's plan: fix the run's inputs and split its documents into chunks.
+
+    When a succeeded run read the same digest, this run reuses its rows and succeeds at once
+    (nothing is recomputed); with nothing to measure it fails with the reason.
+
+    Args:
+        run: the run (locked by the kernel).
+        chunk_size: documents per chunk (default ``settings.LOUPE_BIAS_CHUNK``: every
+            source's summaries of 250 documents, about a second of work).
+    """
+    chunk_size = chunk_size or settings.LOUPE_BIAS_CHUNK
+    dataset = run.dataset
+    versions = output_version_current_list(dataset=dataset)
+    run.versions.set(versions)
+    run.inputs_digest = bias_inputs_digest(dataset=dataset, versions=versions, bins=run.bins)
+    previous = (
+        BiasRun.objects.filter(
+            dataset=dataset, status=RunStatus.SUCCEEDED, inputs_digest=run.inputs_digest
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    documents = Document.objects.filter(dataset=dataset).order_by("position", "id")
+    # Counted by the database: the sentences themselves are the chunks' to read.
+    ids = list(documents.filter(n_sentences__gt=0).values_list("pk", flat=True))
+    total = documents.count()
+    run.meta = {
+        "documents": total,
+        "documents_without_text_left_out": total - len(ids),
+        "systems": [v.system.slug for v in versions],
+        "output_versions": {v.system.slug: v.number for v in versions},
+        "bins": run.bins,
+    }
+    now = timezone.now()
+    run.started_at = run.started_at or now
+    if previous is not None:
+        run.reused_from_id = previous.reused_from_id or previous.pk
+        run.meta = previous.meta
+        run.pairs_total = previous.pairs_total
+        run.documents_total = previous.documents_total
+        run.status = RunStatus.SUCCEEDED
+        run.finished_at = now
+        return
+    pairs = Reference.objects.filter(document_id__in=ids).count()
+    pairs += SystemOutput.objects.filter(version__in=versions, document_id__in=ids).count()
+    if not pairs:
+        run.status = RunStatus.FAILED
+        run.error = (
+            f"dataset {dataset.slug!r} has no reference or system output on a document "
+            "with text: there is nothing to measure"
+        )
+        run.finished_at = now
+        return
+    BiasChunk.objects.bulk_create(
+        BiasChunk(run=run, index=n, document_ids=ids[start : start + chunk_size])
+        for n, start in enumerate(range(0, len(ids), chunk_size))
+    )
+    run.documents_total = len(ids)
+    run.pairs_total = pairs
+
+
+def _kind(chunk_size: int | None):
+    return BIAS if chunk_size is None else replace(BIAS, plan=partial(_plan, chunk_size=chunk_size))
+
+
 def bias_run_plan(*, run: BiasRun, chunk_size: int | None = None) -> list[BiasChunk]:
     """Fix the run's inputs and split its documents into chunks (once); mark it running.
 
-    The first call reads the dataset's current output versions and the digest of everything
-    the run reads. When a succeeded run read the same digest, this run reuses its rows and
-    succeeds at once (nothing is recomputed). A later call (a redelivered task, a re-dispatch)
-    reuses the chunks planned.
+    A later call (a redelivered task, a re-dispatch) reuses the chunks planned.
 
     Args:
         run: the run.
-        chunk_size: documents per chunk (default ``settings.LOUPE_BIAS_CHUNK``: every
-            source's summaries of 250 documents, about a second of work).
+        chunk_size: documents per chunk (default ``settings.LOUPE_BIAS_CHUNK``).
 
     Returns:
         The chunks not done yet, in order (none for a finished or reused run).
     """
-    chunk_size = chunk_size or settings.LOUPE_BIAS_CHUNK
-    run = _locked(run)
-    if run.finished:
-        return []
-    dataset = run.dataset
-    if not run.chunks.exists():
-        versions = output_version_current_list(dataset=dataset)
-        run.versions.set(versions)
-        run.inputs_digest = bias_inputs_digest(dataset=dataset, versions=versions, bins=run.bins)
-        previous = (
-            BiasRun.objects.filter(
-                dataset=dataset, status=RunStatus.SUCCEEDED, inputs_digest=run.inputs_digest
-            )
-            .order_by("-created_at", "-id")
-            .first()
-        )
-        documents = Document.objects.filter(dataset=dataset).order_by("position", "id")
-        # Counted by the database: the sentences themselves are the chunks' to read.
-        ids = list(documents.filter(n_sentences__gt=0).values_list("pk", flat=True))
-        total = documents.count()
-        run.meta = {
-            "documents": total,
-            "documents_without_text_left_out": total - len(ids),
-            "systems": [v.system.slug for v in versions],
-            "output_versions": {v.system.slug: v.number for v in versions},
-            "bins": run.bins,
-        }
-        now = timezone.now()
-        run.started_at = run.started_at or now
-        if previous is not None:
-            run.reused_from_id = previous.reused_from_id or previous.pk
-            run.meta = previous.meta
-            run.pairs_total = previous.pairs_total
-            run.documents_total = previous.documents_total
-            run.status = RunStatus.SUCCEEDED
-            run.finished_at = now
-            run.save()
-            return []
-        pairs = Reference.objects.filter(document_id__in=ids).count()
-        pairs += SystemOutput.objects.filter(version__in=versions, document_id__in=ids).count()
-        if not pairs:
-            run.status = RunStatus.FAILED
-            run.error = (
-                f"dataset {dataset.slug!r} has no reference or system output on a document "
-                "with text: there is nothing to measure"
-            )
-            run.finished_at = now
-            run.save()
-            return []
-        BiasChunk.objects.bulk_create(
-            BiasChunk(run=run, index=n, document_ids=ids[start : start + chunk_size])
-            for n, start in enumerate(range(0, len(ids), chunk_size))
-        )
-        run.documents_total = len(ids)
-        run.pairs_total = pairs
-        run.chunks_total = (len(ids) + chunk_size - 1) // chunk_size
-    if run.status == RunStatus.QUEUED:
-        run.status = RunStatus.RUNNING
-        run.started_at = run.started_at or timezone.now()
-    run.dispatches += 1
-    run.save()
-    return list(run.chunks.filter(done_at__isnull=True).order_by("index"))
+    return job_plan(kind=_kind(chunk_size), job=run)
 
 
 def bias_chunk_compute(*, chunk: BiasChunk) -> int:
@@ -220,15 +215,9 @@ def bias_chunk_compute(*, chunk: BiasChunk) -> int:
     Raises:
         MetricsError: a text the measures refuse (the message names it).
     """
-    BiasChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     with cyclic_gc_paused():  # the prepared documents' many tuples are no cycles
         sums, pairs = _chunk_sums(chunk)
-    with transaction.atomic():
-        first_time = BiasChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
-            sums=sums, pairs=pairs, done_at=timezone.now()
-        )
-        if first_time:
-            BiasRun.objects.filter(pk=chunk.run_id).update(chunks_done=F("chunks_done") + 1)
+    job_chunk_done(chunk=chunk, chunk_fields={"sums": sums, "pairs": pairs})
     return pairs
 
 
@@ -252,22 +241,9 @@ def _chunk_sums(chunk: BiasChunk) -> tuple[dict, int]:
     return sums, sum(len(items) for items in groups.values())
 
 
-@transaction.atomic
-def bias_run_finish(*, run: BiasRun) -> bool:
-    """Merge the chunks' sums into one row per source and mark the run succeeded, if every
-    chunk is done (idempotent: a finished run is left alone).
-
-    Args:
-        run: the run.
-
-    Returns:
-        True when the run is (now) finished; False when chunks are still missing.
-    """
-    run = _locked(run)
-    if run.finished:
-        return True
-    if run.chunks.filter(done_at__isnull=True).exists():
-        return False
+def _merge(run: BiasRun) -> None:
+    """The bias kind's finish: merge the chunks' sums into one row per source (in the
+    transaction that marks the run succeeded)."""
     parts: dict[str, list] = defaultdict(list)
     kinds: dict[str, str] = {}
     for chunk in run.chunks.order_by("index"):
@@ -305,15 +281,44 @@ def bias_run_finish(*, run: BiasRun) -> bool:
         row.full_clean(exclude=["run", "version"], validate_unique=False)
     BiasSourceRow.objects.bulk_create(rows)
     run.meta = {**run.meta, "pairs": {row.source: row.n_items for row in rows}}
-    run.status = RunStatus.SUCCEEDED
-    run.chunks_done = run.chunks_total
-    run.error = ""
-    run.finished_at = timezone.now()
-    run.save()
-    return True
+    run.save(update_fields=["meta"])
 
 
-@transaction.atomic
+def _chunk(chunk: BiasChunk) -> int:
+    return bias_chunk_compute(chunk=chunk)
+
+
+def _waits(run: BiasRun) -> bool:
+    return bias_run_waits_for_scoring(run=run)
+
+
+BIAS = job_kind_register(
+    JobKind(
+        name="bias",
+        job_model=BiasRun,
+        chunk_model=BiasChunk,
+        plan=_plan,
+        chunk=_chunk,
+        finish=_merge,
+        waits_for=_waits,
+        priority=BACKGROUND_PRIORITY,
+    )
+)
+
+
+def bias_run_finish(*, run: BiasRun) -> bool:
+    """Merge the chunks' sums into one row per source and mark the run succeeded, if every
+    chunk is done (idempotent: a finished run is left alone).
+
+    Args:
+        run: the run.
+
+    Returns:
+        True when the run is (now) finished; False when chunks are still missing.
+    """
+    return job_complete(kind=BIAS, job=run)
+
+
 def bias_run_fail(*, run: BiasRun, error: str) -> BiasRun:
     """Record that a run failed and why (a succeeded run is left alone).
 
@@ -324,13 +329,7 @@ def bias_run_fail(*, run: BiasRun, error: str) -> BiasRun:
     Returns:
         The run.
     """
-    run = _locked(run)
-    if run.status != RunStatus.SUCCEEDED:
-        run.status = RunStatus.FAILED
-        run.error = error[:5000]
-        run.finished_at = timezone.now()
-        run.save(update_fields=["status", "error", "finished_at"])
-    return run
+    return job_fail(kind=BIAS, job=run, error=error)
 
 
 def bias_run_inline(*, run: BiasRun, chunk_size: int | None = None) -> BiasRun:
@@ -346,12 +345,4 @@ def bias_run_inline(*, run: BiasRun, chunk_size: int | None = None) -> BiasRun:
     Raises:
         MetricsError: a text the measures refuse (the run is failed first).
     """
-    try:
-        for chunk in bias_run_plan(run=run, chunk_size=chunk_size):
-            bias_chunk_compute(chunk=chunk)
-    except Exception as error:
-        bias_run_fail(run=run, error=f"{type(error).__name__}: {error}")
-        raise
-    bias_run_finish(run=run)
-    run.refresh_from_db()
-    return run
+    return job_run_inline(kind=_kind(chunk_size), job=run)

@@ -8,16 +8,17 @@ from datetime import timedelta
 import pytest
 
 from annotation.corpus.models import Dataset, Document
+from annotation.jobs.tasks import job_chunk_task, job_done_task, job_run_task
 from annotation.systems.models import System
 from scoring.bias.models import BiasChunk, BiasRun, BiasSourceRow, RunStatus, RunTrigger
 from scoring.bias.selectors import bias_run_waits_for_scoring, dataset_bias_get
 from scoring.bias.services import (
+    BIAS,
     bias_run_inline,
     bias_run_plan,
     bias_run_request,
     bias_run_start,
 )
-from scoring.bias.tasks import MAX_CHUNK_ATTEMPTS, bias_chunk_task, bias_run_done, bias_run_task
 from scoring.scores.models import ScoringJob
 from tests.bias.conftest import add_output as _output
 
@@ -29,8 +30,8 @@ def _rows(run) -> dict[str, BiasSourceRow]:
 def _by_tasks(run) -> BiasRun:
     """Run as a worker would, without a broker: plan, each chunk's task, the chord callback."""
     chunks = bias_run_plan(run=run, chunk_size=1)
-    results = [bias_chunk_task(run.pk, chunk.pk) for chunk in chunks]
-    bias_run_done(results, run.pk)
+    results = [job_chunk_task("bias", run.pk, chunk.pk) for chunk in chunks]
+    job_done_task(results, "bias", run.pk)
     run.refresh_from_db()
     return run
 
@@ -95,21 +96,21 @@ def test_the_readmes_worked_example_through_a_run_of_two_chunks(storm):
 def test_a_chunk_lost_with_its_worker_is_redone_alone(storm):
     run, _ = bias_run_request(dataset=storm, trigger=RunTrigger.MANUAL, queue=False)
     first, second = bias_run_plan(run=run, chunk_size=1)
-    assert bias_chunk_task(run.pk, first.pk) == 3  # d1: reference, abs, lead-1
+    assert job_chunk_task("bias", run.pk, first.pk) == 3  # d1: reference, abs, lead-1
     # The worker running the second chunk dies after it marked the chunk started.
     BiasChunk.objects.filter(pk=second.pk).update(attempts=1)
-    # The chord callback finds a missing chunk: the run stays running and is sent again
-    # (bias_run_task.delay: its message waits on the test queue, purged after the session).
-    bias_run_done([3], run.pk)
+    # The chord callback finds a missing chunk: the run stays running (the job kernel's
+    # watchdog sends the lost chunk again once its heartbeat is old).
+    job_done_task([3], "bias", run.pk)
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING and run.chunks_done == 1
     assert not BiasSourceRow.objects.filter(run=run).exists()
-    # The re-sent run plans nothing new and lists only the unfinished chunk.
+    # Planning again plans nothing new and lists only the unfinished chunk.
     assert [c.pk for c in bias_run_plan(run=run, chunk_size=1)] == [second.pk]
     # A redelivered first chunk is a no-op; the second is computed once more.
-    assert bias_chunk_task(run.pk, first.pk) == 0
-    assert bias_chunk_task(run.pk, second.pk) == 2
-    bias_run_done([2], run.pk)
+    assert job_chunk_task("bias", run.pk, first.pk) == 0
+    assert job_chunk_task("bias", run.pk, second.pk) == 2
+    job_done_task([2], "bias", run.pk)
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED and run.chunks_done == run.chunks_total == 2
     assert BiasChunk.objects.get(pk=first.pk).attempts == 1
@@ -120,15 +121,15 @@ def test_a_chunk_lost_with_its_worker_is_redone_alone(storm):
     fresh = _by_tasks(fresh)
     assert fresh.reused_from_id == run.pk  # same digest: nothing recomputed
     # A chord callback arriving twice changes nothing.
-    bias_run_done([2], run.pk)
+    job_done_task([2], "bias", run.pk)
     assert BiasSourceRow.objects.filter(run=run).count() == 3
 
 
 def test_a_chunk_that_kills_its_worker_each_time_fails_the_run(storm):
     run, _ = bias_run_request(dataset=storm, trigger=RunTrigger.MANUAL, queue=False)
     chunk = bias_run_plan(run=run, chunk_size=1)[0]
-    BiasChunk.objects.filter(pk=chunk.pk).update(attempts=MAX_CHUNK_ATTEMPTS)
-    assert bias_chunk_task(run.pk, chunk.pk) == 0
+    BiasChunk.objects.filter(pk=chunk.pk).update(attempts=BIAS.max_attempts)
+    assert job_chunk_task("bias", run.pk, chunk.pk) == 0
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "chunk 0 was started 4 times" in run.error
 
@@ -172,7 +173,7 @@ def test_one_waiting_run_covers_a_burst_and_a_lost_one_is_replaced(storm):
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "never started" in run.error
     # The lost run's task, arriving after all, finds it finished and does nothing.
-    assert bias_run_task(run.pk) == 0
+    assert job_run_task("bias", run.pk) == 0
     assert not BiasChunk.objects.filter(run=run).exists()
 
 

@@ -13,25 +13,33 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def runs(monkeypatch):
-    """The bias runs the app queues, held instead of sent to a broker."""
-    from scoring.bias.tasks import bias_run_task
+    """The bias runs the app queues (through the job kernel), held instead of sent."""
+    from annotation.jobs import kernel
 
     ids: list[int] = []
-    monkeypatch.setattr(bias_run_task, "delay", lambda pk: ids.append(pk))
+    real = kernel.job_send
+
+    def send(kind, job_id, **options):
+        if kind.name != "bias":
+            return real(kind, job_id, **options)
+        ids.append(job_id)
+        return True
+
+    monkeypatch.setattr(kernel, "job_send", send)
     return ids
 
 
 def _work(ids: list[int]) -> None:
     """Do what a worker does: plan the run, each chunk's task, then the chord callback."""
+    from annotation.jobs.tasks import job_chunk_task, job_done_task
     from scoring.bias.models import BiasRun
     from scoring.bias.services import bias_run_plan
-    from scoring.bias.tasks import bias_chunk_task, bias_run_done
 
     assert ids, "no run was queued"
     for pk in dict.fromkeys(ids):
         run = BiasRun.objects.get(pk=pk)
         chunks = bias_run_plan(run=run, chunk_size=2)
-        bias_run_done([bias_chunk_task(pk, chunk.pk) for chunk in chunks], pk)
+        job_done_task([job_chunk_task("bias", pk, chunk.pk) for chunk in chunks], "bias", pk)
     ids.clear()
 
 
