@@ -16,16 +16,17 @@ from django.utils import timezone
 from scipy import stats as scipy_stats
 
 from annotation.corpus.models import Dataset, Document
+from annotation.jobs.tasks import job_chunk_task
 from annotation.systems.models import OutputVersion, System
 from scoring.crossdataset.models import CrossDatasetPairTest, CrossDatasetTestRun
 from scoring.crossdataset.report import pair_tests_compute
 from scoring.crossdataset.selectors import crossdataset_inputs_digest
 from scoring.crossdataset.services import (
+    CROSSDATASET,
     crossdataset_test_run_finish,
     crossdataset_test_run_inline,
     crossdataset_test_run_plan,
 )
-from scoring.crossdataset.tasks import MAX_PAIR_ATTEMPTS, crossdataset_pair_task
 from tests.crossdataset_helpers import EXAMPLE, example_load, version_add
 from tests.score_helpers import score_plant, stored_scores
 
@@ -235,19 +236,21 @@ def test_the_pair_tasks_are_idempotent_and_a_worker_killed_too_often_fails_the_r
     pairs = crossdataset_test_run_plan(run=run)
     assert [(p.system_a, p.system_b) for p in pairs] == [("S1", "S2"), ("S1", "S3"), ("S2", "S3")]
     first, second, third = pairs
-    assert crossdataset_pair_task.run(run.pk, first.pk) == 1
+    assert job_chunk_task.run("crossdataset", run.pk, first.pk) == 1
     stored = CrossDatasetPairTest.objects.get(pk=first.pk).result
     # Redelivered (acks_late after a lost acknowledgement): nothing is stored twice.
-    assert crossdataset_pair_task.run(run.pk, first.pk) == 0
+    assert job_chunk_task.run("crossdataset", run.pk, first.pk) == 0
     assert CrossDatasetPairTest.objects.get(pk=first.pk).result == stored
-    # The callback sees pairs left: the run stays running (and is sent again on a worker).
+    # The callback sees pairs left: the run stays running.
     assert not crossdataset_test_run_finish(run=run)
     # A pair whose worker died four times fails the run, naming it.
-    CrossDatasetPairTest.objects.filter(pk=second.pk).update(attempts=MAX_PAIR_ATTEMPTS)
-    assert crossdataset_pair_task.run(run.pk, second.pk) == 0
+    CrossDatasetPairTest.objects.filter(pk=second.pk).update(attempts=CROSSDATASET.max_attempts)
+    assert job_chunk_task.run("crossdataset", run.pk, second.pk) == 0
     run.refresh_from_db()
     assert run.status == "failed" and "S1 vs S3 was started 4 times" in run.error
-    assert crossdataset_pair_task.run(run.pk, third.pk) == 0  # a failed run does no more work
+    assert (
+        job_chunk_task.run("crossdataset", run.pk, third.pk) == 0
+    )  # a failed run does no more work
     assert (run.pairs_done, CrossDatasetPairTest.objects.filter(done_at__isnull=False).count()) == (
         1,
         1,

@@ -9,11 +9,10 @@ from celery import signature
 from django.conf import settings
 
 from annotation.jobs.kernel import CHUNK
-from config.celery import BACKGROUND
-from scoring.apes.tasks import apes_chunk_task
-from scoring.autofar.tasks import autofar_chunk_task
+from scoring.apes.services import APES
+from scoring.autofar.services.runs import AUTOFAR
 from scoring.bias.services import BIAS
-from scoring.crossdataset.tasks import crossdataset_pair_task
+from scoring.crossdataset.services import CROSSDATASET
 from scoring.scores.services.kind import SCORING
 
 RECEIVED = re.compile(r"Task (loupe\.[\w.]+)\[([^\]]+)\] received")
@@ -21,9 +20,9 @@ RECEIVED = re.compile(r"Task (loupe\.[\w.]+)\[([^\]]+)\] received")
 
 def test_background_tasks_carry_the_low_priority_and_scoring_does_not():
     assert BIAS.priority == 9 and BIAS.options()["priority"] == 9
-    for task in (apes_chunk_task, autofar_chunk_task):
-        assert task.priority == BACKGROUND["priority"] == 9, task.name
-    assert crossdataset_pair_task.priority == 9
+    assert APES.priority == 9
+    assert AUTOFAR.priority == 9
+    assert CROSSDATASET.priority == 9
     assert SCORING.priority == 0 and SCORING.options()["priority"] == 0
 
 

@@ -64,6 +64,7 @@ class JobKind:
         complete: replaces the default completion (it must end in :func:`job_complete`).
         waits_for: true while the job must wait (say, for its dataset's scoring job).
         failed: runs in the transaction that marks the job failed.
+        describe: names a chunk in messages (default: "<label> <index>").
         label: what a chunk is called in messages ("chunk", "pair").
         priority: the Celery priority of its tasks (0 first, 9 last).
         soft_time_limit: seconds a chunk may take before it is asked to stop.
@@ -81,11 +82,16 @@ class JobKind:
     complete: Callable[[Any], bool] | None = None
     waits_for: Callable[[Any], bool] | None = None
     failed: Callable[[Any], None] | None = None
+    describe: Callable[[Any], str] | None = None
     label: str = "chunk"
     priority: int = 0
     soft_time_limit: int = 900
     max_dispatches: int = 4
     max_attempts: int = 4
+
+    def chunk_name(self, chunk) -> str:
+        """How messages name ``chunk``."""
+        return self.describe(chunk) if self.describe else f"{self.label} {chunk.index}"
 
     def options(self) -> dict:
         """Celery send options of the type's tasks: its priority and time limits."""
@@ -145,6 +151,11 @@ def _chunk_with_job(kind: JobKind, chunk_id: int):
 
 def _job_of(chunk):
     return getattr(chunk, _parent(type(chunk)).name)
+
+
+def _chunks(kind: JobKind, job):
+    """The job's chunk rows (whatever the reverse accessor is called: chunks, pairs, ...)."""
+    return kind.chunk_model.objects.filter(**{_parent(kind.chunk_model).name: job.pk})
 
 
 def _get(kind: JobKind, job_id: int):
@@ -231,15 +242,15 @@ def job_plan(*, kind: JobKind, job) -> list:
     job = _locked(job)
     if job.finished:
         return []
-    if not job.chunks.exists():
+    if not _chunks(kind, job).exists():
         kind.plan(job)
-        job.chunks_total = job.chunks.count()
+        job.chunks_total = _chunks(kind, job).count()
     if job.status == JobStatus.QUEUED:
         job.status = JobStatus.RUNNING
         job.started_at = timezone.now()
     job.progress_at = timezone.now()
     job.save()
-    return list(job.chunks.filter(done_at__isnull=True).order_by("index"))
+    return list(_chunks(kind, job).filter(done_at__isnull=True).order_by("index"))
 
 
 def job_dispatch(*, kind: JobKind, job_id: int, dispatch: int = 0) -> int:
@@ -265,7 +276,8 @@ def job_dispatch(*, kind: JobKind, job_id: int, dispatch: int = 0) -> int:
         job_send(kind, job_id, dispatch=dispatch, countdown=settings.LOUPE_JOB_WAIT_SECONDS)
         return 0
     if job.dispatches >= kind.max_dispatches:
-        missing = list(job.chunks.filter(done_at__isnull=True).values_list("index", flat=True))
+        unfinished = _chunks(kind, job).filter(done_at__isnull=True)
+        missing = list(unfinished.values_list("index", flat=True))
         job_fail(
             kind=kind,
             job=job,
@@ -374,7 +386,7 @@ def job_chunk_run(*, kind: JobKind, job_id: int, chunk_id: int) -> int:
         job_fail(
             kind=kind,
             job=job,
-            error=f"{kind.label} {chunk.index} was started {chunk.attempts} times and never "
+            error=f"{kind.chunk_name(chunk)} was started {chunk.attempts} times and never "
             "finished (its worker died each time)",
         )
         return 0
@@ -384,7 +396,7 @@ def job_chunk_run(*, kind: JobKind, job_id: int, chunk_id: int) -> int:
 # -- completion, failure, cancel ------------------------------------------------------------
 
 
-def job_complete(*, kind: JobKind, job, hooks: bool = True) -> bool:
+def job_complete(*, kind: JobKind, job, hooks: bool = True, after: bool = True) -> bool:
     """Mark the job succeeded if every chunk is done, running ``finish`` in that transaction
     and ``after`` once it commits.
 
@@ -392,6 +404,7 @@ def job_complete(*, kind: JobKind, job, hooks: bool = True) -> bool:
         kind: the job's type.
         job: the job.
         hooks: run ``finish`` and ``after`` (False: only the state).
+        after: run ``after`` (False: in-process runs, which send no follow-up tasks).
 
     Returns:
         True when the job is (now) finished; False when chunks are still missing.
@@ -400,7 +413,7 @@ def job_complete(*, kind: JobKind, job, hooks: bool = True) -> bool:
         job = _locked(job)
         if job.finished:
             return True
-        if job.chunks.filter(done_at__isnull=True).exists():
+        if _chunks(kind, job).filter(done_at__isnull=True).exists():
             return False
         job.status = JobStatus.SUCCEEDED
         job.chunks_done = job.chunks_total
@@ -409,7 +422,7 @@ def job_complete(*, kind: JobKind, job, hooks: bool = True) -> bool:
         job.save()
         if hooks and kind.finish is not None:
             kind.finish(job)  # sees the job succeeded; an error rolls the success back
-    if hooks and kind.after is not None:
+    if hooks and after and kind.after is not None:
         kind.after(job)
     return True
 
@@ -500,7 +513,8 @@ def job_run_inline(*, kind: JobKind, job, hooks: bool = True):
     Args:
         kind: the job's type.
         job: the job (queued, or left running by a worker).
-        hooks: run the type's ``finish`` and ``after`` (see :func:`job_complete`).
+        hooks: run the type's ``finish`` (see :func:`job_complete`); ``after``, which sends
+            follow-up tasks to the workers, never runs here.
 
     Returns:
         The finished job.
@@ -517,7 +531,7 @@ def job_run_inline(*, kind: JobKind, job, hooks: bool = True):
         if owned:
             job_fail(kind=kind, job=job, error=f"{type(error).__name__}: {error}")
         raise
-    job_complete(kind=kind, job=job, hooks=hooks)
+    job_complete(kind=kind, job=job, hooks=hooks, after=False)
     job.refresh_from_db()
     return job
 
@@ -535,8 +549,8 @@ def _queue_size() -> int | None:
         return None
 
 
-def _last_sign(job) -> datetime:
-    beat = job.chunks.filter(done_at__isnull=True).aggregate(at=Max("heartbeat_at"))["at"]
+def _last_sign(kind: JobKind, job) -> datetime:
+    beat = _chunks(kind, job).filter(done_at__isnull=True).aggregate(at=Max("heartbeat_at"))["at"]
     signs = [t for t in (job.progress_at, job.started_at, job.created_at, beat) if t is not None]
     return max(signs)
 
@@ -550,8 +564,8 @@ def _recover(kind: JobKind, job_id: int, now: datetime, workers_busy: bool) -> s
         job = kind.job_model.objects.select_for_update(skip_locked=True).filter(pk=job_id).first()
         if job is None or job.status not in (JobStatus.QUEUED, JobStatus.RUNNING):
             return None
-        quiet = now - _last_sign(job)
-        open_chunks = job.chunks.filter(done_at__isnull=True)
+        quiet = now - _last_sign(kind, job)
+        open_chunks = _chunks(kind, job).filter(done_at__isnull=True)
         lost = list(open_chunks.filter(started_at__isnull=False, heartbeat_at__lt=now - lost_after))
         unsent = [] if workers_busy else list(open_chunks.filter(started_at__isnull=True))
         if job.recoveries >= settings.LOUPE_JOB_MAX_RECOVERIES and (lost or quiet > stall_after):

@@ -15,3 +15,4 @@ class ApesConfig(AppConfig):
         from .selectors import apes_stamp
 
         stamp_part_register(name="apes", part=apes_stamp)
+        from . import services  # noqa: F401 - registers the APES job type

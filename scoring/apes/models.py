@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 
 from annotation.corpus.models import Dataset, Reference
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 
 
 class ApesQuestionSet(models.Model):
@@ -31,14 +32,10 @@ class ApesQuestionSet(models.Model):
         return f"{self.n_questions} APES questions of reference {self.reference_id}"
 
 
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+RunStatus = JobStatus  # a run's states are a job's
 
 
-class ApesRun(models.Model):
+class ApesRun(JobBase):
     """One APES computation over a dataset's current output versions, fanned out over chunks.
 
     ``answerers`` are the keys that run (``apes``, ``apes_embedding``), ``skipped`` the ones
@@ -53,9 +50,6 @@ class ApesRun(models.Model):
     answerers = models.JSONField(default=list)
     skipped = models.JSONField(default=dict, blank=True)
     chunk_size = models.PositiveIntegerField(default=50)
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
-    chunks_total = models.PositiveIntegerField(default=0)
-    chunks_done = models.PositiveIntegerField(default=0)
     outputs_total = models.PositiveIntegerField(default=0)
     scores_written = models.PositiveIntegerField(default=0)
     questions_answered = models.PositiveIntegerField(default=0)
@@ -63,14 +57,9 @@ class ApesRun(models.Model):
     seconds = models.JSONField(
         default=dict, blank=True, help_text="Seconds spent per step, summed over the chunks."
     )
-    dispatches = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -90,30 +79,16 @@ class ApesRun(models.Model):
     def __str__(self) -> str:
         return f"APES run {self.pk} on {self.dataset_id} ({self.status})"
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
 
-    @property
-    def progress(self) -> float:
-        """Done share of the chunks, in [0, 1]; 1 for a finished run without chunks."""
-        if self.chunks_total:
-            return self.chunks_done / self.chunks_total
-        return 1.0 if self.status == RunStatus.SUCCEEDED else 0.0
-
-
-class ApesChunk(models.Model):
+class ApesChunk(ChunkBase):
     """A slice of a run's outputs answered by one Celery task; ``done_at`` marks it complete."""
 
     run = models.ForeignKey(ApesRun, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
     output_ids = models.JSONField()
-    attempts = models.PositiveSmallIntegerField(default=0)
     scores_written = models.PositiveIntegerField(default=0)
     questions_answered = models.PositiveIntegerField(default=0)
     outcomes = models.JSONField(default=dict, blank=True)
     seconds = models.JSONField(default=dict, blank=True)
-    done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

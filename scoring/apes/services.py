@@ -8,17 +8,26 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Sequence
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Reference
+from annotation.jobs.kernel import (
+    BACKGROUND_PRIORITY,
+    JobKind,
+    job_chunk_done,
+    job_complete,
+    job_fail,
+    job_kind_register,
+    job_plan,
+    job_run_inline,
+    job_send_on_commit,
+)
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
 from scoring.metrics.apes import ClozeQuestion, Entity, make_questions, score_summary
+from scoring.metrics.far import DEFAULT_K
 from scoring.scores.selectors import output_version_current_list
 from scoring.scores.services.store import (
     ScoreRow,
@@ -26,8 +35,9 @@ from scoring.scores.services.store import (
     document_scores_delete,
     document_scores_upsert,
 )
+from scoring.scores.signals import scores_written
 
-from .models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
+from .models import ApesChunk, ApesQuestionSet, ApesRun
 from .nlp import (
     ANSWERER_KEYS,
     ApesUnavailableError,
@@ -106,31 +116,35 @@ def apes_run_create(
     run.full_clean()
     run.save()
     if queue:
-        transaction.on_commit(partial(_send, run.pk))
+        job_send_on_commit(APES, run.pk)
     return run
 
 
-def _send(run_id: int) -> None:
-    """Queue the run (on commit); an unreachable broker fails the run, not the caller."""
-    from .tasks import apes_run_task
-
-    try:
-        apes_run_task.delay(run_id)
-    except Exception as error:  # kombu raises several kinds of connection errors
-        log.exception("could not queue APES run %s", run_id)
-        run = ApesRun.objects.filter(pk=run_id).first()
-        if run is not None:
-            apes_run_fail(
-                run=run, error=f"could not reach the task broker: {type(error).__name__}: {error}"
-            )
-
-
-@transaction.atomic
-def apes_run_plan(*, run: ApesRun) -> list[ApesChunk]:
-    """Split the run's outputs into chunks (once), mark it running, return the unfinished ones.
+def _plan(run: ApesRun) -> None:
+    """The APES kind's plan: split the run's outputs into chunks.
 
     The outputs are those of the dataset's current output versions when the run is first
     planned, ordered by document then version, so one chunk reads few references.
+
+    Args:
+        run: the run (locked by the kernel).
+    """
+    versions = output_version_current_list(dataset=run.dataset)
+    ids = list(
+        SystemOutput.objects.filter(version__in=versions)
+        .order_by("document__position", "document__external_id", "version_id")
+        .values_list("pk", flat=True)
+    )
+    size = run.chunk_size
+    ApesChunk.objects.bulk_create(
+        ApesChunk(run=run, index=n, output_ids=ids[start : start + size])
+        for n, start in enumerate(range(0, len(ids), size))
+    )
+    run.outputs_total = len(ids)
+
+
+def apes_run_plan(*, run: ApesRun) -> list[ApesChunk]:
+    """Split the run's outputs into chunks (once), mark it running, return the unfinished ones.
 
     Args:
         run: the run.
@@ -138,27 +152,7 @@ def apes_run_plan(*, run: ApesRun) -> list[ApesChunk]:
     Returns:
         The chunks not done yet, in order.
     """
-    run = ApesRun.objects.select_for_update().get(pk=run.pk)
-    if not run.chunks.exists():
-        versions = output_version_current_list(dataset=run.dataset)
-        ids = list(
-            SystemOutput.objects.filter(version__in=versions)
-            .order_by("document__position", "document__external_id", "version_id")
-            .values_list("pk", flat=True)
-        )
-        size = run.chunk_size
-        ApesChunk.objects.bulk_create(
-            ApesChunk(run=run, index=n, output_ids=ids[start : start + size])
-            for n, start in enumerate(range(0, len(ids), size))
-        )
-        run.outputs_total = len(ids)
-        run.chunks_total = (len(ids) + size - 1) // size
-    if run.status == RunStatus.QUEUED:
-        run.status = RunStatus.RUNNING
-        run.started_at = timezone.now()
-    run.dispatches += 1
-    run.save()
-    return list(run.chunks.filter(done_at__isnull=True).order_by("index"))
+    return job_plan(kind=APES, job=run)
 
 
 def questions_digest(sentences: Sequence[str], recognizer: str) -> str:
@@ -286,7 +280,6 @@ def apes_chunk_compute(*, chunk: ApesChunk) -> int:
     Raises:
         ApesUnavailableError: spaCy's model or an answerer's extra is missing on this worker.
     """
-    ApesChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     run = chunk.run
     outputs = list(
         SystemOutput.objects.filter(pk__in=chunk.output_ids)
@@ -336,23 +329,54 @@ def apes_chunk_compute(*, chunk: ApesChunk) -> int:
     with transaction.atomic():
         document_scores_upsert(rows=rows)
         document_scores_delete(stale=stale)
-        first_time = ApesChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
-            done_at=timezone.now(),
+        job_chunk_done(
+            chunk=chunk,
+            chunk_fields={
+                "scores_written": len(rows),
+                "questions_answered": answered,
+                "outcomes": dict(outcomes),
+                "seconds": {k: round(v, 4) for k, v in seconds.items()},
+            },
             scores_written=len(rows),
             questions_answered=answered,
-            outcomes=dict(outcomes),
-            seconds={k: round(v, 4) for k, v in seconds.items()},
         )
-        if first_time:
-            ApesRun.objects.filter(pk=run.pk).update(
-                chunks_done=F("chunks_done") + 1,
-                scores_written=F("scores_written") + len(rows),
-                questions_answered=F("questions_answered") + answered,
-            )
     return len(rows)
 
 
-@transaction.atomic
+def _totals(run: ApesRun) -> None:
+    """The APES kind's finish: the run's outcome counts and seconds, summed over its chunks."""
+    totals = Counter({SCORED: 0, NO_QUESTIONS: 0, NO_REFERENCE: 0})
+    seconds = Counter()
+    for outcomes, spent in run.chunks.values_list("outcomes", "seconds"):
+        totals.update(outcomes)
+        seconds.update(spent)
+    run.outcomes = dict(totals)
+    run.seconds = {k: round(v, 3) for k, v in seconds.items()}
+    run.save(update_fields=["outcomes", "seconds"])
+
+
+def _warm(run: ApesRun) -> None:
+    scores_written.send(sender=ApesRun, dataset_id=run.dataset_id, ks=[DEFAULT_K])
+
+
+def _chunk(chunk: ApesChunk) -> int:
+    return apes_chunk_compute(chunk=chunk)
+
+
+APES = job_kind_register(
+    JobKind(
+        name="apes",
+        job_model=ApesRun,
+        chunk_model=ApesChunk,
+        plan=_plan,
+        chunk=_chunk,
+        finish=_totals,
+        after=_warm,
+        priority=BACKGROUND_PRIORITY,
+    )
+)
+
+
 def apes_run_finish(*, run: ApesRun) -> bool:
     """Mark the run succeeded if every chunk is done, with its outcome counts.
 
@@ -362,27 +386,9 @@ def apes_run_finish(*, run: ApesRun) -> bool:
     Returns:
         True when the run is (now) finished; False when chunks are still missing.
     """
-    run = ApesRun.objects.select_for_update().get(pk=run.pk)
-    if run.finished:
-        return True
-    if run.chunks.filter(done_at__isnull=True).exists():
-        return False
-    totals = Counter({SCORED: 0, NO_QUESTIONS: 0, NO_REFERENCE: 0})
-    seconds = Counter()
-    for outcomes, spent in run.chunks.values_list("outcomes", "seconds"):
-        totals.update(outcomes)
-        seconds.update(spent)
-    run.outcomes = dict(totals)
-    run.seconds = {k: round(v, 3) for k, v in seconds.items()}
-    run.status = RunStatus.SUCCEEDED
-    run.chunks_done = run.chunks_total
-    run.finished_at = timezone.now()
-    run.error = ""
-    run.save()
-    return True
+    return job_complete(kind=APES, job=run)
 
 
-@transaction.atomic
 def apes_run_fail(*, run: ApesRun, error: str) -> ApesRun:
     """Record that a run failed and why (a succeeded run stays succeeded).
 
@@ -393,13 +399,7 @@ def apes_run_fail(*, run: ApesRun, error: str) -> ApesRun:
     Returns:
         The run.
     """
-    run = ApesRun.objects.select_for_update().get(pk=run.pk)
-    if run.status != RunStatus.SUCCEEDED:
-        run.status = RunStatus.FAILED
-        run.error = error[:5000]
-        run.finished_at = timezone.now()
-        run.save()
-    return run
+    return job_fail(kind=APES, job=run, error=error)
 
 
 def apes_run_inline(*, run: ApesRun) -> ApesRun:
@@ -414,12 +414,4 @@ def apes_run_inline(*, run: ApesRun) -> ApesRun:
     Raises:
         Exception: whatever a chunk raised (the run is failed first).
     """
-    try:
-        for chunk in apes_run_plan(run=run):
-            apes_chunk_compute(chunk=chunk)
-    except Exception as error:
-        apes_run_fail(run=run, error=f"{type(error).__name__}: {error}")
-        raise
-    apes_run_finish(run=run)
-    run.refresh_from_db()
-    return run
+    return job_run_inline(kind=APES, job=run)

@@ -15,3 +15,4 @@ class AutofarConfig(AppConfig):
         from .selectors import autofar_stamp
 
         stamp_part_register(name="autofar", part=autofar_stamp)
+        from .services import runs  # noqa: F401 - registers the AutoFAR-L job type

@@ -4,13 +4,9 @@ from django.conf import settings
 from django.db import models
 
 from annotation.corpus.models import Dataset
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 
-
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+RunStatus = JobStatus  # a run's states are a job's
 
 
 class AutoFarFit(models.Model):
@@ -58,7 +54,7 @@ class AutoFarFit(models.Model):
         return f"AutoFAR fit {self.pk} on {self.dataset_id}"
 
 
-class AutoFarRun(models.Model):
+class AutoFarRun(JobBase):
     """One AutoFAR-L run: a fit applied to a target dataset's documents without human FAMs.
 
     Its chunks (documents) build the machine FAMs, compute every current extractive output's
@@ -69,20 +65,12 @@ class AutoFarRun(models.Model):
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="autofar_runs")
     fit = models.ForeignKey(AutoFarFit, on_delete=models.PROTECT, related_name="runs")
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
-    chunks_total = models.PositiveIntegerField(default=0)
-    chunks_done = models.PositiveIntegerField(default=0)
     documents_total = models.PositiveIntegerField(default=0)
     scores_written = models.PositiveIntegerField(default=0)
-    dispatches = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -99,19 +87,8 @@ class AutoFarRun(models.Model):
     def __str__(self) -> str:
         return f"AutoFAR-L run {self.pk} on {self.dataset_id} ({self.status})"
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
 
-    @property
-    def progress(self) -> float:
-        """Done share of the chunks, in [0, 1]."""
-        if self.chunks_total:
-            return self.chunks_done / self.chunks_total
-        return 1.0 if self.status == RunStatus.SUCCEEDED else 0.0
-
-
-class AutoFarChunk(models.Model):
+class AutoFarChunk(ChunkBase):
     """A slice of a run's documents computed by one Celery task; ``done_at`` marks it complete.
 
     ``counts`` holds what the chunk found (outputs predicted, documents without machine
@@ -119,12 +96,9 @@ class AutoFarChunk(models.Model):
     """
 
     run = models.ForeignKey(AutoFarRun, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
     document_ids = models.JSONField()
-    attempts = models.PositiveSmallIntegerField(default=0)
     scores_written = models.PositiveIntegerField(default=0)
     counts = models.JSONField(default=dict, blank=True)
-    done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

@@ -8,13 +8,13 @@ on the workers, one Celery task per pair, and are stored here with the digest of
 from django.conf import settings
 from django.db import models
 
-from scoring.scores.models import JobStatus
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 
 # A run's states are a scoring job's: queued, running, succeeded, failed.
 RunStatus = JobStatus
 
 
-class CrossDatasetTestRun(models.Model):
+class CrossDatasetTestRun(JobBase):
     """The paired tests of one request (metric, datasets, rule, resamples, seed) on the scores
     whose digest is ``inputs_digest``.
 
@@ -30,20 +30,10 @@ class CrossDatasetTestRun(models.Model):
     missing = models.CharField(max_length=8)
     resamples = models.PositiveIntegerField()
     seed = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
     plan = models.JSONField(default=dict, blank=True)
-    pairs_total = models.PositiveIntegerField(default=0)
-    pairs_done = models.PositiveIntegerField(default=0)
-    dispatches = models.PositiveSmallIntegerField(
-        default=0, help_text="How many times the pairs were sent to the workers."
-    )
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -53,7 +43,7 @@ class CrossDatasetTestRun(models.Model):
                 name="crossdataset_run_status_valid",
             ),
             models.CheckConstraint(
-                condition=models.Q(pairs_done__lte=models.F("pairs_total")),
+                condition=models.Q(chunks_done__lte=models.F("chunks_total")),
                 name="crossdataset_run_pairs_done_le_total",
             ),
             models.UniqueConstraint(
@@ -64,27 +54,30 @@ class CrossDatasetTestRun(models.Model):
         ]
         indexes = [models.Index(fields=["key", "inputs_digest"], name="crossdataset_run_lookup")]
 
+    @property
+    def pairs_total(self) -> int:
+        """The pairs planned (the kernel's chunks)."""
+        return self.chunks_total
+
+    @property
+    def pairs_done(self) -> int:
+        """The pairs tested (the kernel's chunks done)."""
+        return self.chunks_done
+
     def __str__(self) -> str:
         return f"cross-dataset test run {self.pk} ({self.metric}, {self.status})"
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
 
-
-class CrossDatasetPairTest(models.Model):
+class CrossDatasetPairTest(ChunkBase):
     """One pair's paired test in a run (upserted by its task; ``done_at`` marks it complete).
 
     ``result`` holds the test as the API shows it (statistic, p, units, cells, ...).
     """
 
     run = models.ForeignKey(CrossDatasetTestRun, on_delete=models.CASCADE, related_name="pairs")
-    index = models.PositiveIntegerField()
     system_a = models.CharField(max_length=200)
     system_b = models.CharField(max_length=200)
     result = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from functools import partial
 from itertools import combinations
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
+from annotation.jobs.kernel import (
+    BACKGROUND_PRIORITY,
+    JobKind,
+    job_chunk_done,
+    job_complete,
+    job_fail,
+    job_kind_register,
+    job_plan,
+    job_run_inline,
+    job_send_on_commit,
+)
 from config.exceptions import ApplicationError
 from scoring.metrics.stats import DEFAULT_SEED
 
@@ -33,21 +42,6 @@ log = logging.getLogger(__name__)
 #: (its task never reached a worker), failed, and replaced.
 QUEUED_REUSE = timedelta(minutes=15)
 NEVER_STARTED = "never started: its task did not reach a worker; a new run was queued"
-
-
-def _send(run_id: int) -> None:
-    """Queue the run (on commit); a broker that cannot be reached fails the run, not the caller."""
-    from .tasks import crossdataset_test_run_task
-
-    try:
-        crossdataset_test_run_task.delay(run_id)
-    except Exception as error:  # kombu raises several kinds of connection errors
-        log.exception("could not queue cross-dataset test run %s", run_id)
-        run = CrossDatasetTestRun.objects.filter(pk=run_id).first()
-        if run is not None:
-            crossdataset_test_run_fail(
-                run=run, error=f"could not reach the task broker: {type(error).__name__}: {error}"
-            )
 
 
 @transaction.atomic
@@ -125,12 +119,37 @@ def crossdataset_test_run_start(
         except IntegrityError:  # another request queued the same run meanwhile: use it
             continue
         if queue:
-            transaction.on_commit(partial(_send, run.pk))
+            job_send_on_commit(CROSSDATASET, run.pk)
         return run, True
     raise ApplicationError("Could not queue the cross-dataset tests; try again.")
 
 
-@transaction.atomic
+def _plan(run: CrossDatasetTestRun) -> None:
+    """The cross-dataset kind's plan: fix the run's systems and excluded cells and make one
+    row per pair (the scores changed since it was queued: the run fails with the reason).
+
+    Args:
+        run: the run (locked by the kernel).
+    """
+    try:
+        report = crossdataset_read(
+            metric=run.metric,
+            datasets=list(run.datasets),
+            missing=run.missing,
+            tests=False,
+            resamples=run.resamples,
+        )
+    except CrossDatasetParamsError as error:
+        _fail(run, f"the evaluation cannot be computed any more: {error.message}")
+        return
+    systems = sorted(report.matrices)
+    run.plan = {"systems": systems, "excluded": [list(cell) for cell in report.excluded]}
+    CrossDatasetPairTest.objects.bulk_create(
+        CrossDatasetPairTest(run=run, index=n, system_a=a, system_b=b)
+        for n, (a, b) in enumerate(combinations(systems, 2))
+    )
+
+
 def crossdataset_test_run_plan(*, run: CrossDatasetTestRun) -> list[CrossDatasetPairTest]:
     """Fix the run's systems and excluded cells and make one row per pair (once); mark it
     running. A later call (a redelivered task, a re-dispatch) reuses the pairs planned.
@@ -141,35 +160,7 @@ def crossdataset_test_run_plan(*, run: CrossDatasetTestRun) -> list[CrossDataset
     Returns:
         The pairs not done yet, in order (none for a finished run or one that just failed).
     """
-    run = CrossDatasetTestRun.objects.select_for_update().get(pk=run.pk)
-    if run.finished:
-        return []
-    if not run.plan:
-        try:
-            report = crossdataset_read(
-                metric=run.metric,
-                datasets=list(run.datasets),
-                missing=run.missing,
-                tests=False,
-                resamples=run.resamples,
-            )
-        except CrossDatasetParamsError as error:  # the scores changed since it was queued
-            _fail(run, f"the evaluation cannot be computed any more: {error.message}")
-            return []
-        systems = sorted(report.matrices)
-        run.plan = {"systems": systems, "excluded": [list(cell) for cell in report.excluded]}
-        pairs = list(combinations(systems, 2))
-        CrossDatasetPairTest.objects.bulk_create(
-            CrossDatasetPairTest(run=run, index=n, system_a=a, system_b=b)
-            for n, (a, b) in enumerate(pairs)
-        )
-        run.pairs_total = len(pairs)
-    if run.status == RunStatus.QUEUED:
-        run.status = RunStatus.RUNNING
-        run.started_at = run.started_at or timezone.now()
-    run.dispatches += 1
-    run.save()
-    return list(run.pairs.filter(done_at__isnull=True).order_by("index"))
+    return job_plan(kind=CROSSDATASET, job=run)
 
 
 def crossdataset_pair_compute(*, pair: CrossDatasetPairTest) -> int:
@@ -186,7 +177,6 @@ def crossdataset_pair_compute(*, pair: CrossDatasetPairTest) -> int:
     Returns:
         1 when this call stored the result, 0 when the pair was already done.
     """
-    CrossDatasetPairTest.objects.filter(pk=pair.pk).update(attempts=F("attempts") + 1)
     run = pair.run
     names = {pair.system_a, pair.system_b}
     cells, _ = crossdataset_scores(metric=run.metric, datasets=list(run.datasets), names=names)
@@ -207,14 +197,34 @@ def crossdataset_pair_compute(*, pair: CrossDatasetPairTest) -> int:
         locked = CrossDatasetPairTest.objects.select_for_update().get(pk=pair.pk)
         if locked.done_at is not None:
             return 0
-        locked.result = result
-        locked.done_at = timezone.now()
-        locked.save(update_fields=["result", "done_at"])
-        CrossDatasetTestRun.objects.filter(pk=run.pk).update(pairs_done=F("pairs_done") + 1)
+        job_chunk_done(chunk=locked, chunk_fields={"result": result})
     return 1
 
 
-@transaction.atomic
+def _fail(run: CrossDatasetTestRun, error: str) -> None:
+    run.status = RunStatus.FAILED
+    run.error = error[:2000]
+    run.finished_at = timezone.now()
+
+
+def _pair(pair: CrossDatasetPairTest) -> int:
+    return crossdataset_pair_compute(pair=pair)
+
+
+CROSSDATASET = job_kind_register(
+    JobKind(
+        name="crossdataset",
+        job_model=CrossDatasetTestRun,
+        chunk_model=CrossDatasetPairTest,
+        plan=_plan,
+        chunk=_pair,
+        describe=lambda pair: f"{pair.system_a} vs {pair.system_b}",
+        label="pair",
+        priority=BACKGROUND_PRIORITY,
+    )
+)
+
+
 def crossdataset_test_run_finish(*, run: CrossDatasetTestRun) -> bool:
     """Mark the run succeeded once every pair is done.
 
@@ -224,25 +234,9 @@ def crossdataset_test_run_finish(*, run: CrossDatasetTestRun) -> bool:
     Returns:
         True when the run is finished (now or before); False when pairs are left.
     """
-    run = CrossDatasetTestRun.objects.select_for_update().get(pk=run.pk)
-    if run.finished:
-        return True
-    if run.pairs.filter(done_at__isnull=True).exists():
-        return False
-    run.status = RunStatus.SUCCEEDED
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "finished_at"])
-    return True
+    return job_complete(kind=CROSSDATASET, job=run)
 
 
-def _fail(run: CrossDatasetTestRun, error: str) -> None:
-    run.status = RunStatus.FAILED
-    run.error = error[:2000]
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error", "finished_at"])
-
-
-@transaction.atomic
 def crossdataset_test_run_fail(*, run: CrossDatasetTestRun, error: str) -> None:
     """Record why the run failed (a finished run is left as it is).
 
@@ -250,9 +244,7 @@ def crossdataset_test_run_fail(*, run: CrossDatasetTestRun, error: str) -> None:
         run: the run.
         error: the reason.
     """
-    run = CrossDatasetTestRun.objects.select_for_update().get(pk=run.pk)
-    if not run.finished:
-        _fail(run, error)
+    job_fail(kind=CROSSDATASET, job=run, error=error)
 
 
 def crossdataset_test_run_inline(*, run: CrossDatasetTestRun) -> CrossDatasetTestRun:
@@ -264,7 +256,4 @@ def crossdataset_test_run_inline(*, run: CrossDatasetTestRun) -> CrossDatasetTes
     Returns:
         The run, re-read.
     """
-    for pair in crossdataset_test_run_plan(run=run):
-        crossdataset_pair_compute(pair=pair)
-    crossdataset_test_run_finish(run=run)
-    return CrossDatasetTestRun.objects.get(pk=run.pk)
+    return job_run_inline(kind=CROSSDATASET, job=run)

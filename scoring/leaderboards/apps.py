@@ -10,7 +10,11 @@ class LeaderboardsConfig(AppConfig):
 
     def ready(self) -> None:
         """Store the first view with a scoring job's success and warm the rest after it."""
-        from scoring.scores.signals import scoring_job_finishing, scoring_job_succeeded
+        from scoring.scores.signals import (
+            scores_written,
+            scoring_job_finishing,
+            scoring_job_succeeded,
+        )
 
         from . import receivers
 
@@ -20,3 +24,4 @@ class LeaderboardsConfig(AppConfig):
         scoring_job_succeeded.connect(
             receivers.on_scoring_job_succeeded, dispatch_uid="leaderboards-warm"
         )
+        scores_written.connect(receivers.on_scores_written, dispatch_uid="leaderboards-scores")

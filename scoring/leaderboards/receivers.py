@@ -22,3 +22,13 @@ def on_scoring_job_succeeded(*, job, **_) -> None:
         job: the scoring job.
     """
     leaderboard_warm.delay(job.dataset_id, job.ks)
+
+
+def on_scores_written(*, dataset_id: int, ks: list[int], **_) -> None:
+    """Warm the dataset's views after an analysis wrote scores (APES, AutoFAR-L).
+
+    Args:
+        dataset_id: the dataset's primary key.
+        ks: the FAR cut-offs to warm.
+    """
+    leaderboard_warm.delay(dataset_id, ks)

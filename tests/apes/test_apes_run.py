@@ -9,11 +9,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.corpus.models import Dataset, Document, Reference
+from annotation.jobs.tasks import job_chunk_task, job_done_task
 from annotation.systems.models import OutputVersion, System, SystemKind, SystemOutput
 from scoring.apes.models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
 from scoring.apes.selectors import apes_system_list
 from scoring.apes.services import apes_run_create, apes_run_inline, apes_run_plan
-from scoring.apes.tasks import apes_chunk_task, apes_run_done
 from scoring.leaderboards.selectors.board import leaderboard_read
 from tests.score_helpers import score_plant, stored_scores
 
@@ -90,8 +90,8 @@ def _scores(dataset, metric):
 
 def _run_as_a_worker(run: ApesRun) -> ApesRun:
     """What the workers do: plan, every chunk task, then the chord's callback."""
-    results = [apes_chunk_task(run.pk, chunk.pk) for chunk in apes_run_plan(run=run)]
-    apes_run_done(results, run.pk)
+    results = [job_chunk_task("apes", run.pk, chunk.pk) for chunk in apes_run_plan(run=run)]
+    job_done_task(results, "apes", run.pk)
     run.refresh_from_db()
     return run
 
@@ -163,15 +163,15 @@ def test_a_redelivered_chunk_recomputes_without_duplicates(toy):
     # A worker died inside the first chunk, before its transaction committed: the chunk was
     # marked started and nothing else was written. The broker sends it again.
     ApesChunk.objects.filter(pk=first.pk).update(attempts=1)
-    assert apes_chunk_task(run.pk, first.pk) > 0
-    assert apes_chunk_task(run.pk, first.pk) == 0  # a done chunk delivered again: a no-op
+    assert job_chunk_task("apes", run.pk, first.pk) > 0
+    assert job_chunk_task("apes", run.pk, first.pk) == 0  # a done chunk delivered again: a no-op
     assert ApesChunk.objects.get(pk=first.pk).attempts == 2
-    apes_run_done([0], run.pk)  # the chord callback with chunks missing sends the run again
+    job_done_task([0], "apes", run.pk)  # the chord callback with chunks missing: no-op
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING and run.chunks_done == 1
     for chunk in rest:
-        apes_chunk_task(run.pk, chunk.pk)
-    apes_run_done([0], run.pk)
+        job_chunk_task("apes", run.pk, chunk.pk)
+    job_done_task([0], "apes", run.pk)
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED and run.chunks_done == run.chunks_total == 3
     keys = [(s.version_id, s.document_id) for s in stored_scores("apes")]

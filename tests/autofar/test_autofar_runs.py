@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
+from annotation.jobs.tasks import job_chunk_task
 from annotation.systems.models import OutputVersion, System, SystemOutput
 from scoring.autofar.models import AutoFarChunk, AutoFarFit, AutoFarRun, RunStatus
 from scoring.autofar.selectors import autofar_stamp
@@ -40,7 +41,6 @@ from scoring.autofar.services import (
     autofar_run_plan,
     machine_fam_set_build,
 )
-from scoring.autofar.tasks import autofar_chunk_task
 from scoring.leaderboards.selectors import leaderboard_read
 from scoring.metrics.errors import MetricsError
 from scoring.scores.models import DocumentScore
@@ -195,8 +195,8 @@ def test_a_lost_worker_and_a_failing_chunk_lose_nothing(tiny):
     chunks = autofar_run_plan(run=run, chunk_size=1)
     assert [c.document_ids for c in chunks] == [[documents[0].pk], [documents[1].pk]]
     # Chunk 0 is done by a worker (the task called directly), then redelivered: no duplicate.
-    assert autofar_chunk_task.run(run.pk, chunks[0].pk) == 3
-    assert autofar_chunk_task.run(run.pk, chunks[0].pk) == 0  # done: a no-op
+    assert job_chunk_task.run("autofar", run.pk, chunks[0].pk) == 3
+    assert job_chunk_task.run("autofar", run.pk, chunks[0].pk) == 0  # done: a no-op
     assert autofar_chunk_compute(chunk=AutoFarChunk.objects.get(pk=chunks[0].pk)) == 3
     run.refresh_from_db()
     assert (run.status, run.chunks_done, run.scores_written) == (RunStatus.RUNNING, 1, 3)

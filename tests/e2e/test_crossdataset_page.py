@@ -23,16 +23,22 @@ def site(demo, monkeypatch):
     """
     from scoring.crossdataset.models import CrossDatasetTestRun
     from scoring.crossdataset.services import crossdataset_test_run_inline
-    from scoring.crossdataset.tasks import crossdataset_test_run_task
     from tests.crossdataset_helpers import example_load
 
     runs = []
 
-    def run_here(run_id):
+    from annotation.jobs import kernel
+
+    real = kernel.job_send
+
+    def run_here(kind, run_id, **options):
+        if kind.name != "crossdataset":
+            return real(kind, run_id, **options)
         runs.append(run_id)
         crossdataset_test_run_inline(run=CrossDatasetTestRun.objects.get(pk=run_id))
+        return True
 
-    monkeypatch.setattr(crossdataset_test_run_task, "delay", run_here)
+    monkeypatch.setattr(kernel, "job_send", run_here)
     example_load()
     return SimpleNamespace(url=demo.url, runs=runs)
 

@@ -5,16 +5,26 @@ from __future__ import annotations
 import logging
 import math
 from collections import defaultdict
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet
+from annotation.jobs.kernel import (
+    BACKGROUND_PRIORITY,
+    JobKind,
+    job_chunk_done,
+    job_complete,
+    job_fail,
+    job_kind_register,
+    job_plan,
+    job_run_inline,
+    job_send_on_commit,
+)
 from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
 from scoring.metrics.autofar import AutoFarModel, autofar_predict
@@ -34,6 +44,7 @@ from scoring.scores.services.store import (
     document_scores_delete,
     document_scores_upsert,
 )
+from scoring.scores.signals import scores_written
 
 from ..models import AutoFarChunk, AutoFarFit, AutoFarRun, RunStatus
 from .machine import (
@@ -143,32 +154,53 @@ def autofar_run_create(
         run.full_clean()
         run.save()
     if queue:
-        transaction.on_commit(partial(_send, run.pk))
+        job_send_on_commit(AUTOFAR, run.pk)
     return run
 
 
-def _send(run_id: int) -> None:
-    """Queue the run (on commit); a broker that cannot be reached fails the run, not the caller."""
-    from ..tasks import autofar_run_task
+def _plan(run: AutoFarRun, chunk_size: int | None = None) -> None:
+    """The AutoFAR-L kind's plan: split the run's documents into chunks.
 
-    try:
-        autofar_run_task.delay(run_id)
-    except Exception as error:  # kombu raises several kinds of connection errors
-        log.exception("could not queue AutoFAR-L run %s", run_id)
-        run = AutoFarRun.objects.filter(pk=run_id).first()
-        if run is not None:
-            autofar_run_fail(
-                run=run, error=f"could not reach the task broker: {type(error).__name__}: {error}"
-            )
+    It also creates the fit's machine FAM sets on the target dataset and removes AutoFAR-L
+    rows of documents that now have a human FAM.
+
+    Args:
+        run: the run (locked by the kernel).
+        chunk_size: documents per chunk (default ``settings.LOUPE_AUTOFAR_CHUNK``, 250).
+    """
+    size = chunk_size or settings.LOUPE_AUTOFAR_CHUNK
+    ids = target_document_ids(dataset=run.dataset)
+    for feature in run.fit.features:
+        scorer, n = feature_parts(feature)
+        machine_set_get_or_create(dataset=run.dataset, scorer=scorer, top_n=n)
+    # Estimates of documents the run no longer covers (they gained a human FAM) go.
+    gone = StaleScores()
+    for version_id, document_id in (
+        DocumentScore.objects.filter(
+            metrics__has_key=AUTOFAR_L, version__in=extractive_versions(dataset=run.dataset)
+        )
+        .exclude(document_id__in=ids)
+        .values_list("version_id", "document_id")
+    ):
+        gone.add(version_id=version_id, document_id=document_id, metrics=[AUTOFAR_L])
+    document_scores_delete(stale=gone)
+    AutoFarChunk.objects.bulk_create(
+        AutoFarChunk(run=run, index=n, document_ids=ids[start : start + size])
+        for n, start in enumerate(range(0, len(ids), size))
+    )
+    run.documents_total = len(ids)
 
 
-@transaction.atomic
+def _kind(chunk_size: int | None):
+    if chunk_size is None:
+        return AUTOFAR
+    return replace(AUTOFAR, plan=partial(_plan, chunk_size=chunk_size))
+
+
 def autofar_run_plan(*, run: AutoFarRun, chunk_size: int | None = None) -> list[AutoFarChunk]:
     """Split the run's documents into chunks (once), mark it running; return unfinished chunks.
 
-    The first planning also creates the fit's machine FAM sets on the target dataset and
-    removes AutoFAR-L rows of documents that now have a human FAM. Calling it again (a
-    redelivered task, a resumed run) reuses the chunks already planned.
+    Calling it again (a redelivered task, a resumed run) reuses the chunks already planned.
 
     Args:
         run: the run.
@@ -177,36 +209,7 @@ def autofar_run_plan(*, run: AutoFarRun, chunk_size: int | None = None) -> list[
     Returns:
         The chunks not done yet, in order.
     """
-    run = AutoFarRun.objects.select_for_update().select_related("fit").get(pk=run.pk)
-    if not run.chunks.exists():
-        size = chunk_size or settings.LOUPE_AUTOFAR_CHUNK
-        ids = target_document_ids(dataset=run.dataset)
-        for feature in run.fit.features:
-            scorer, n = feature_parts(feature)
-            machine_set_get_or_create(dataset=run.dataset, scorer=scorer, top_n=n)
-        # Estimates of documents the run no longer covers (they gained a human FAM) go.
-        gone = StaleScores()
-        for version_id, document_id in (
-            DocumentScore.objects.filter(
-                metrics__has_key=AUTOFAR_L, version__in=extractive_versions(dataset=run.dataset)
-            )
-            .exclude(document_id__in=ids)
-            .values_list("version_id", "document_id")
-        ):
-            gone.add(version_id=version_id, document_id=document_id, metrics=[AUTOFAR_L])
-        document_scores_delete(stale=gone)
-        AutoFarChunk.objects.bulk_create(
-            AutoFarChunk(run=run, index=n, document_ids=ids[start : start + size])
-            for n, start in enumerate(range(0, len(ids), size))
-        )
-        run.documents_total = len(ids)
-        run.chunks_total = (len(ids) + size - 1) // size
-    if run.status == RunStatus.QUEUED:
-        run.status = RunStatus.RUNNING
-        run.started_at = timezone.now()
-    run.dispatches += 1
-    run.save()
-    return list(run.chunks.filter(done_at__isnull=True).order_by("index"))
+    return job_plan(kind=_kind(chunk_size), job=run)
 
 
 def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
@@ -229,7 +232,6 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
     Raises:
         MetricsError: an output the metrics refuse (the message names it).
     """
-    AutoFarChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     run = AutoFarRun.objects.select_related("fit", "dataset").get(pk=chunk.run_id)
     fit = run.fit
     pairs = [feature_parts(feature) for feature in fit.features]
@@ -306,13 +308,11 @@ def autofar_chunk_compute(*, chunk: AutoFarChunk) -> int:
         )
         document_scores_upsert(rows=rows)
         document_scores_delete(stale=stale)
-        first_time = AutoFarChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
-            done_at=timezone.now(), scores_written=len(rows), counts=counts
+        job_chunk_done(
+            chunk=chunk,
+            chunk_fields={"scores_written": len(rows), "counts": counts},
+            scores_written=len(rows),
         )
-        if first_time:
-            AutoFarRun.objects.filter(pk=run.pk).update(
-                chunks_done=F("chunks_done") + 1, scores_written=F("scores_written") + len(rows)
-            )
     return len(rows)
 
 
@@ -348,7 +348,34 @@ def _target_ids(run: AutoFarRun) -> list[int]:
     return [pk for ids in run.chunks.values_list("document_ids", flat=True) for pk in ids]
 
 
-@transaction.atomic
+def _finish(run: AutoFarRun) -> None:
+    """The AutoFAR-L kind's finish: the run's result (in the transaction marking it done)."""
+    run.result = _result(run)
+    run.save(update_fields=["result"])
+
+
+def _warm(run: AutoFarRun) -> None:
+    scores_written.send(sender=AutoFarRun, dataset_id=run.dataset_id, ks=[run.fit.k])
+
+
+def _chunk(chunk: AutoFarChunk) -> int:
+    return autofar_chunk_compute(chunk=chunk)
+
+
+AUTOFAR = job_kind_register(
+    JobKind(
+        name="autofar",
+        job_model=AutoFarRun,
+        chunk_model=AutoFarChunk,
+        plan=_plan,
+        chunk=_chunk,
+        finish=_finish,
+        after=_warm,
+        priority=BACKGROUND_PRIORITY,
+    )
+)
+
+
 def autofar_run_finish(*, run: AutoFarRun) -> bool:
     """Mark the run succeeded, with its result, if every chunk is done.
 
@@ -358,21 +385,9 @@ def autofar_run_finish(*, run: AutoFarRun) -> bool:
     Returns:
         True when the run is (now) finished; False when chunks are still missing.
     """
-    run = AutoFarRun.objects.select_for_update().get(pk=run.pk)
-    if run.finished:
-        return True
-    if run.chunks.filter(done_at__isnull=True).exists():
-        return False
-    run.result = _result(run)
-    run.status = RunStatus.SUCCEEDED
-    run.chunks_done = run.chunks_total
-    run.finished_at = timezone.now()
-    run.error = ""
-    run.save()
-    return True
+    return job_complete(kind=AUTOFAR, job=run)
 
 
-@transaction.atomic
 def autofar_run_fail(*, run: AutoFarRun, error: str) -> AutoFarRun:
     """Record that a run failed and why (a succeeded run stays succeeded).
 
@@ -383,13 +398,7 @@ def autofar_run_fail(*, run: AutoFarRun, error: str) -> AutoFarRun:
     Returns:
         The run.
     """
-    run = AutoFarRun.objects.select_for_update().get(pk=run.pk)
-    if run.status != RunStatus.SUCCEEDED:
-        run.status = RunStatus.FAILED
-        run.error = error[:5000]
-        run.finished_at = timezone.now()
-        run.save()
-    return run
+    return job_fail(kind=AUTOFAR, job=run, error=error)
 
 
 def autofar_run_inline(*, run: AutoFarRun, chunk_size: int | None = None) -> AutoFarRun:
@@ -406,14 +415,4 @@ def autofar_run_inline(*, run: AutoFarRun, chunk_size: int | None = None) -> Aut
         MetricsError: an output the metrics refuse (the run is then failed, unless it was
             already running: a worker may still own it).
     """
-    owned = run.status == RunStatus.QUEUED  # a running run may belong to a worker too
-    try:
-        for chunk in autofar_run_plan(run=run, chunk_size=chunk_size):
-            autofar_chunk_compute(chunk=chunk)
-    except Exception as error:
-        if owned:
-            autofar_run_fail(run=run, error=f"{type(error).__name__}: {error}")
-        raise
-    autofar_run_finish(run=run)
-    run.refresh_from_db()
-    return run
+    return job_run_inline(kind=_kind(chunk_size), job=run)
