@@ -19,19 +19,15 @@ from annotation.spans.services import SpanRecord, span_annotations_replace
 from annotation.systems.models import SystemOutput
 from scoring.releases.models import Release
 from scoring.releases.selectors import release_archive_path
-from scoring.releases.services import release_create
-from scoring.releases.tasks import release_build_task
+from scoring.releases.services import release_build, release_create
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "fixtures" / "demo"
 
 
 def build(dataset, **options) -> Release:
-    """Number a release of ``dataset`` and build it by calling the Celery task (no worker)."""
-    release = release_create(dataset=dataset, queue=False, **options)
-    release_build_task(release.pk)
-    release.refresh_from_db()
-    return release
+    """Number a release of ``dataset`` and build it in this process (the job kernel's steps)."""
+    return release_build(release=release_create(dataset=dataset, queue=False, **options))
 
 
 def members(release: Release) -> dict[str, bytes]:

@@ -18,10 +18,11 @@ from django.core.management.base import CommandError
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.imports.bundle import ImportValidationError
-from scoring.releases.models import Release, ReleaseStatus
+from annotation.jobs.kernel import job_plan
+from annotation.jobs.tasks import job_chunk_task
+from scoring.releases.models import Release, ReleaseBuild, ReleaseStatus
 from scoring.releases.selectors import release_archive_path, release_dir, releases_root
-from scoring.releases.services import MAX_ATTEMPTS, release_create
-from scoring.releases.tasks import release_build_task
+from scoring.releases.services import MAX_ATTEMPTS, RELEASE, release_build, release_create
 from scoring.scores.services import scoring_pending_run_inline
 from tests.release_helpers import (
     DEMO,
@@ -272,7 +273,7 @@ def test_a_release_never_changes(scored, client_for):
     archive = release_archive_path(release)
     before = (archive.read_bytes(), archive.stat().st_mtime_ns, release.sha256, release.manifest)
     Document.objects.filter(dataset=scored, external_id="demo-001").update(category="high")
-    assert release_build_task(release.pk) == "succeeded"  # a repeat is a no-op
+    assert release_build(release=release).status == "succeeded"  # a repeat is a no-op
     release.refresh_from_db()
     assert (archive.read_bytes(), archive.stat().st_mtime_ns, release.sha256) == before[:3]
     assert release.manifest == before[3]
@@ -311,7 +312,8 @@ def test_a_failed_build_is_recorded_and_leaves_nothing(scored, settings, tmp_pat
     settings.LOUPE_RELEASES_DIR.mkdir()
     (settings.LOUPE_RELEASES_DIR / "demo").write_text("a file where the folder goes")
     release = release_create(dataset=scored, queue=False)
-    assert release_build_task(release.pk) == "failed"
+    with pytest.raises(FileExistsError):
+        release_build(release=release)
     release.refresh_from_db()
     assert release.status == ReleaseStatus.FAILED and "FileExistsError" in release.error
     assert [p.name for p in settings.LOUPE_RELEASES_DIR.iterdir()] == ["demo"]
@@ -319,11 +321,13 @@ def test_a_failed_build_is_recorded_and_leaves_nothing(scored, settings, tmp_pat
 
 def test_a_killed_workers_leftovers_are_removed_and_the_build_restarts(scored):
     release = release_create(dataset=scored, queue=False)
-    Release.objects.filter(pk=release.pk).update(status="running", attempts=1, stage="fams")
+    job_plan(kind=RELEASE, job=release)  # a worker started the build, then died
+    ReleaseBuild.objects.filter(release=release).update(attempts=1)
+    Release.objects.filter(pk=release.pk).update(stage="fams")
     leftover = releases_root() / "demo" / ".tmp-1-deadbeef" / "demo-v1"
     leftover.mkdir(parents=True)
     (leftover / "documents.jsonl").write_text('{"half": ')
-    assert release_build_task(release.pk) == "succeeded"
+    assert release_build(release=release).status == "succeeded"
     assert sorted(p.name for p in (releases_root() / "demo").iterdir()) == ["1"]
     release.refresh_from_db()
     assert release.attempts == 2 and release.error == ""
@@ -332,8 +336,9 @@ def test_a_killed_workers_leftovers_are_removed_and_the_build_restarts(scored):
 
 def test_a_build_that_keeps_dying_is_failed(scored):
     release = release_create(dataset=scored, queue=False)
-    Release.objects.filter(pk=release.pk).update(status="running", attempts=MAX_ATTEMPTS)
-    assert release_build_task(release.pk) == "failed"
+    (build,) = job_plan(kind=RELEASE, job=release)
+    ReleaseBuild.objects.filter(pk=build.pk).update(attempts=MAX_ATTEMPTS)
+    assert job_chunk_task.run("release", release.pk, build.pk) == 0
     release.refresh_from_db()
     assert release.status == "failed" and "never finished" in release.error
     assert not release_dir(release).exists()

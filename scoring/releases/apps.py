@@ -7,3 +7,7 @@ class ReleasesConfig(AppConfig):
     name = "scoring.releases"
     label = "releases"
     verbose_name = "Releases"
+
+    def ready(self) -> None:
+        """Register the release build's job type."""
+        from . import services  # noqa: F401 - registers the job type

@@ -4,13 +4,9 @@ from django.conf import settings
 from django.db import models
 
 from annotation.corpus.models import Dataset
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 
-
-class ReleaseStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+ReleaseStatus = JobStatus  # a build's states are a job's
 
 
 class ArchiveFormat(models.TextChoices):
@@ -18,7 +14,7 @@ class ArchiveFormat(models.TextChoices):
     TAR_GZ = "tar.gz", "tar.gz"
 
 
-class Release(models.Model):
+class Release(JobBase):
     """Version ``version`` (1, 2, ...) of a dataset's release.
 
     A release never changes once it succeeded: a new export is a new version. Its files live in
@@ -31,9 +27,6 @@ class Release(models.Model):
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="releases")
     version = models.PositiveIntegerField()
-    status = models.CharField(
-        max_length=10, choices=ReleaseStatus.choices, default=ReleaseStatus.QUEUED
-    )
     archive = models.CharField(max_length=8, choices=ArchiveFormat.choices)
     include_annotators = models.BooleanField(
         default=False, help_text="Also each annotator's FAMs and spans, under pseudonyms."
@@ -46,14 +39,9 @@ class Release(models.Model):
     sha256 = models.CharField(max_length=64, blank=True, help_text="The archive's SHA-256.")
     manifest = models.JSONField(null=True, blank=True)
     diff = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["dataset", "-version"]
@@ -76,14 +64,29 @@ class Release(models.Model):
             ),
         ]
 
+    @property
+    def attempts(self) -> int:
+        """How many times the build started (its one chunk's attempts)."""
+        return sum(self.chunks.values_list("attempts", flat=True))
+
     def __str__(self) -> str:
         return f"{self.dataset_id} release v{self.version} ({self.status})"
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (ReleaseStatus.SUCCEEDED, ReleaseStatus.FAILED)
 
     @property
     def archive_name(self) -> str:
         """The archive's file name: ``<dataset>-v<version>.zip`` (or ``.tar.gz``)."""
         return f"{self.dataset.slug}-v{self.version}.{self.archive}"
+
+
+class ReleaseBuild(ChunkBase):
+    """The job kernel's one chunk of a release: the build itself (its attempts and heartbeat)."""
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="chunks")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["release", "index"], name="release_build_index_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"build of release {self.release_id}"

@@ -19,24 +19,29 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from pathlib import Path
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from annotation.corpus.importers.parsers.loupe_release import layout
 from annotation.corpus.models import Dataset
+from annotation.jobs.kernel import (
+    JobKind,
+    job_fail,
+    job_kind_register,
+    job_run_inline,
+    job_send_on_commit,
+)
 from config.exceptions import ApplicationError
 
 from . import members as m
 from .archive import MemberWriter, file_sha256, write_archive
 from .datasheet import datasheet_text
 from .diff import INDEX, ItemIndex, items_diff
-from .models import ArchiveFormat, Release, ReleaseStatus
+from .models import ArchiveFormat, Release, ReleaseBuild
 from .selectors import release_dir, release_previous, releases_root
 
 log = logging.getLogger(__name__)
@@ -110,22 +115,8 @@ def release_create(
     release.full_clean()
     release.save()
     if queue:
-        transaction.on_commit(partial(_send, release.pk))
+        job_send_on_commit(RELEASE, release.pk)
     return release
-
-
-def _send(release_id: int) -> None:
-    """Queue the build; a broker that cannot be reached fails the release, not the request."""
-    from .tasks import release_build_task
-
-    try:
-        release_build_task.delay(release_id)
-    except Exception as error:  # kombu raises several kinds of connection errors
-        log.exception("could not queue release %s", release_id)
-        release_fail(
-            release_id=release_id,
-            error=f"could not reach the task broker: {type(error).__name__}: {error}",
-        )
 
 
 def release_fail(*, release_id: int, error: str) -> None:
@@ -135,9 +126,9 @@ def release_fail(*, release_id: int, error: str) -> None:
         release_id: the release's primary key.
         error: the reason, shown to the admin.
     """
-    Release.objects.filter(pk=release_id).exclude(status=ReleaseStatus.SUCCEEDED).update(
-        status=ReleaseStatus.FAILED, error=error[:5000], finished_at=timezone.now()
-    )
+    release = Release.objects.filter(pk=release_id).first()
+    if release is not None:
+        job_fail(kind=RELEASE, job=release, error=error)
 
 
 class _ProgressWriter:
@@ -240,11 +231,54 @@ def _publish(staging_root: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _plan(release: Release) -> None:
+    """The release kind's plan: one chunk, the build."""
+    ReleaseBuild.objects.create(release=release, index=0)
+
+
+def _build(chunk: ReleaseBuild) -> int:
+    """The release kind's chunk: write the files in a staging folder, then publish them.
+
+    A worker killed mid-build leaves a staging folder; the next attempt removes it and starts
+    over. A failure removes the staging folder and is raised (the kernel fails the release).
+    """
+    release = Release.objects.select_related("dataset").get(pk=chunk.release_id)
+    final = release_dir(release)
+    Release.objects.filter(pk=release.pk).update(stage="planning")
+    work = None
+    try:
+        work = _staging_folder(release)
+        result = _write(release, work / layout.archive_root(release.dataset.slug, release.version))
+        _publish(work, final)
+    except Exception:
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
+        raise
+    Release.objects.filter(pk=release.pk).update(stage="done", **result)
+    return 1
+
+
+RELEASE = job_kind_register(
+    JobKind(
+        name="release",
+        job_model=Release,
+        chunk_model=ReleaseBuild,
+        plan=_plan,
+        chunk=_build,
+        describe=lambda chunk: "the build",
+        label="build",
+        soft_time_limit=1800,
+        max_attempts=MAX_ATTEMPTS,
+    )
+)
+
+
 def release_build(*, release: Release) -> Release:
-    """Write the release's files and mark it succeeded (idempotent: a succeeded one is kept).
+    """Build the release's files in this process and mark it succeeded (a succeeded one is
+    kept): ``manage.py export_release`` and the tests.
 
     Args:
-        release: a queued, running (its worker died) or failed release.
+        release: a queued or running (its worker died) release.
 
     Returns:
         The release, refreshed.
@@ -253,27 +287,7 @@ def release_build(*, release: Release) -> Release:
         Exception: whatever stopped the build, after the release was marked failed and its
             staging folder removed.
     """
-    final = release_dir(release)
-    if release.status == ReleaseStatus.SUCCEEDED and final.is_dir():
-        return release
-    Release.objects.filter(pk=release.pk).update(
-        status=ReleaseStatus.RUNNING, started_at=timezone.now(), error="", stage="planning"
-    )
-    work = None
-    try:
-        work = _staging_folder(release)
-        result = _write(release, work / layout.archive_root(release.dataset.slug, release.version))
-        _publish(work, final)
-    except Exception as error:
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
-        release_fail(release_id=release.pk, error=f"{type(error).__name__}: {error}")
-        raise
-    Release.objects.filter(pk=release.pk).update(
-        status=ReleaseStatus.SUCCEEDED, stage="done", finished_at=timezone.now(), **result
-    )
-    release.refresh_from_db()
-    return release
+    return job_run_inline(kind=RELEASE, job=release)
 
 
 def _staging_folder(release: Release) -> Path:

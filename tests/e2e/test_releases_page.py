@@ -18,19 +18,29 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def queued(monkeypatch):
     """The release builds the page asks for, held instead of sent to a broker: the test runs
-    them by calling the task."""
-    from scoring.releases.tasks import release_build_task
+    them in the server's process by the job kernel's steps."""
+    from annotation.jobs import kernel
 
     ids: list[int] = []
-    monkeypatch.setattr(release_build_task, "delay", lambda release_id: ids.append(release_id))
+    real = kernel.job_send
+
+    def send(kind, job_id, **options):
+        if kind.name != "release":
+            return real(kind, job_id, **options)
+        ids.append(job_id)
+        return True
+
+    monkeypatch.setattr(kernel, "job_send", send)
     return ids
 
 
 def _build(ids: list[int]) -> None:
-    from scoring.releases.tasks import release_build_task
+    from scoring.releases.models import Release
+    from scoring.releases.services import release_build
 
     while ids:
-        assert release_build_task(ids.pop(0)) == "succeeded"
+        release = Release.objects.get(pk=ids.pop(0))
+        assert release_build(release=release).status == "succeeded"
 
 
 def test_an_admin_exports_two_versions_and_downloads_one(context, demo, queued):
