@@ -7,11 +7,3 @@ class ApesConfig(AppConfig):
     name = "scoring.apes"
     label = "apes"
     verbose_name = "APES"
-
-    def ready(self) -> None:
-        """Register the leaderboard stamp part: APES scores are written outside scoring jobs."""
-        from scoring.leaderboards.stamps import stamp_part_register
-
-        from .selectors import apes_stamp
-
-        stamp_part_register(name="apes", part=apes_stamp)

@@ -9,6 +9,7 @@ from celery import shared_task
 from config.celery import BACKGROUND, chord_failure_task, chord_fan_out, long_job
 
 from .models import ApesChunk, ApesRun
+from .signals import apes_run_finished
 
 log = logging.getLogger(__name__)
 
@@ -88,10 +89,8 @@ def apes_chunk_task(run_id: int, chunk_id: int) -> int:
 
 
 def _warm(run: ApesRun) -> None:
-    from scoring.leaderboards.tasks import leaderboard_warm
-    from scoring.metrics.far import DEFAULT_K
-
-    leaderboard_warm.delay(run.dataset_id, [DEFAULT_K])
+    # The leaderboards (above APES) warm their tables on this event.
+    apes_run_finished.send(sender=ApesRun, dataset_id=run.dataset_id, run=run)
 
 
 @shared_task(name="loupe.apes.done", **BACKGROUND)

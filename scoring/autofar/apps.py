@@ -1,4 +1,4 @@
-"""App configuration for the autofar app: registers its leaderboard stamp part."""
+"""App configuration for the autofar app."""
 
 from django.apps import AppConfig
 
@@ -7,11 +7,3 @@ class AutofarConfig(AppConfig):
     name = "scoring.autofar"
     label = "autofar"
     verbose_name = "AutoFAR"
-
-    def ready(self) -> None:
-        """Make every finished AutoFAR-L run change its dataset's leaderboard stamp."""
-        from scoring.leaderboards.stamps import stamp_part_register
-
-        from .selectors import autofar_stamp
-
-        stamp_part_register(name="autofar", part=autofar_stamp)

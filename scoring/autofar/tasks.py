@@ -9,6 +9,7 @@ from celery import shared_task
 from config.celery import BACKGROUND, chord_failure_task, chord_fan_out, long_job
 
 from .models import AutoFarChunk, AutoFarRun
+from .signals import autofar_run_finished
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def autofar_chunk_task(run_id: int, chunk_id: int) -> int:
 
 @shared_task(name="loupe.autofar.run_done", **BACKGROUND)
 def autofar_run_done(results: list[int], run_id: int) -> int:
-    """Chord callback: finish the run and warm the leaderboards, or re-send unfinished chunks.
+    """Chord callback: finish the run and announce it (to warm the boards), or re-send chunks.
 
     Args:
         results: scores written per chunk.
@@ -99,15 +100,16 @@ def autofar_run_done(results: list[int], run_id: int) -> int:
     Returns:
         The scores written by this round of chunks.
     """
-    from scoring.leaderboards.tasks import leaderboard_warm
-
     from .services import autofar_run_finish
 
     run = _run(run_id)
     if run is None:
         return sum(results)
     if autofar_run_finish(run=run):
-        leaderboard_warm.delay(run.dataset_id, [run.fit.k])
+        # The leaderboards (above AutoFAR) warm their tables on this event.
+        autofar_run_finished.send(
+            sender=AutoFarRun, dataset_id=run.dataset_id, k=run.fit.k, run=run
+        )
     else:
         log.warning("AutoFAR-L run %s has unfinished chunks; sending them again", run_id)
         autofar_run_task.delay(run_id)
