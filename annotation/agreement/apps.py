@@ -2,6 +2,8 @@
 
 from django.apps import AppConfig
 
+from annotation.campaigns.signals import task_submitted
+
 
 class AgreementConfig(AppConfig):
     name = "annotation.agreement"
@@ -10,8 +12,6 @@ class AgreementConfig(AppConfig):
 
     def ready(self) -> None:
         """Queue a FAM campaign's agreement after each submission (one waiting run per campaign)."""
-        from annotation.campaigns.signals import task_submitted
-
         from .fam_services import on_task_submitted
         from .services import span_agreement_on_task_submitted
 

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.accounts.roles import ADMIN, IsAnyRole, has_role
+from annotation.adjudication.selectors import user_may_adjudicate
 from annotation.campaigns.models import Campaign, CampaignKind
 
 from .fam_selectors import campaign_agreement_get
@@ -23,8 +24,6 @@ class IsAgreementReader(BasePermission):
     message = "Only admins and this campaign's adjudicators may read its agreement."
 
     def has_permission(self, request, view) -> bool:
-        from annotation.adjudication.selectors import user_may_adjudicate
-
         return user_may_adjudicate(user=request.user, campaign_id=view.kwargs["pk"])
 
 

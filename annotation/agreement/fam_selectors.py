@@ -24,6 +24,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 
+from annotation.accounts.roles import ADMIN, has_role
+from annotation.adjudication.selectors import campaign_gold_get
 from annotation.campaigns.models import Campaign, CampaignKind, SuggestionEvent, Task, TaskStatus
 from annotation.campaigns.timing import active_seconds
 from annotation.corpus.models import Dataset
@@ -138,8 +140,6 @@ def _fam_keys(campaign: Campaign, tasks: list[dict]) -> tuple[QuerySet[Fam], set
 
 
 def _gold_fams(campaign: Campaign) -> QuerySet[Fam]:
-    from annotation.adjudication.selectors import campaign_gold_get
-
     gold = campaign_gold_get(campaign=campaign)
     if gold is None:
         return Fam.objects.none()
@@ -341,8 +341,6 @@ _SYSTEM_KEYS = ("system", "output")
 def _systems_hidden(campaign: Campaign, user) -> bool:
     """Whether ``user`` may not learn which system a PolyTope item of ``campaign`` comes from
     (as the adjudication API hides it: system-blind campaigns, readers who are not admins)."""
-    from annotation.accounts.roles import ADMIN, has_role
-
     return (
         campaign.kind == CampaignKind.POLYTOPE
         and campaign.system_blind

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from annotation.campaigns.models import Campaign
+from annotation.campaigns.models import Campaign, CampaignKind
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSet
 
@@ -163,8 +163,6 @@ class FamAgreementRun(models.Model):
 
     def clean(self) -> None:
         """Only FAM campaigns have FAM agreement runs."""
-        from annotation.campaigns.models import CampaignKind
-
         if self.campaign_id and self.campaign.kind != CampaignKind.FAM:
             raise ValidationError(
                 {"campaign": "FAM agreement is computed for FAM campaigns; this is a "

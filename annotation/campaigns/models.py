@@ -7,6 +7,7 @@ from django.db import models
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet
 from annotation.systems.models import System, SystemOutput
+from scoring.metrics.suggest import scorer_names
 
 
 class CampaignStatus(models.TextChoices):
@@ -114,8 +115,6 @@ class Campaign(models.Model):
 
     def clean(self) -> None:
         """Check the scorer names against the suggestion registry and the sample's shape."""
-        from scoring.metrics.suggest import scorer_names
-
         if not isinstance(self.scorers, list) or any(s not in scorer_names() for s in self.scorers):
             raise ValidationError(
                 {"scorers": f"Choose scorers from {list(scorer_names())}; got {self.scorers!r}."}

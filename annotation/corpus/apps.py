@@ -2,6 +2,9 @@
 
 from django.apps import AppConfig
 
+from annotation.imports.bundle import ImportValidationError
+from config.exceptions import IssuesError
+
 
 class CorpusConfig(AppConfig):
     name = "annotation.corpus"
@@ -10,7 +13,4 @@ class CorpusConfig(AppConfig):
 
     def ready(self):
         """Let the API's exception handler render the import kernel's errors with their issues."""
-        from annotation.imports.bundle import ImportValidationError
-        from config.exceptions import IssuesError
-
         IssuesError.register(ImportValidationError)

@@ -27,11 +27,9 @@ from annotation.imports.bundle import (
 
 from .importers.formats import get_format
 from .models import Dataset
-from .signals import demo_dataset_loaded
+from .signals import demo_campaigns_requested, demo_dataset_loaded
 
 DEMO_SLUG = "demo"
-DEMO_CAMPAIGN = "demo-fam"
-DEMO_POLYTOPE = "polytope_campaign.json"
 DEMO_DIR = settings.BASE_DIR / "fixtures" / "demo"
 DEMO_USERS = (
     ("annotator", "loupe-annotator", ANNOTATOR),
@@ -132,53 +130,9 @@ def demo_load(*, fixtures_dir: Path = DEMO_DIR, with_campaign: bool = False) -> 
             user.save(update_fields=["password"])
         users.append((username, password, role))
     if with_campaign:
-        _demo_campaign()
-        report.extend(_demo_polytope_campaign(fixtures_dir / DEMO_POLYTOPE))
+        # annotation.campaigns (above corpus) makes the demo's campaigns for these users.
+        for _receiver, lines in demo_campaigns_requested.send(
+            sender=Dataset, dataset=Dataset.objects.get(slug=DEMO_SLUG), fixtures_dir=fixtures_dir
+        ):
+            report.extend(lines or ())
     return DemoResult(dataset_created=created, users=tuple(users), report=tuple(report))
-
-
-def _demo_campaign() -> None:
-    from annotation.campaigns.models import Campaign
-    from annotation.campaigns.services import campaign_create, tasks_assign_round_robin
-
-    if Campaign.objects.filter(slug=DEMO_CAMPAIGN).exists():
-        return
-    campaign = campaign_create(
-        dataset=Dataset.objects.get(slug=DEMO_SLUG),
-        slug=DEMO_CAMPAIGN,
-        name="Demo FAMs",
-        scorers=["rougeavg-f", "tfidf"],
-        top_k=3,
-        blind=True,
-    )
-    tasks_assign_round_robin(campaign=campaign, annotators=["annotator"])
-
-
-def _demo_polytope_campaign(path: Path) -> list[str]:
-    """Create the demo's PolyTope campaign once; say why not when the fixtures do not allow it."""
-    from annotation.campaigns.models import Campaign
-    from annotation.campaigns.services import polytope_campaign_create, tasks_assign_round_robin
-    from config.exceptions import ApplicationError
-
-    if not path.is_file():
-        return []
-    spec = json.loads(path.read_text(encoding="utf-8"))
-    if Campaign.objects.filter(slug=spec["slug"]).exists():
-        return []
-    try:
-        with transaction.atomic():
-            campaign = polytope_campaign_create(
-                dataset=Dataset.objects.get(slug=DEMO_SLUG),
-                slug=spec["slug"],
-                name=spec["name"],
-                systems=spec["systems"],
-                documents=spec["documents"],
-                annotators_per_document=len(spec["annotators"]),
-                blind=spec.get("blind", True),
-                system_blind=spec.get("system_blind", True),
-            )
-            tasks = tasks_assign_round_robin(campaign=campaign, annotators=spec["annotators"])
-    except ApplicationError as error:
-        # A demo whose outputs were changed by hand must still start: say what is missing.
-        return [f"PolyTope campaign {spec['slug']!r} not created: {error.message}"]
-    return [f"PolyTope campaign {spec['slug']!r}: {len(tasks)} items for {spec['annotators']}"]

@@ -7,6 +7,7 @@ from django.db import models
 from annotation.corpus.models import Category, Dataset, Document, Reference
 from scoring.metrics.adjudication import AdjudicationError, provenance_validate
 from scoring.metrics.fam import FamError, validate_fam
+from scoring.metrics.spans import scheme_names
 
 
 class AnnotationSetKind(models.TextChoices):
@@ -64,8 +65,6 @@ class AnnotationSet(models.Model):
 
     def clean(self) -> None:
         """Check the scheme's name against the registered span schemes."""
-        from scoring.metrics.spans import scheme_names
-
         if self.scheme != self.FAM_SCHEME and self.scheme not in scheme_names():
             raise ValidationError(
                 {"scheme": f"Choose fam or one of {list(scheme_names())}; got {self.scheme!r}."}

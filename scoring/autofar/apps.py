@@ -1,4 +1,4 @@
-"""App configuration for the autofar app: registers its leaderboard stamp part."""
+"""App configuration for the autofar app."""
 
 from django.apps import AppConfig
 
@@ -9,10 +9,5 @@ class AutofarConfig(AppConfig):
     verbose_name = "AutoFAR"
 
     def ready(self) -> None:
-        """Make every finished AutoFAR-L run change its dataset's leaderboard stamp."""
-        from scoring.leaderboards.stamps import stamp_part_register
-
-        from .selectors import autofar_stamp
-
-        stamp_part_register(name="autofar", part=autofar_stamp)
+        """Register the AutoFAR-L job type with the job kernel."""
         from .services import runs  # noqa: F401 - registers the AutoFAR-L job type

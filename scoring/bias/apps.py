@@ -2,6 +2,9 @@
 
 from django.apps import AppConfig
 
+from annotation.corpus.signals import dataset_imported
+from scoring.uploads.signals import outputs_uploaded
+
 
 class BiasConfig(AppConfig):
     name = "scoring.bias"
@@ -10,9 +13,6 @@ class BiasConfig(AppConfig):
 
     def ready(self) -> None:
         """Queue a bias run when a dataset is imported and when outputs are uploaded."""
-        from annotation.corpus.signals import dataset_imported
-        from scoring.uploads.signals import outputs_uploaded
-
         from . import receivers, services  # noqa: F401 - services registers the bias job type
 
         dataset_imported.connect(receivers.on_dataset_imported, dispatch_uid="bias-import")

@@ -18,6 +18,7 @@ from django.db.models import Count, Max
 from annotation.corpus.models import Dataset
 from annotation.systems.models import System
 from config.exceptions import ApplicationError
+from scoring.leaderboards.selectors.board import METRICS
 from scoring.metrics.crossdataset import MISSING_ERROR, MISSING_RULES, CrossDatasetError
 from scoring.metrics.leaderboard import FAR_MEASURES, POLYTOPE
 from scoring.metrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -46,8 +47,6 @@ def crossdataset_metrics() -> tuple[str, ...]:
     Returns:
         Leaderboard metric keys, the FAR family as ``far@3`` etc., then PolyTope.
     """
-    from scoring.leaderboards.selectors.board import METRICS
-
     keys = [f"{m}@3" if m in FAR_MEASURES else m for m in METRICS]
     return tuple(dict.fromkeys([*keys, POLYTOPE]))
 

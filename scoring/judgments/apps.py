@@ -2,6 +2,8 @@
 
 from django.apps import AppConfig
 
+from annotation.imports.hooks import JUDGMENTS, part_writer_register
+
 
 class JudgmentsConfig(AppConfig):
     name = "scoring.judgments"
@@ -10,8 +12,6 @@ class JudgmentsConfig(AppConfig):
 
     def ready(self) -> None:
         """Let dataset imports that bring judgment studies or released scores write them here."""
-        from annotation.imports.hooks import judgments_writer_register
-
         from .services import JUDGMENTS_WRITER
 
-        judgments_writer_register(JUDGMENTS_WRITER)
+        part_writer_register(JUDGMENTS, JUDGMENTS_WRITER)

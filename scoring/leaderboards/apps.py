@@ -1,6 +1,11 @@
-"""App configuration for the leaderboards app: subscribes to the scores app's job events."""
+"""App configuration for the leaderboards app: the first board with a scoring job's success,
+and the boards warmed after scoring jobs, APES runs and AutoFAR-L runs."""
 
 from django.apps import AppConfig
+
+from scoring.apes.signals import apes_run_finished
+from scoring.autofar.signals import autofar_run_finished
+from scoring.scores.signals import scoring_job_finishing, scoring_job_succeeded
 
 
 class LeaderboardsConfig(AppConfig):
@@ -9,13 +14,7 @@ class LeaderboardsConfig(AppConfig):
     verbose_name = "Leaderboards"
 
     def ready(self) -> None:
-        """Store the first view with a scoring job's success and warm the rest after it."""
-        from scoring.scores.signals import (
-            scores_written,
-            scoring_job_finishing,
-            scoring_job_succeeded,
-        )
-
+        """Subscribe to the scoring jobs and to the runs that write figures outside them."""
         from . import receivers
 
         scoring_job_finishing.connect(
@@ -24,4 +23,7 @@ class LeaderboardsConfig(AppConfig):
         scoring_job_succeeded.connect(
             receivers.on_scoring_job_succeeded, dispatch_uid="leaderboards-warm"
         )
-        scores_written.connect(receivers.on_scores_written, dispatch_uid="leaderboards-scores")
+        apes_run_finished.connect(receivers.on_apes_run_finished, dispatch_uid="leaderboards-apes")
+        autofar_run_finished.connect(
+            receivers.on_autofar_run_finished, dispatch_uid="leaderboards-autofar"
+        )

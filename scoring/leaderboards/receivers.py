@@ -1,6 +1,12 @@
-"""Receivers of the scores app's job events: the first leaderboard, then the others."""
+"""Receivers of the events of the apps below the leaderboards (scores, APES, AutoFAR): the
+first board with a scoring job's success, then the boards their work changed, warmed.
+
+Connected in ``LeaderboardsConfig.ready()``; those apps never import the leaderboards.
+"""
 
 from __future__ import annotations
+
+from scoring.metrics.far import DEFAULT_K
 
 from .services import leaderboard_first_view_store
 from .tasks import leaderboard_warm
@@ -24,11 +30,20 @@ def on_scoring_job_succeeded(*, job, **_) -> None:
     leaderboard_warm.delay(job.dataset_id, job.ks)
 
 
-def on_scores_written(*, dataset_id: int, ks: list[int], **_) -> None:
-    """Warm the dataset's views after an analysis wrote scores (APES, AutoFAR-L).
+def on_apes_run_finished(*, dataset_id: int, **_) -> None:
+    """Warm the dataset's default leaderboard tables (FAR at the default k) after an APES run.
 
     Args:
-        dataset_id: the dataset's primary key.
-        ks: the FAR cut-offs to warm.
+        dataset_id: the run's dataset.
     """
-    leaderboard_warm.delay(dataset_id, ks)
+    leaderboard_warm.delay(dataset_id, [DEFAULT_K])
+
+
+def on_autofar_run_finished(*, dataset_id: int, k: int, **_) -> None:
+    """Warm the dataset's leaderboard tables at the run's FAR cut-off after an AutoFAR-L run.
+
+    Args:
+        dataset_id: the run's dataset.
+        k: the cut-off of the run's fit.
+    """
+    leaderboard_warm.delay(dataset_id, [k])

@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
 
 from annotation.adjudication.selectors import gold_counted_q
+from annotation.agreement.selectors import dataset_agreement_summary
 from annotation.campaigns.models import Campaign, TaskStatus
 from annotation.campaigns.models import Task as CampaignTask
 from annotation.corpus.importers.parsers.loupe_release import layout
@@ -603,8 +604,6 @@ def agreement_summary(dataset: Dataset) -> dict:
         ``{"campaigns": [...], "span_runs": [...]}`` as the selector gives them, without the
         dataset's slug.
     """
-    from annotation.agreement.selectors import dataset_agreement_summary
-
     summary = dataset_agreement_summary(dataset=dataset)
     # The manifest names the dataset; its slug here would make a re-imported copy differ.
     return {key: value for key, value in summary.items() if key != "dataset"}

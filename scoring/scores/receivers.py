@@ -6,13 +6,8 @@ a job's row commits with the data it scores; the job itself goes to the workers 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from annotation.imports.bundle import SystemRecord
 from annotation.imports.summary import ImportSummary
 from annotation.systems.models import OutputVersion
-from scoring.uploads.services import system_output_import
 
 from .models import JobTrigger
 from .services import (
@@ -59,26 +54,3 @@ def on_scored_spans_changed(*, dataset, user=None, **_) -> None:
         user: who changed them.
     """
     scoring_job_request_for_spans(dataset=dataset, user=user)
-
-
-def on_demo_dataset_loaded(*, dataset, fixtures_dir: Path, **_) -> list[str]:
-    """Import the demo systems' outputs and queue their scoring, so the leaderboard fills at once.
-
-    Args:
-        dataset: the demo dataset.
-        fixtures_dir: the demo's fixtures (``systems.json`` and ``outputs/<system>.jsonl``).
-
-    Returns:
-        The report lines of the output imports.
-    """
-    report: list[str] = []
-    for raw in json.loads((fixtures_dir / "systems.json").read_text(encoding="utf-8")):
-        system = SystemRecord(**raw)
-        summary = system_output_import(
-            dataset=dataset,
-            system=system,
-            source=fixtures_dir / "outputs" / f"{system.slug}.jsonl",
-        )
-        report.extend(str(line) for line in summary.report)
-    scoring_job_create(dataset=dataset, trigger=JobTrigger.UPLOAD)
-    return report

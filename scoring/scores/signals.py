@@ -8,6 +8,3 @@ from django.dispatch import Signal
 scoring_job_finishing = Signal()
 # Sent after that transaction; kwargs: ``job``. Leaderboards warms its other views.
 scoring_job_succeeded = Signal()
-# Sent after another app wrote scores outside a scoring job (an APES or AutoFAR-L run);
-# kwargs: ``dataset_id``, ``ks`` (the FAR cut-offs to warm). Leaderboards warms its views.
-scores_written = Signal()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from io import StringIO
 
 import pytest
@@ -14,6 +15,7 @@ from annotation.systems.models import OutputVersion, System, SystemKind, SystemO
 from scoring.apes.models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
 from scoring.apes.selectors import apes_system_list
 from scoring.apes.services import apes_run_create, apes_run_inline, apes_run_plan
+from scoring.leaderboards.models import LeaderboardSnapshot
 from scoring.leaderboards.selectors.board import leaderboard_read
 from tests.score_helpers import score_plant, stored_scores
 
@@ -202,6 +204,26 @@ def test_the_leaderboard_shows_apes_and_its_correlation_with_far(toy):
         assert correlations[level]["human"] == "far" and correlations[level]["n"] == 4
         for method in ("pearson", "spearman", "kendall"):
             assert correlations[level][method]["value"] == pytest.approx(1.0), (level, method)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_on_a_real_worker_warms_the_default_leaderboards(toy, celery_worker_process):
+    """The finished run is announced; the leaderboards (which APES does not import) warm."""
+    run = apes_run_create(dataset=toy, answerers=["apes"])  # queued when its transaction commits
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not run.finished:
+        time.sleep(0.25)
+        run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED, (run.status, run.error)
+    # All documents and each of the four categories, at the default k.
+    while time.monotonic() < deadline:
+        if LeaderboardSnapshot.objects.filter(dataset=toy).count() >= 5:
+            break
+        time.sleep(0.25)
+    assert LeaderboardSnapshot.objects.filter(dataset=toy).count() == 5
+    board = leaderboard_read(dataset=toy)
+    assert board.stored  # stored after the run: its stamp has the finished run
+    assert "apes" in board.payload["metrics"]
 
 
 @pytest.mark.django_db

@@ -41,6 +41,7 @@ from scoring.autofar.services import (
     autofar_run_plan,
     machine_fam_set_build,
 )
+from scoring.leaderboards.models import LeaderboardSnapshot
 from scoring.leaderboards.selectors import leaderboard_read
 from scoring.metrics.errors import MetricsError
 from scoring.scores.models import DocumentScore
@@ -364,6 +365,16 @@ def test_a_run_through_a_real_celery_worker(celery_worker_process):
     assert run.status == RunStatus.SUCCEEDED, (run.status, run.error)
     assert run.chunks_done == run.chunks_total == 1 and run.dispatches == 1
     assert _estimates(dataset) == pytest.approx(_expected(), abs=1e-12)
+    # The finished run is announced, and the leaderboards (which AutoFAR does not import) warm
+    # the dataset's tables at the fit's k: all documents and each of the four categories.
+    while time.monotonic() < deadline:
+        if LeaderboardSnapshot.objects.filter(dataset=dataset).count() >= 5:
+            break
+        time.sleep(0.25)
+    assert LeaderboardSnapshot.objects.filter(dataset=dataset).count() == 5
+    board = leaderboard_read(dataset=dataset, k=2)
+    assert board.stored  # stored after the run: its stamp has the finished run
+    assert "autofar_l" in board.payload["metrics"]
 
 
 @pytest.mark.django_db(transaction=True)

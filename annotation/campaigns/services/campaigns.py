@@ -17,6 +17,7 @@ from config.exceptions import ApplicationError
 from scoring.metrics.polytope import count_words
 from scoring.metrics.spans import join_sentences
 
+from ..hooks import adjudicators_set
 from ..models import (
     CAMPAIGN_TRANSITIONS,
     Campaign,
@@ -311,24 +312,21 @@ class CampaignLaunch:
 
 
 def _adjudicators_store(campaign: Campaign, usernames: Sequence[str], user) -> list[str]:
-    """Give the campaign its adjudicators through the adjudication app, when it is installed.
+    """Give the campaign its adjudicators through the setter the adjudication app installs.
 
     Returns:
         Notes for the admin (empty when they were stored).
     """
     try:
-        from annotation.adjudication.services import campaign_adjudicators_set
-    except ImportError:
-        # TODO(issue 11): the adjudication app (annotation/adjudication) is not installed yet.
+        stored = adjudicators_set(campaign=campaign, usernames=usernames, user=user)
+    except ApplicationError as error:
+        extra = {k: v for k, v in error.extra.items() if k not in ("field", "fields")}
+        raise field_error("adjudicators", error.message, **extra) from error
+    if not stored:
         return [
             f"The adjudicators {list(usernames)} were not stored: this Loupe has no "
             "adjudication app; admins adjudicate."
         ]
-    try:
-        campaign_adjudicators_set(campaign=campaign, usernames=list(usernames), user=user)
-    except ApplicationError as error:
-        extra = {k: v for k, v in error.extra.items() if k not in ("field", "fields")}
-        raise field_error("adjudicators", error.message, **extra) from error
     return []
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from annotation.corpus.models import Document
 from config.exceptions import ApplicationError
+from scoring.metrics.suggest import get_scorer, suggest
 
 from ..models import (
     Campaign,
@@ -75,8 +76,6 @@ def suggestions_compute_documents(*, campaign: Campaign, document_ids: Sequence[
     Raises:
         scoring.metrics.suggest.ScorerUnavailableError: a scorer's optional extra is missing.
     """
-    from scoring.metrics.suggest import get_scorer, suggest
-
     stem = campaign.rouge_use_stemmer
     scorers = [get_scorer(name, rouge_use_stemmer=stem) for name in campaign.scorers]
     written = 0

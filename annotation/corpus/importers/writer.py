@@ -1,24 +1,27 @@
 """Dataset writer: checks a validated bundle, then writes it in one transaction.
 
-It writes what ``annotation`` owns (the dataset, documents, references, annotation sets and
-span sets) and hands the systems and outputs, then the judgment studies and released scores,
-to the part writers that ``annotation.systems`` and ``scoring.judgments`` register
-(``annotation.imports.hooks``), inside the same transaction.
+It writes what the corpus owns (the dataset, documents and references) and hands the systems
+and outputs, the FAM annotation sets, the span sets, then the judgment studies and released
+scores to the part writers that ``annotation.systems``, ``annotation.fams``, ``annotation.spans``
+and ``scoring.judgments`` register (``annotation.imports.hooks``), inside the same transaction.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
 
 from annotation.corpus.models import Dataset, Document, Reference
-from annotation.fams.models import AnnotationSet, Fam
 from annotation.imports.bundle import ImportBundle, ImportValidationError, Issue, Location
-from annotation.imports.hooks import PartCheck, judgments_writer_get, outputs_writer_get
+from annotation.imports.hooks import (
+    ANNOTATION_SETS,
+    JUDGMENTS,
+    OUTPUTS,
+    SPAN_SETS,
+    PartCheck,
+    part_writer_get,
+)
 from annotation.imports.rows import clean_all
 from annotation.imports.summary import ImportSummary, summarize
-from annotation.spans.services import SpanRecord, span_annotations_replace
-from annotation.systems.models import SystemOutput
 
 from .span_sets import check_span_sets
 
@@ -41,16 +44,9 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> Pa
             system that already has some become its next version, so nothing is overwritten.
     """
     issues: list[Issue] = check_span_sets(bundle)
-    if dataset is not None and bundle.span_sets:
-        taken = set(
-            AnnotationSet.objects.filter(
-                dataset=dataset, slug__in=[record.slug for record in bundle.span_sets]
-            ).values_list("slug", flat=True)
-        )
-        issues.extend(
-            Issue(Location(f"span set {slug}", field="slug"), "the dataset has this set already")
-            for slug in sorted(taken)
-        )
+    span_sets = part_writer_get(SPAN_SETS, bundle)
+    if span_sets is not None:
+        issues.extend(span_sets.check(bundle, dataset=dataset))
     if dataset is None and Dataset.objects.filter(slug=slug).exists():
         count = Document.objects.filter(dataset__slug=slug).count()
         issues.append(
@@ -60,10 +56,10 @@ def preflight(bundle: ImportBundle, *, dataset: Dataset | None, slug: str) -> Pa
                 "so nothing is duplicated. Choose another --slug or delete the dataset first.",
             )
         )
-    writer = outputs_writer_get(bundle)
+    writer = part_writer_get(OUTPUTS, bundle)
     check = writer.check(bundle, dataset=dataset) if writer is not None else PartCheck()
     issues.extend(check.issues)
-    judgments = judgments_writer_get(bundle)
+    judgments = part_writer_get(JUDGMENTS, bundle)
     if judgments is not None:
         issues.extend(judgments.check(bundle, dataset=dataset))
     if issues:
@@ -142,7 +138,7 @@ def write_bundle(
     clean_all(new_refs)
     Reference.objects.bulk_create(new_refs)
     versions: tuple[tuple[str, int], ...] = ()
-    writer = outputs_writer_get(bundle)
+    writer = part_writer_get(OUTPUTS, bundle)
     if writer is not None:
         versions = writer.write(
             bundle,
@@ -151,85 +147,15 @@ def write_bundle(
             user=user,
             source=source or dataset.source,
         )
-    _write_annotation_sets(bundle, dataset, documents, references)
-    _write_span_sets(bundle, dataset, versions, user)
-    judgments = judgments_writer_get(bundle)
+    annotation_sets = part_writer_get(ANNOTATION_SETS, bundle)
+    if annotation_sets is not None:
+        annotation_sets.write(bundle, dataset=dataset, documents=documents, references=references)
+    span_sets = part_writer_get(SPAN_SETS, bundle)
+    if span_sets is not None:
+        span_sets.write(bundle, dataset=dataset, versions=versions, user=user)
+    judgments = part_writer_get(JUDGMENTS, bundle)
     if judgments is not None:
         judgments.write(bundle, dataset=dataset, documents=documents, user=user)
     return summarize(
         bundle, slug=dataset.slug, existing_systems=check.existing_systems, versions=versions
     )
-
-
-def _write_annotation_sets(bundle, dataset, documents, references) -> None:
-    for record in bundle.annotation_sets:
-        annotation_set = AnnotationSet(
-            dataset=dataset,
-            slug=record.slug,
-            name=record.name,
-            kind=record.kind,
-            read_only=record.read_only,
-        )
-        annotation_set.full_clean()
-        annotation_set.save()
-        fams = []
-        for fam in record.fams:
-            reference = references.get((fam.document_id, fam.reference_index))
-            if reference is None:
-                reference = Reference.objects.get(
-                    document=documents[fam.document_id], position=fam.reference_index
-                )
-            fams.append(
-                Fam(
-                    annotation_set=annotation_set,
-                    document=documents[fam.document_id],
-                    reference=reference,
-                    facets=[
-                        {"groups": [sorted(g) for g in f.groups], "label": f.label, "note": f.note}
-                        for f in fam.facets
-                    ],
-                )
-            )
-        clean_all(fams)
-        Fam.objects.bulk_create(fams)
-
-
-def _write_span_sets(bundle, dataset, versions, user) -> None:
-    """Each span set with its annotations of the outputs just written (one version per system)."""
-    if not bundle.span_sets:
-        return
-    written = Q(pk__in=[])
-    for slug, number in versions:
-        written |= Q(version__system__slug=slug, version__number=number)
-    outputs = {
-        (system, document): pk
-        for pk, system, document in SystemOutput.objects.filter(written, version__dataset=dataset)
-        .values_list("pk", "system__slug", "document__external_id")
-        .iterator()
-    }
-    for record in bundle.span_sets:
-        annotation_set = AnnotationSet(
-            dataset=dataset,
-            slug=record.slug,
-            name=record.name,
-            kind=record.kind,
-            read_only=record.read_only,
-            scheme=record.scheme,
-        )
-        annotation_set.full_clean(validate_unique=False, validate_constraints=False)
-        annotation_set.save()
-        rows = [
-            SpanRecord(
-                output_id=outputs[(a.system_slug, a.document_id)],
-                errors=tuple(a.errors),
-                no_errors=a.no_errors,
-                annotated_text=a.annotated_text,
-            )
-            for a in record.annotations
-        ]
-        span_annotations_replace(
-            annotation_set=annotation_set,
-            records=rows,
-            output_ids=[row.output_id for row in rows],
-            user=user,
-        )

@@ -44,9 +44,9 @@ from scoring.scores.services.store import (
     document_scores_delete,
     document_scores_upsert,
 )
-from scoring.scores.signals import scores_written
 
 from ..models import AutoFarChunk, AutoFarFit, AutoFarRun, RunStatus
+from ..signals import autofar_run_finished
 from .machine import (
     feature_parts,
     machine_fams_compute,
@@ -355,7 +355,7 @@ def _finish(run: AutoFarRun) -> None:
 
 
 def _warm(run: AutoFarRun) -> None:
-    scores_written.send(sender=AutoFarRun, dataset_id=run.dataset_id, ks=[run.fit.k])
+    autofar_run_finished.send(sender=AutoFarRun, dataset_id=run.dataset_id, k=run.fit.k, run=run)
 
 
 def _chunk(chunk: AutoFarChunk) -> int:

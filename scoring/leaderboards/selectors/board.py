@@ -17,7 +17,8 @@ from annotation.systems.models import OutputVersion, SystemOutput
 from config.exceptions import ApplicationError
 from scoring.apes.nlp import ANSWERER_KEYS as APES_KEYS
 from scoring.apes.nlp import APES_DEFINITION
-from scoring.autofar.selectors import autofar_leaderboard_block
+from scoring.apes.selectors import apes_stamp
+from scoring.autofar.selectors import autofar_leaderboard_block, autofar_stamp
 from scoring.judgments.models import HumanJudgment
 from scoring.judgments.selectors import (
     human_judgment_stamp,
@@ -60,7 +61,6 @@ from scoring.scores.services.arrays import ARRAY_LEVEL
 
 from ..models import LeaderboardSnapshot
 from ..plots import system_colours
-from ..stamps import stamp_parts
 from .meta_evaluation import human_study_means, meta_evaluation_block
 from .polytope import (
     HUMAN_FAITHFULNESS,
@@ -301,7 +301,7 @@ def leaderboard_arrays(
 def _stamp(dataset: Dataset, versions: list[OutputVersion], rouge: RougeRead) -> str:
     """A digest of everything a leaderboard is computed from: how (:data:`COMPUTATION`), the
     versions, the last finished job, the ROUGE settings and their state, the judgments, the
-    other apps' parts (``..stamps``) and every document's category."""
+    APES and AutoFAR-L runs and every document's category."""
     last_job = (
         ScoringJob.objects.filter(
             dataset=dataset, status__in=[JobStatus.SUCCEEDED, JobStatus.FAILED]
@@ -316,7 +316,8 @@ def _stamp(dataset: Dataset, versions: list[OutputVersion], rouge: RougeRead) ->
     digest.update(f"rouge={rouge.revision}:{rouge.status}|".encode())
     digest.update(human_judgment_stamp(dataset=dataset).encode())
     digest.update(f"|{released_score_stamp(dataset=dataset)}|".encode())
-    digest.update(stamp_parts(dataset=dataset).encode())
+    # Figures written outside scoring jobs: the last finished APES and AutoFAR-L runs.
+    digest.update(f"|apes={apes_stamp(dataset)}|autofar={autofar_stamp(dataset)}".encode())
     for document_id, category in (
         Document.objects.filter(dataset=dataset).order_by("id").values_list("id", "category")
     ):

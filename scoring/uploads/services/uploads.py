@@ -30,6 +30,8 @@ from annotation.imports.validators import validate_bundle
 from annotation.systems.models import OutputVersion
 from annotation.systems.services.outputs_writer import OUTPUTS_WRITER
 from config.uploads import upload_size_check
+from scoring.scores.models import JobTrigger
+from scoring.scores.services import scoring_job_create
 
 from ..parsers import outputs_files
 from ..parsers.outputs_jsonl import low_confidence_issues, parse_outputs_jsonl
@@ -285,9 +287,6 @@ def system_outputs_upload(
         versions = OutputVersion.objects.filter(system__slug=system.slug, dataset=dataset)
         latest = versions.aggregate(latest=Max("number"))["latest"] or 0
         return OutputUpload(summary, system.slug, latest + 1, None)
-    from scoring.scores.models import JobTrigger
-    from scoring.scores.services import scoring_job_create
-
     versions = [
         OutputVersion.objects.get(system__slug=slug, dataset=dataset, number=number)
         for slug, number in summary.versions
