@@ -38,13 +38,13 @@ from annotation.campaigns.services import (
 )
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet, Fam, FamRevision
+from annotation.jobs.kernel import job_send
 from annotation.spans.models import SpanAnnotation
 from annotation.spans.services import SpanRecord, span_annotations_replace
 from config.exceptions import ApplicationError, ConflictError
 from scoring.scores.models import DocumentScore, ErrorBreakdown, JobStatus, ScoringJob
 from scoring.scores.selectors import scoring_fam_map, scoring_fam_rows
 from scoring.scores.services import scoring_pending_run_inline
-from scoring.scores.services.jobs import _send as _send_scoring_job
 from tests.release_helpers import build, members
 from tests.test_polytope_campaigns import SUMMARY_002, span
 
@@ -237,7 +237,8 @@ def test_a_stale_base_version_gets_the_servers_gold_and_an_empty_save_leaves_non
 
 def _queued_on_commit(callbacks) -> list[int]:
     """The scoring jobs whose Celery task is sent once the transaction commits."""
-    return [c.args[0] for c in callbacks if getattr(c, "func", None) is _send_scoring_job]
+    sent = [c.args for c in callbacks if getattr(c, "func", None) is job_send]
+    return [job_id for kind, job_id in sent if kind.name == "scoring"]
 
 
 def test_far_counts_the_campaign_gold_only_while_its_document_is_adjudicated(
