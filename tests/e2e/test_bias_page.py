@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import ARTIFACTS, login
+from tests.job_helpers import hold_job_sends
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,19 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def runs(monkeypatch):
     """The bias runs the app queues (through the job kernel), held instead of sent."""
-    from annotation.jobs import kernel
-
-    ids: list[int] = []
-    real = kernel.job_send
-
-    def send(kind, job_id, **options):
-        if kind.name != "bias":
-            return real(kind, job_id, **options)
-        ids.append(job_id)
-        return True
-
-    monkeypatch.setattr(kernel, "job_send", send)
-    return ids
+    return hold_job_sends(monkeypatch, "bias")
 
 
 def _work(ids: list[int]) -> None:

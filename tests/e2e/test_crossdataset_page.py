@@ -24,21 +24,12 @@ def site(demo, monkeypatch):
     from scoring.crossdataset.models import CrossDatasetTestRun
     from scoring.crossdataset.services import crossdataset_test_run_inline
     from tests.crossdataset_helpers import example_load
+    from tests.job_helpers import hold_job_sends
 
-    runs = []
-
-    from annotation.jobs import kernel
-
-    real = kernel.job_send
-
-    def run_here(kind, run_id, **options):
-        if kind.name != "crossdataset":
-            return real(kind, run_id, **options)
-        runs.append(run_id)
+    def run_here(run_id):
         crossdataset_test_run_inline(run=CrossDatasetTestRun.objects.get(pk=run_id))
-        return True
 
-    monkeypatch.setattr(kernel, "job_send", run_here)
+    runs = hold_job_sends(monkeypatch, "crossdataset", run=run_here)
     example_load()
     return SimpleNamespace(url=demo.url, runs=runs)
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import ARTIFACTS, login
+from tests.job_helpers import hold_job_sends
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,19 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def queued(monkeypatch):
     """The release builds the page asks for, held instead of sent to a broker: the test runs
     them in the server's process by the job kernel's steps."""
-    from annotation.jobs import kernel
-
-    ids: list[int] = []
-    real = kernel.job_send
-
-    def send(kind, job_id, **options):
-        if kind.name != "release":
-            return real(kind, job_id, **options)
-        ids.append(job_id)
-        return True
-
-    monkeypatch.setattr(kernel, "job_send", send)
-    return ids
+    return hold_job_sends(monkeypatch, "release")
 
 
 def _build(ids: list[int]) -> None:

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import ARTIFACTS, choose_file, login
 from tests.e2e.leaderboard_helpers import wait_query
+from tests.job_helpers import hold_job_sends
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,8 +21,7 @@ def site(live_server, monkeypatch):
     from annotation.accounts.roles import ROLES
     from annotation.corpus.demo import demo_load
 
-    queued = []
-    monkeypatch.setattr("annotation.jobs.kernel.job_send", lambda *args, **kw: queued.append(args))
+    queued = hold_job_sends(monkeypatch, "scoring")
     for role in ROLES:  # made by a data migration, gone after an earlier test's flush
         Group.objects.get_or_create(name=role)
     demo_load()
@@ -123,7 +123,7 @@ def test_a_researcher_uploads_outputs_with_the_keyboard_and_sees_the_report(
     version = OutputVersion.objects.get(system__slug="e2e-ext", dataset__slug="demo")
     assert version.system.trained_on == "demo"
     job = ScoringJob.objects.get(versions=version)
-    assert (job.trigger, queued) == ("upload", [(job.pk,)])
+    assert (job.trigger, queued) == ("upload", [job.pk])
     # The page follows the job (here it stays queued: it was recorded, not sent to a worker)
     # and links to the system's page instead of the job's raw JSON.
     expect(result.locator(".job")).to_have_attribute("data-state", "queued")

@@ -3,6 +3,7 @@ chunk attempts' bound, cancel, and each of the watchdog's recoveries."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import replace
 from datetime import timedelta
 
@@ -139,6 +140,8 @@ def test_chunks_the_broker_lost_are_sent_again(
     settings,
     django_capture_on_commit_callbacks,
 ):
+    # The broker lost the messages: the job's queue is empty (a queue nobody used).
+    settings.CELERY_TASK_DEFAULT_QUEUE = f"loupe-empty-{uuid.uuid4().hex[:8]}"
     job = _job(tiny)
     scoring_job_plan(job=job)
     quiet = timezone.now() - timedelta(seconds=settings.LOUPE_JOB_RESEND_SECONDS + 1)
