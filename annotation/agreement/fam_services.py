@@ -91,6 +91,11 @@ def fam_agreement_run_queue(
                 run.save()
         except IntegrityError:  # another transaction queued one meanwhile: use it
             continue
+        # A run failed only because the broker was down is not queued again by the watchdog
+        # once this one waits: it would break the one-queued-run rule, and this one covers it.
+        FamAgreementRun.objects.filter(
+            campaign=campaign, status=RunStatus.FAILED, broker_failed=True
+        ).update(broker_failed=False)
         job_send_on_commit(FAM_AGREEMENT, run.pk)
         return run, True
     raise ApplicationError("Could not queue the agreement run; try again.")

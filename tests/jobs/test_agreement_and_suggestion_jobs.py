@@ -16,7 +16,12 @@ from annotation.agreement.models import FamAgreementChunk, FamAgreementRun, Span
 from annotation.agreement.selectors import run_as_dict
 from annotation.agreement.services import SPAN_AGREEMENT, span_agreement_run_create
 from annotation.campaigns.models import Campaign, SuggestionChunk, SuggestionSet
-from annotation.campaigns.services import SUGGESTIONS, campaign_create, tasks_assign_manual
+from annotation.campaigns.services import (
+    SUGGESTIONS,
+    campaign_create,
+    suggestion_job_create,
+    tasks_assign_manual,
+)
 from annotation.corpus.models import Dataset
 from annotation.jobs import kernel
 from annotation.jobs.kernel import job_chunk_run, job_dispatch, job_done, job_plan
@@ -176,3 +181,40 @@ def test_a_suggestion_job_with_an_unknown_scorer_fails_when_planned(demo, client
     assert admin["suggestions_status"] == "failed"
     mine = client_for("annotator").get(f"/api/tasks/{task.pk}/suggestions/").json()
     assert mine == {"status": "failed", "scorers": {}}
+
+
+def test_a_newer_run_or_job_supersedes_one_that_failed_for_the_broker(
+    demo, sent, django_capture_on_commit_callbacks
+):
+    """The watchdog queues again a job that failed only because the broker was down, unless a
+    newer one of the same campaign waits: a FAM campaign has one queued run at most, and the
+    newer run (or suggestion job) covers the older one."""
+    from annotation.agreement.fam_services import fam_agreement_run_queue
+    from annotation.jobs.kernel import job_fail
+
+    world = build_world()
+    annotate(world)
+    campaign = world["campaign"]
+    down = FamAgreementRun.objects.get(campaign=campaign)
+    job_fail(kind=FAM_AGREEMENT, job=down, error="could not reach the task broker", broker=True)
+    waiting, created = fam_agreement_run_queue(campaign=campaign)
+    assert created and waiting.status == "queued"
+    fam = campaign_create(
+        dataset=Dataset.objects.get(slug="demo"), slug="down", name="Down", scorers=["tfidf"]
+    )
+    lost = fam.suggestions_job
+    job_fail(kind=SUGGESTIONS, job=lost, error="could not reach the task broker", broker=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        newer = suggestion_job_create(campaign=fam)
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        acted = sweep()
+    assert f"fam_agreement:{down.pk}" not in acted and f"suggestions:{lost.pk}" not in acted
+    assert sent == []
+    down.refresh_from_db()
+    lost.refresh_from_db()
+    assert (down.status, down.broker_failed, lost.status, lost.broker_failed) == (
+        "failed", False, "failed", False,
+    )  # fmt: skip
+    assert FamAgreementRun.objects.get(campaign=campaign, status="queued") == waiting
+    assert Campaign.objects.get(pk=fam.pk).suggestions_job == newer

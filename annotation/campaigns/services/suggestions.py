@@ -154,7 +154,8 @@ SUGGESTIONS = job_kind_register(
 @transaction.atomic
 def suggestion_job_create(*, campaign: Campaign, queue: bool = True) -> SuggestionJob:
     """Queue the computation of a campaign's suggestions (on commit); the campaign's unfinished
-    computations are cancelled (their chunks do nothing), so its status is the new job's.
+    computations are cancelled (their chunks do nothing), and those that failed for the broker
+    are no longer queued again, so its status is the new job's.
 
     Args:
         campaign: a FAM campaign with scorers.
@@ -174,6 +175,10 @@ def suggestion_job_create(*, campaign: Campaign, queue: bool = True) -> Suggesti
     )
     for old in unfinished:
         job_cancel(kind=SUGGESTIONS, job=old, reason=SUPERSEDED)
+    # Nor is one that failed only because the broker was down queued again by the watchdog.
+    SuggestionJob.objects.filter(
+        campaign=campaign, status=JobStatus.FAILED, broker_failed=True
+    ).update(broker_failed=False)
     job = SuggestionJob(campaign=campaign)
     job.full_clean()
     job.save()
