@@ -13,8 +13,9 @@ Ours:
   alpha), per document, per pair and overall, with 1,000 bootstrap resamples over documents;
 * the worker (``--db``, the default when PostgreSQL answers): a fresh database with the
   campaign (documents, tasks, submitted FAMs, two saves per task, suggestion events), then
-  ``fam_agreement_run_task`` called in one process as a Celery worker calls it: reading the
-  rows, the digest, the figures, the suggestions split and storing the result.
+  ``fam_agreement_run_compute`` (the job kernel's run and chunk in one process, as a Celery
+  worker runs them): reading the rows, the digest, the figures, the suggestions split and
+  storing the result.
 
 Peers, measured in the same run on the same units (alpha with the MASI distance over the
 (document, facet) units, values the support sentences):
@@ -216,8 +217,8 @@ def load_and_run(args) -> dict:
     from django.utils import timezone
 
     from annotation.accounts.services import user_create
+    from annotation.agreement.fam_services import fam_agreement_run_compute
     from annotation.agreement.models import FamAgreementRun
-    from annotation.agreement.tasks import fam_agreement_run_task
     from annotation.campaigns.models import Campaign, SuggestionEvent, Task, TaskStatus
     from annotation.corpus.models import Dataset, Document, Reference
     from annotation.fams.models import AnnotationSet, Fam, FamRevision
@@ -313,7 +314,7 @@ def load_and_run(args) -> dict:
     for _ in range(args.runs):
         run = FamAgreementRun.objects.create(campaign=campaign, options={})
         began = time.perf_counter()
-        statuses.append(fam_agreement_run_task(run.pk))
+        statuses.append(fam_agreement_run_compute(run=run).status)
         times.append(time.perf_counter() - began)
     run.refresh_from_db()
     result = run.result or {}
@@ -369,7 +370,7 @@ def worker_phase(runs: int) -> None:
     )
     times = answer["times"]
     print(
-        "fam_agreement_run_task, one process: "
+        "fam_agreement_run_compute, one process: "
         + ", ".join(f"{t:.2f} s" for t in times)
         + f" (statuses {answer['statuses']}); best {min(times):.2f} s, "
         + f"first (cold) {times[0]:.2f} s"

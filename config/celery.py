@@ -1,15 +1,15 @@
 """The Celery application: configured from Django settings, tasks discovered in every app.
 
-It also holds what every app's jobs share: the options of a long job, the chord fan-out with
-its done and failed callbacks, and the worker's command line.
+It also holds the health check's task and the worker's command line (with beat). What long
+jobs share (options, fan-out, recovery) is the job kernel's, ``annotation.jobs``.
 """
 
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from celery import Celery, chord, shared_task
+from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -42,68 +42,6 @@ def health_ping(sent_at: float) -> dict:
         ``{"pong": True, "worker_received_after_s": float}``.
     """
     return {"pong": True, "worker_received_after_s": round(time.time() - sent_at, 4)}
-
-
-# Analyses that a researcher reads after the leaderboard (dataset bias, APES, AutoFAR-L, the
-# cross-dataset tests) wait behind every other task: on Redis a worker pops the priority 0
-# list of its queue before the 3, 6 and 9 ones (kombu's priority steps), so the chunks of the
-# scoring job an upload queues are not delayed by the bias run the same upload queues.
-BACKGROUND = {"priority": 9}
-
-
-def long_job(*, soft_time_limit: int, background: bool = False) -> dict:
-    """Task options for a long job: acknowledged late (a killed worker's task is redelivered),
-    with a soft time limit and a hard one a minute later.
-
-    Args:
-        soft_time_limit: seconds before the task is asked to stop.
-        background: send it with the :data:`BACKGROUND` priority.
-
-    Returns:
-        Keyword arguments for ``shared_task``.
-    """
-    return {
-        "acks_late": True,
-        "soft_time_limit": soft_time_limit,
-        "time_limit": soft_time_limit + 60,
-        **(BACKGROUND if background else {}),
-    }
-
-
-def chord_fan_out(header: Sequence, *, done, failed, key: int) -> int:
-    """Send ``header`` as a chord: ``done(results, key)`` after all, ``failed(..., key)`` on error.
-
-    Args:
-        header: the chunk signatures.
-        done: the callback task, called with the chunks' results and ``key``.
-        failed: the error callback task (see :func:`chord_failure_task`).
-        key: the id of what the chunks work for (a job, a campaign).
-
-    Returns:
-        How many chunks were sent.
-    """
-    chord(list(header))(done.s(key).on_error(failed.s(key)))
-    return len(header)
-
-
-def chord_failure_task(*, name: str, record: Callable[[int, str], None], doc: str):
-    """A chord error callback task that records ``"Type: message"`` of the failure for ``key``.
-
-    Args:
-        name: the task's name.
-        record: called with the key and the error text (re-fetch the row; it may be gone).
-        doc: the task's docstring.
-
-    Returns:
-        The registered task, to pass as ``failed`` to :func:`chord_fan_out`.
-    """
-
-    def failed(request, exc, traceback, key: int) -> None:
-        record(key, f"{type(exc).__name__}: {exc}")
-
-    failed.__name__ = failed.__qualname__ = name.rpartition(".")[2]
-    failed.__doc__ = doc
-    return shared_task(name=name)(failed)
 
 
 def beat_options() -> list[str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from annotation.campaigns.models import Campaign, SuggestionSet, SuggestionStatus
-from annotation.campaigns.tasks import suggestions_compute_chunk
 from annotation.corpus.models import Document
 from scoring.metrics.rouge import RougeConfig
 from scoring.metrics.suggest import get_scorer
@@ -31,9 +30,12 @@ def _create(api, slug: str, **fields):
 
 
 def _compute(campaign: Campaign) -> dict[str, list]:
-    """The suggestion task's body over every document, and the stored rows by document."""
-    ids = list(campaign.documents.values_list("pk", flat=True))
-    suggestions_compute_chunk(campaign.pk, ids)
+    """The campaign's newest suggestion job run through the job kernel in this process, and
+    the stored rows by document."""
+    from annotation.campaigns.services import suggestion_job_run_inline
+
+    job = suggestion_job_run_inline(job=campaign.suggestions_job)
+    assert job.status == "succeeded", job.error
     rows = SuggestionSet.objects.filter(campaign=campaign, scorer="rouge1-r")
     return {row.document.external_id: row for row in rows.select_related("document")}
 

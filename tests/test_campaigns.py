@@ -6,14 +6,16 @@ from annotation.accounts.services import user_create
 from annotation.campaigns.assignment import AssignmentError, round_robin
 from annotation.campaigns.models import SuggestionEvent, SuggestionSet, Task
 from annotation.campaigns.services import (
+    SUGGESTIONS,
     campaign_create,
+    suggestions_compute_documents,
     task_submit,
     tasks_assign_manual,
     tasks_assign_round_robin,
 )
-from annotation.campaigns.tasks import campaign_suggestions_finish, suggestions_compute_chunk
 from annotation.corpus.models import Dataset
 from annotation.fams.models import FamRevision
+from annotation.jobs.kernel import job_chunk_run, job_complete, job_plan
 
 pytestmark = pytest.mark.django_db
 
@@ -281,12 +283,19 @@ def test_suggestions_are_pending_then_computed_by_the_worker_tasks(campaign, cli
         "status": "pending",
         "scorers": {},
     }
-    ids = list(campaign.documents.values_list("pk", flat=True))
-    written = suggestions_compute_chunk(campaign.pk, ids)  # the task body, called directly
+    # The job kernel's steps, as the worker tasks take them: plan, the chunk, completion.
+    job = campaign.suggestions_job
+    (chunk,) = job_plan(kind=SUGGESTIONS, job=job)  # 6 documents: one chunk of 25
+    assert len(chunk.document_ids) == 6
+    written = job_chunk_run(kind=SUGGESTIONS, job_id=job.pk, chunk_id=chunk.pk)
     assert written == 12  # 6 documents x 2 scorers
-    assert suggestions_compute_chunk(campaign.pk, ids) == 12  # idempotent: upserted
+    assert job_chunk_run(kind=SUGGESTIONS, job_id=job.pk, chunk_id=chunk.pk) == 0  # done once
+    # Computed again (a lost worker's chunk re-sent), its rows are upserted, not added.
+    assert suggestions_compute_documents(campaign=campaign, document_ids=chunk.document_ids) == 12
     assert SuggestionSet.objects.filter(campaign=campaign).count() == 12
-    campaign_suggestions_finish([written], campaign.pk)
+    assert job_complete(kind=SUGGESTIONS, job=job)
+    job.refresh_from_db()
+    assert (job.status, job.sets_written, job.chunks_done) == ("succeeded", 12, 1)
     body = api.get(f"/api/tasks/{task.pk}/suggestions/").json()
     assert body["status"] == "ready" and list(body["scorers"]) == ["rougeavg-f", "tfidf"]
     top = body["scorers"]["tfidf"]["facets"][0][0]
@@ -314,7 +323,7 @@ def test_suggestions_are_pending_then_computed_by_the_worker_tasks(campaign, cli
 
 @pytest.mark.django_db(transaction=True)
 def test_campaign_creation_queues_suggestions_that_a_real_worker_computes(celery_worker_process):
-    """delay_on_commit -> broker -> worker process -> chord over chunks -> status ready."""
+    """job_send_on_commit -> broker -> worker process -> the job kernel's chunks -> ready."""
     import time
 
     from annotation.campaigns.models import Campaign

@@ -18,9 +18,8 @@ from annotation.agreement.fam_selectors import (
     dataset_agreement_summary,
     fam_agreement_digest,
 )
-from annotation.agreement.fam_services import fam_agreement_request
+from annotation.agreement.fam_services import FAM_AGREEMENT, fam_agreement_request
 from annotation.agreement.models import FamAgreementRun
-from annotation.agreement.tasks import fam_agreement_run_task
 from annotation.campaigns.models import SuggestionEvent, Task
 from annotation.campaigns.selectors import task_fam
 from annotation.campaigns.services import (
@@ -32,6 +31,8 @@ from annotation.campaigns.services import (
 )
 from annotation.corpus.models import Dataset, Document, Reference
 from annotation.fams.models import FamRevision
+from annotation.jobs import kernel
+from tests.agreement_helpers import fam_run_compute, span_run_compute
 
 URL = "/api/campaigns/{}/agreement/"
 
@@ -120,7 +121,7 @@ def run_latest(campaign) -> FamAgreementRun:
 
 def compute(campaign) -> dict:
     run = run_latest(campaign)
-    assert fam_agreement_run_task(run.pk) == "succeeded", run.error
+    assert fam_run_compute(run.pk) == "succeeded", run.error
     return campaign_agreement_get(campaign=campaign)
 
 
@@ -131,7 +132,7 @@ def test_hand_worked_figures_through_the_task_and_the_api(world, client_for):
     assert FamAgreementRun.objects.filter(campaign=campaign).count() == 1
     run = run_latest(campaign)
     assert (run.status, run.trigger) == ("queued", "submission")
-    assert fam_agreement_run_task(run.pk) == "succeeded"
+    assert fam_run_compute(run.pk) == "succeeded"
     response = client_for("admin").get(URL.format(campaign.pk))
     assert response.status_code == 200, response.content
     body = response.json()
@@ -196,7 +197,7 @@ def test_an_unchanged_campaign_is_not_computed_again(world, client_for):
     # Running a finished run again does nothing (a redelivered task).
     finished = run_latest(campaign)
     before = finished.finished_at
-    assert fam_agreement_run_task(finished.pk) == "succeeded"
+    assert fam_run_compute(finished.pk) == "succeeded"
     finished.refresh_from_db()
     assert finished.finished_at == before
 
@@ -242,7 +243,7 @@ def test_post_queues_a_run_when_none_exists_and_reports_failure_reasons(world, c
     assert response.status_code == 202 and response.json()["status"] == "queued"
     run = run_latest(campaign)
     assert (run.trigger, run.created_by.username) == ("request", "t-admin")
-    assert fam_agreement_run_task(run.pk) == "failed"
+    assert fam_run_compute(run.pk) == "failed"
     body = admin.get(URL.format(campaign.pk)).json()
     assert body["status"] == "failed" and "two annotators" in body["error"]
     assert body["result"] is None
@@ -265,10 +266,10 @@ def test_the_run_is_queued_on_commit(world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         task_submit(task=task)
     run = run_latest(world["campaign"])
-    # The task message is sent only once the submission commits (Celery's delay_on_commit).
-    queued = [c for c in callbacks if getattr(c, "args", None) == (run.pk,)]
+    # The job kernel sends the run only once the submission commits (job_send_on_commit).
+    queued = [c for c in callbacks if getattr(c, "args", None) == (FAM_AGREEMENT, run.pk)]
     assert len(queued) == 1
-    assert queued[0].func.__self__.name == "loupe.agreement.fam_run"
+    assert queued[0].func is kernel.job_send and FAM_AGREEMENT.name == "fam_agreement"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -409,7 +410,6 @@ def test_the_dataset_summary_gives_each_campaigns_latest_figures(world):
 
 
 def test_a_polytope_campaign_shows_its_latest_span_run_in_the_same_envelope(db, client_for):
-    from annotation.agreement.tasks import span_agreement_run_task
     from tests.span_agreement_helpers import build, polytope_campaign
 
     campaign = polytope_campaign(build())
@@ -425,7 +425,7 @@ def test_a_polytope_campaign_shows_its_latest_span_run_in_the_same_envelope(db, 
     assert response.status_code == 202, response.content
     body = response.json()
     assert body["kind"] == "spans" and body["status"] == "queued"
-    assert span_agreement_run_task(body["run"]["id"]) == "succeeded"
+    assert span_run_compute(body["run"]["id"]) == "succeeded"
     done = admin.get(URL.format(campaign.pk)).json()
     assert (done["status"], done["stale"], done["error"]) == ("succeeded", False, "")
     assert done["inputs_digest"] == done["current_digest"]
@@ -438,13 +438,12 @@ def test_a_polytope_campaign_shows_its_latest_span_run_in_the_same_envelope(db, 
 
 def test_a_system_blind_campaigns_systems_are_hidden_from_adjudicators(db, client_for, users):
     from annotation.agreement.services import span_agreement_run_create
-    from annotation.agreement.tasks import span_agreement_run_task
     from tests.span_agreement_helpers import build, polytope_campaign
 
     campaign = polytope_campaign(build())
     assert campaign.system_blind  # the default
     run = span_agreement_run_create(campaign=campaign.pk)
-    assert span_agreement_run_task(run.pk) == "succeeded"
+    assert span_run_compute(run.pk) == "succeeded"
     campaign_adjudicators_set(campaign=campaign, usernames=[users["annotator"].username])
     admin = client_for("admin").get(URL.format(campaign.pk)).json()
     assert admin["systems_hidden"] is False
@@ -485,6 +484,6 @@ def test_a_queued_run_whose_message_was_lost_is_given_up_and_queued_again(world)
     assert (lost.status, lost.error, lost.result) == ("failed", never, None)
     assert lost.finished_at is not None
     # Should its task arrive after all, it leaves the finished run alone.
-    assert fam_agreement_run_task(lost.pk) == "failed"
-    assert fam_agreement_run_task(run.pk) == "succeeded"
+    assert fam_run_compute(lost.pk) == "failed"
+    assert fam_run_compute(run.pk) == "succeeded"
     assert campaign_agreement_get(campaign=campaign)["result"]["measures"]

@@ -8,7 +8,6 @@ import pytest
 from annotation.accounts.services import user_create
 from annotation.agreement.fam_selectors import campaign_agreement_get
 from annotation.agreement.models import FamAgreementRun
-from annotation.agreement.tasks import fam_agreement_run_task
 from annotation.campaigns.selectors import task_fam
 from annotation.campaigns.services import (
     campaign_create,
@@ -19,6 +18,7 @@ from annotation.campaigns.services import (
 from annotation.corpus.models import Dataset
 from annotation.corpus.services import dataset_import
 from annotation.fams.models import Fam
+from tests.agreement_helpers import fam_run_compute
 from tests.conftest import FAR_RELEASE, needs_far
 
 pytestmark = [pytest.mark.shared, pytest.mark.django_db, needs_far]
@@ -76,7 +76,7 @@ def _campaign(dataset, documents: dict, annotators: dict):
         task_fam_save(task=task, user=task.annotator, facets=facets, base_version=fam.version)
         task_submit(task=task)
     run = FamAgreementRun.objects.get(campaign=campaign, status="queued")
-    assert fam_agreement_run_task(run.pk) == "succeeded", FamAgreementRun.objects.get(pk=run.pk)
+    assert fam_run_compute(run.pk) == "succeeded", FamAgreementRun.objects.get(pk=run.pk)
     return campaign_agreement_get(campaign=campaign)
 
 

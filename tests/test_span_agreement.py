@@ -32,12 +32,17 @@ import re
 import pytest
 
 from annotation.agreement.models import RunStatus, SpanAgreementRun
-from annotation.agreement.services import span_agreement_run_compute, span_agreement_run_create
-from annotation.agreement.tasks import span_agreement_run_task
+from annotation.agreement.services import (
+    SPAN_AGREEMENT,
+    span_agreement_run_compute,
+    span_agreement_run_create,
+)
 from annotation.campaigns.models import Campaign, CampaignKind
 from annotation.fams.models import AnnotationSetKind
+from annotation.jobs.tasks import job_chunk_task, job_run_task
 from annotation.spans.models import SpanAnnotation
 from config.exceptions import ApplicationError
+from tests.agreement_helpers import span_run_compute
 from tests.span_agreement_helpers import (
     ALICE,
     BOB,
@@ -64,7 +69,7 @@ def campaign(world):
 
 def _computed(**kwargs) -> dict:
     run = span_agreement_run_create(queue=False, **kwargs)
-    assert span_agreement_run_task(run.pk) == "succeeded"
+    assert span_run_compute(run.pk) == "succeeded"
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED and run.error == ""
     json.dumps(run.result)  # stored as JSON, so it must be plain data
@@ -337,16 +342,16 @@ def test_sets_without_a_shared_output_are_refused(world):
     _refused("No output is annotated in two of these sets", annotation_sets=[x.pk, y.pk])
 
 
-# --- the task, called directly ----------------------------------------------------------
+# --- the job, run through the job kernel in this process --------------------------------
 
 
-def test_the_task_is_idempotent_and_follows_the_annotations(world, campaign):
+def test_the_job_is_idempotent_and_follows_the_annotations(world, campaign):
     run = span_agreement_run_create(campaign=campaign.pk, queue=False)
     assert run.status == RunStatus.QUEUED and run.result is None
-    assert span_agreement_run_task(run.pk) == "succeeded"
+    assert span_run_compute(run.pk) == "succeeded"
     run.refresh_from_db()
     first, finished = run.result, run.finished_at
-    assert span_agreement_run_task(run.pk) == "succeeded"  # a redelivery recomputes the same
+    assert span_run_compute(run.pk) == "succeeded"  # computed again (restarted): the same
     run.refresh_from_db()
     assert run.result == first and run.finished_at >= finished and run.started_at
     # bob now finds the Addition on o1 too: exact matches 1 -> 1, partial 3 -> 4.
@@ -354,7 +359,7 @@ def test_the_task_is_idempotent_and_follows_the_annotations(world, campaign):
     row.errors = [*row.errors, summary_span(23, 32, "Addition", "Number & Time")]
     row.full_clean()
     row.save()
-    span_agreement_run_task(run.pk)
+    span_run_compute(run.pk)
     run.refresh_from_db()
     assert _value(run.result["overall"]["span_f1_exact"]) == pytest.approx(2 * 2 / 9)
     assert _value(run.result["overall"]["span_f1_partial"]) == pytest.approx(2 * 4 / 9)
@@ -363,7 +368,7 @@ def test_the_task_is_idempotent_and_follows_the_annotations(world, campaign):
 def test_a_run_whose_annotations_are_gone_fails_with_the_reason(world, campaign):
     run = span_agreement_run_create(campaign=campaign.pk, queue=False)
     SpanAnnotation.objects.filter(annotator=world.users["bob"]).delete()
-    assert span_agreement_run_task(run.pk) == "failed"
+    assert span_run_compute(run.pk) == "failed"
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and run.result is None
     assert "No output is annotated by two annotators" in run.error
@@ -374,17 +379,17 @@ def test_a_deleted_run_is_a_no_op(world, campaign):
     run = span_agreement_run_create(campaign=campaign.pk, queue=False)
     run_id = run.pk
     run.delete()
-    assert span_agreement_run_task(run_id) == "missing"
+    # The kernel's run task (as a worker takes it from the broker) finds no run: nothing sent.
+    assert job_run_task("span_agreement", run_id) == 0
 
 
-def test_the_service_computes_without_the_task(world, campaign):
+def test_the_service_computes_without_a_worker(world, campaign):
     run = span_agreement_run_create(campaign=campaign.pk, queue=False)
     run = span_agreement_run_compute(run=run)
     assert run.status == RunStatus.SUCCEEDED
     assert run.result["counts"]["pairs"] == 1
 
 
-def test_the_task_has_the_house_options():
-    assert span_agreement_run_task.acks_late is True
-    assert span_agreement_run_task.soft_time_limit == 600
-    assert span_agreement_run_task.time_limit == 660
+def test_the_job_has_the_house_options():
+    assert job_run_task.acks_late is True and job_chunk_task.acks_late is True
+    assert SPAN_AGREEMENT.options() == {"priority": 0, "soft_time_limit": 600, "time_limit": 660}

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from annotation.agreement.models import SpanAgreementRun
-from annotation.agreement.tasks import span_agreement_run_task
+from tests.agreement_helpers import span_run_compute
 from tests.span_agreement_helpers import build, polytope_campaign, span_set, xsum_sets
 
 
@@ -29,7 +29,7 @@ def test_admin_starts_a_campaign_run_and_reads_its_result(world, admin):
     assert run["status"] == "queued" and run["result"] is None
     assert (run["source"], run["campaign"], run["dataset"]) == ("campaign", campaign.pk, "agree")
     assert (run["scheme"], run["min_iou"], run["submitted_only"]) == ("polytope", 0.0, False)
-    span_agreement_run_task(run["id"])
+    span_run_compute(run["id"])
     done = admin.get(f"/api/span-agreement/{run['id']}/").json()
     assert done["status"] == "succeeded" and done["error"] == ""
     assert done["seconds"] is not None and done["finished_at"]
@@ -48,7 +48,7 @@ def test_admin_starts_a_run_over_annotation_sets(world, admin):
     run = response.json()
     assert run["annotation_sets"] == sorted([x.pk, y.pk]) and run["campaign"] is None
     assert run["min_iou"] == 0.5 and run["scheme"] == "xsum-hallucinations"
-    span_agreement_run_task(run["id"])
+    span_run_compute(run["id"])
     result = admin.get(f"/api/span-agreement/{run['id']}/").json()["result"]
     # Paris against "in Paris" has IoU 5/8 >= 0.5: the same figures as with any overlap.
     assert result["overall"]["span_f1_partial"]["value"] == pytest.approx(4 / 5)
@@ -87,7 +87,7 @@ def test_a_second_request_reuses_the_queued_run_then_the_up_to_date_one(world, a
     again = admin.post("/api/span-agreement/", body, format="json")
     assert (first.status_code, again.status_code) == (202, 202)
     assert again.json()["id"] == first.json()["id"]  # still queued: one run for the burst
-    span_agreement_run_task(first.json()["id"])
+    span_run_compute(first.json()["id"])
     done = admin.post("/api/span-agreement/", body, format="json")
     assert done.status_code == 200, done.content
     run = done.json()
@@ -104,7 +104,7 @@ def test_admin_lists_a_datasets_runs_without_results(world, admin):
     x, y = xsum_sets(world)
     on_sets = admin.post("/api/span-agreement/", {"annotation_sets": [x.pk, y.pk]}, format="json")
     on_campaign = admin.post("/api/span-agreement/", {"campaign": campaign.pk}, format="json")
-    span_agreement_run_task(on_campaign.json()["id"])
+    span_run_compute(on_campaign.json()["id"])
     other = build("other")
     y_other, z_other = xsum_sets(other)
     admin.post("/api/span-agreement/", {"annotation_sets": [y_other.pk, z_other.pk]}, format="json")

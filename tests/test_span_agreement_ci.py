@@ -47,12 +47,12 @@ from annotation.agreement.selectors import (
     span_agreement_run_get,
 )
 from annotation.agreement.services import span_agreement_run_create
-from annotation.agreement.tasks import span_agreement_run_task
 from annotation.campaigns.models import Task, TaskStatus
 from annotation.spans.models import SpanAnnotation
 from annotation.spans.services import SpanRecord, span_annotation_save, span_annotations_replace
 from scoring.metrics.spans import scheme_get
 from scoring.metrics.stats import bootstrap_ratio_ci
+from tests.agreement_helpers import span_run_compute
 from tests.span_agreement_helpers import build, polytope_campaign, summary_span, xsum_sets
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +78,7 @@ def campaign(world):
 
 def _computed(**kwargs) -> SpanAgreementRun:
     run = span_agreement_run_create(queue=False, **kwargs)
-    assert span_agreement_run_task(run.pk) == "succeeded"
+    assert span_run_compute(run.pk) == "succeeded"
     return span_agreement_run_get(run_id=run.pk)
 
 
@@ -128,7 +128,7 @@ def test_overall_intervals_by_hand_and_against_the_ratio_bootstrap(world, campai
 
 def test_intervals_are_seeded(world, campaign):
     run = _computed(campaign=campaign.pk)
-    again = span_agreement_run_task(run.pk)
+    again = span_run_compute(run.pk)
     assert again == "succeeded"
     assert span_agreement_run_get(run_id=run.pk).result == run.result
     data = span_agreement_input(run=run)
@@ -203,7 +203,7 @@ def test_a_saved_change_makes_the_result_stale_and_a_new_run_reads_it(world, cam
     assert shown["stale"] is True and shown["inputs_digest"] != shown["current_digest"]
     fresh = span_agreement_run_create(campaign=campaign.pk, queue=False)
     assert fresh.pk != run.pk and fresh.status == RunStatus.QUEUED
-    span_agreement_run_task(fresh.pk)
+    span_run_compute(fresh.pk)
     fresh = span_agreement_run_get(run_id=fresh.pk)
     assert run_as_dict(fresh)["stale"] is False
     # bob's Addition on o1 now matches alice's exactly: exact 2 of 9 spans, partial 4.
@@ -299,7 +299,7 @@ def test_submissions_queue_one_span_run_per_burst(world, django_capture_on_commi
     for task in [alices[1], *[t for t in bobs if t != same]]:
         task_submit(task=task)
     assert list(SpanAgreementRun.objects.filter(campaign=campaign)) == [run]  # one per burst
-    span_agreement_run_task(run.pk)
+    span_run_compute(run.pk)
     assert span_agreement_run_get(run_id=run.pk).result["counts"]["items"] == 2
 
 

@@ -19,12 +19,12 @@ from annotation.agreement.compute import span_agreement_compute
 from annotation.agreement.models import RunStatus
 from annotation.agreement.selectors import span_agreement_input
 from annotation.agreement.services import span_agreement_run_create
-from annotation.agreement.tasks import span_agreement_run_task
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet
 from annotation.spans.models import SpanAnnotation
 from annotation.systems.models import SystemOutput
 from scoring.metrics.spans import scheme_get
+from tests.agreement_helpers import span_run_compute
 from tests.conftest import SHARED_DATA
 
 XSUM = SHARED_DATA / "xsum-hallucinations"
@@ -47,7 +47,7 @@ def run():
     sets = AnnotationSet.objects.filter(dataset__slug="xsum-faith", slug__in=WORKERS)
     assert sorted(s.slug for s in sets) == WORKERS
     made = span_agreement_run_create(annotation_sets=[s.pk for s in sets], queue=False)
-    assert span_agreement_run_task(made.pk) == "succeeded"
+    assert span_run_compute(made.pk) == "succeeded"
     made.refresh_from_db()
     return made
 

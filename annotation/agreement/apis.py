@@ -45,6 +45,10 @@ class SpanAgreementRunSerializer(serializers.Serializer):
     stale = serializers.BooleanField(
         help_text="A finished run whose annotations changed since it read them."
     )
+    recoveries = serializers.IntegerField(
+        help_text="How many times the job kernel's watchdog re-sent the run's work."
+    )
+    recovery_note = serializers.CharField(allow_blank=True, help_text="The last recovery.")
     result = serializers.JSONField(allow_null=True, required=False)
 
 

@@ -44,6 +44,10 @@ class CampaignAgreementSerializer(serializers.Serializer):
         created_at = serializers.DateTimeField()
         started_at = serializers.DateTimeField(allow_null=True)
         finished_at = serializers.DateTimeField(allow_null=True)
+        recoveries = serializers.IntegerField(
+            help_text="How many times the job kernel's watchdog re-sent the run's work."
+        )
+        recovery_note = serializers.CharField(allow_blank=True, help_text="The last recovery.")
 
     kind = serializers.CharField(help_text="fam (a FAM campaign) or spans (a PolyTope campaign).")
     status = serializers.CharField(

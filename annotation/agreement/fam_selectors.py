@@ -308,6 +308,8 @@ def _run_brief(run) -> dict | None:
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "recoveries": run.recoveries,
+        "recovery_note": run.recovery_note,
     }
 
 

@@ -1,6 +1,7 @@
 """FAM agreement services (writes): queue a campaign's run, compute it, record its failure.
 
-A campaign's agreement is computed by a Celery worker on demand (the API) and after each
+A campaign's agreement is a job of the job kernel (``FAM_AGREEMENT``, one chunk), computed by a
+Celery worker on demand (the API) and after each
 submission (``on_task_submitted``, connected in ``AgreementConfig.ready()``). A campaign has at
 most one queued run; the waiting run reads the campaign when it starts, so it covers every
 submission made while it waited.
@@ -14,14 +15,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from annotation.campaigns.models import Campaign, CampaignKind
+from annotation.jobs.kernel import job_kind_register, job_run_inline, job_send_on_commit
 from config.exceptions import ApplicationError
 from config.gc import cyclic_gc_paused as _cyclic_gc_paused
 from scoring.metrics.agreement import AgreementError
 
 from .fam_compute import DEFAULT_OPTIONS, fam_agreement_compute
 from .fam_selectors import fam_agreement_digest, fam_agreement_input, fam_agreement_run_latest
-from .models import FamAgreementRun, FamRunTrigger, RunStatus
-from .runs import QUEUED_REUSE, agreement_run_fail, agreement_run_start, agreement_run_succeed
+from .models import FamAgreementChunk, FamAgreementRun, FamRunTrigger, RunStatus
+from .runs import QUEUED_REUSE, Outcome, agreement_kind, agreement_run_fail
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +91,12 @@ def fam_agreement_run_queue(
                 run.save()
         except IntegrityError:  # another transaction queued one meanwhile: use it
             continue
-        from .fam_tasks import fam_agreement_run_task
-
-        fam_agreement_run_task.delay_on_commit(run.pk)
+        # A run failed only because the broker was down is not queued again by the watchdog
+        # once this one waits: it would break the one-queued-run rule, and this one covers it.
+        FamAgreementRun.objects.filter(
+            campaign=campaign, status=RunStatus.FAILED, broker_failed=True
+        ).update(broker_failed=False)
+        job_send_on_commit(FAM_AGREEMENT, run.pk)
         return run, True
     raise ApplicationError("Could not queue the agreement run; try again.")
 
@@ -132,18 +137,6 @@ def on_task_submitted(*, task, campaign: Campaign, **_) -> None:
         fam_agreement_run_queue(campaign=campaign, trigger=FamRunTrigger.SUBMISSION)
 
 
-def fam_agreement_run_start(*, run: FamAgreementRun) -> FamAgreementRun | None:
-    """Mark a waiting (or interrupted, redelivered) run as running.
-
-    Args:
-        run: the run.
-
-    Returns:
-        The run, locked and running; None when it already finished (nothing to do).
-    """
-    return agreement_run_start(run=run, restart_finished=False)
-
-
 def fam_agreement_run_fail(
     *, run: FamAgreementRun, error: str, digest: str = ""
 ) -> FamAgreementRun:
@@ -157,33 +150,22 @@ def fam_agreement_run_fail(
     Returns:
         The failed run.
     """
-    return agreement_run_fail(run=run, error=error, digest=digest)
+    return agreement_run_fail(kind=FAM_AGREEMENT, run=run, error=error, digest=digest)
 
 
-def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
-    """Read the campaign, compute every figure and store the result with the inputs' digest.
+def _compute(run: FamAgreementRun) -> Outcome:
+    """The FAM agreement kind's computation: read the campaign, compute every figure.
 
-    Idempotent: a finished run is left as it is; a run interrupted while running (a killed
-    worker's redelivered task) is computed again from the campaign as it is now. Input that
-    allows no agreement (no document with two annotators) fails the run with the reason.
-
-    Args:
-        run: the run.
-
-    Returns:
-        The run, succeeded with its ``result`` or failed with its ``error``.
+    Input that allows no agreement (no document with two annotators) is an outcome with the
+    reason, not an exception.
     """
-    started = fam_agreement_run_start(run=run)
-    if started is None:
-        return FamAgreementRun.objects.get(pk=run.pk)
-    run = started
     with _cyclic_gc_paused():
         data = fam_agreement_input(campaign=run.campaign, options=run.options)
     documents: dict[int, set] = {}
     for row in data.rows:
         documents.setdefault(row.document, set()).add(row.annotator)
     if not any(len(people) >= 2 for people in documents.values()):
-        return fam_agreement_run_fail(run=run, error=NOTHING_TO_COMPARE, digest=data.digest)
+        return Outcome(error=NOTHING_TO_COMPARE, digest=data.digest)
     try:
         with _cyclic_gc_paused():
             result = fam_agreement_compute(
@@ -191,7 +173,35 @@ def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
             )
     except (AgreementError, ValueError) as error:
         log.warning("FAM agreement run %s failed: %s", run.pk, error)
-        return fam_agreement_run_fail(
-            run=run, error=f"{type(error).__name__}: {error}", digest=data.digest
-        )
-    return agreement_run_succeed(run=run, result=result, digest=data.digest)
+        return Outcome(error=f"{type(error).__name__}: {error}", digest=data.digest)
+    return Outcome(result=result, digest=data.digest)
+
+
+FAM_AGREEMENT = job_kind_register(
+    agreement_kind(
+        name="fam_agreement",
+        run_model=FamAgreementRun,
+        chunk_model=FamAgreementChunk,
+        compute=_compute,
+        related=("campaign",),
+    )
+)
+
+
+def fam_agreement_run_compute(*, run: FamAgreementRun) -> FamAgreementRun:
+    """Compute a run in this process through the job kernel (management commands, tests).
+
+    Idempotent: a finished run is left as it is; a run interrupted while running (its worker
+    killed) is computed again from the campaign as it is now. Input that allows no agreement
+    (no document with two annotators) fails the run with the reason.
+
+    Args:
+        run: the run.
+
+    Returns:
+        The run, succeeded with its ``result`` or failed with its ``error``.
+
+    Raises:
+        Exception: what the computation raised unexpectedly (the run is failed with it first).
+    """
+    return job_run_inline(kind=FAM_AGREEMENT, job=run)

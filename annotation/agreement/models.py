@@ -1,4 +1,5 @@
-"""Agreement models: span agreement runs and FAM campaign agreement runs (status and result)."""
+"""Agreement models: span and FAM campaign agreement runs (jobs of the job kernel) and their one
+chunk each (the computation)."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -7,13 +8,9 @@ from django.db import models
 from annotation.campaigns.models import Campaign, CampaignKind
 from annotation.corpus.models import Dataset
 from annotation.fams.models import AnnotationSet
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 
-
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+RunStatus = JobStatus  # a run's states are a job's
 
 
 class RunSource(models.TextChoices):
@@ -21,13 +18,13 @@ class RunSource(models.TextChoices):
     ANNOTATION_SETS = "annotation_sets", "Annotation sets (each set is one annotator)"
 
 
-class SpanAgreementRun(models.Model):
+class SpanAgreementRun(JobBase):
     """One computation of span agreement, by a Celery worker, over one source of annotators.
 
     The source is a PolyTope campaign (its human set; each user is an annotator) or several
     span annotation sets of one dataset (each set is an annotator). ``result`` holds the
     figures per item, per annotator pair and overall once the run succeeded; ``error`` says why
-    it failed. Recomputing a run overwrites its result.
+    it failed. Recomputing a run (``span_agreement_run_restart``) overwrites its result.
     """
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="+")
@@ -45,7 +42,6 @@ class SpanAgreementRun(models.Model):
     submitted_only = models.BooleanField(
         default=False, help_text="Campaigns: count only the items of submitted tasks."
     )
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
     inputs_digest = models.CharField(
         max_length=64,
         blank=True,
@@ -53,13 +49,9 @@ class SpanAgreementRun(models.Model):
         "differs from the current one is stale.",
     )
     result = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -84,10 +76,6 @@ class SpanAgreementRun(models.Model):
     def __str__(self) -> str:
         return f"span agreement run {self.pk} on {self.dataset_id} ({self.status})"
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
-
     def clean(self) -> None:
         """A campaign run's campaign belongs to the run's dataset."""
         if self.campaign_id and self.dataset_id and self.campaign.dataset_id != self.dataset_id:
@@ -99,7 +87,7 @@ class FamRunTrigger(models.TextChoices):
     SUBMISSION = "submission", "A task of the campaign was submitted"
 
 
-class FamAgreementRun(models.Model):
+class FamAgreementRun(JobBase):
     """One computation of a FAM campaign's agreement, by a Celery worker.
 
     A run reads the campaign's annotations when it runs and records what it read as
@@ -112,7 +100,6 @@ class FamAgreementRun(models.Model):
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, related_name="fam_agreement_runs"
     )
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
     trigger = models.CharField(
         max_length=10, choices=FamRunTrigger.choices, default=FamRunTrigger.REQUEST
     )
@@ -123,13 +110,9 @@ class FamAgreementRun(models.Model):
     )
     options = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -157,10 +140,6 @@ class FamAgreementRun(models.Model):
     def __str__(self) -> str:
         return f"FAM agreement run {self.pk} of campaign {self.campaign_id} ({self.status})"
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (RunStatus.SUCCEEDED, RunStatus.FAILED)
-
     def clean(self) -> None:
         """Only FAM campaigns have FAM agreement runs."""
         if self.campaign_id and self.campaign.kind != CampaignKind.FAM:
@@ -168,3 +147,25 @@ class FamAgreementRun(models.Model):
                 {"campaign": "FAM agreement is computed for FAM campaigns; this is a "
                  f"{self.campaign.get_kind_display()} campaign."}
             )  # fmt: skip
+
+
+class SpanAgreementChunk(ChunkBase):
+    """The job kernel's one chunk of a span agreement run: the computation (attempts, heartbeat)."""
+
+    run = models.ForeignKey(SpanAgreementRun, on_delete=models.CASCADE, related_name="chunks")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "index"], name="span_agreement_chunk_unique")
+        ]
+
+
+class FamAgreementChunk(ChunkBase):
+    """The job kernel's one chunk of a FAM agreement run: the computation (attempts, heartbeat)."""
+
+    run = models.ForeignKey(FamAgreementRun, on_delete=models.CASCADE, related_name="chunks")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "index"], name="fam_agreement_chunk_unique")
+        ]

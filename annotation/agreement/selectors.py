@@ -91,6 +91,8 @@ def run_as_dict(
         "inputs_digest": run.inputs_digest,
         "current_digest": current_digest,
         "stale": run.finished and run.inputs_digest != current_digest,
+        "recoveries": run.recoveries,
+        "recovery_note": run.recovery_note,
     }
     if with_result:
         data["result"] = run.result

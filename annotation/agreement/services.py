@@ -1,4 +1,5 @@
-"""Agreement services (writes): start a span agreement run or reuse one, compute it, fail it."""
+"""Agreement services (writes): start a span agreement run or reuse one, compute it (a job of the
+job kernel: ``SPAN_AGREEMENT``), restart it, fail it."""
 
 from __future__ import annotations
 
@@ -12,13 +13,20 @@ from django.utils import timezone
 
 from annotation.campaigns.models import Campaign, CampaignKind
 from annotation.fams.models import AnnotationSet
+from annotation.jobs.kernel import job_kind_register, job_run_inline, job_send_on_commit
 from config.exceptions import ApplicationError
 from scoring.metrics.agreement import AgreementError
 from scoring.metrics.spans import scheme_get
 
 from .compute import span_agreement_compute
-from .models import RunSource, RunStatus, SpanAgreementRun
-from .runs import QUEUED_REUSE, agreement_run_fail, agreement_run_start, agreement_run_succeed
+from .models import RunSource, RunStatus, SpanAgreementChunk, SpanAgreementRun
+from .runs import (
+    QUEUED_REUSE,
+    Outcome,
+    agreement_kind,
+    agreement_run_fail,
+    agreement_run_restart,
+)
 from .selectors import (
     annotation_set_repeated_outputs,
     annotation_sets_overlap_count,
@@ -230,9 +238,7 @@ def span_agreement_run_create(
     run.save()
     run.annotation_sets.set(sets)
     if queue:
-        from .tasks import span_agreement_run_task
-
-        span_agreement_run_task.delay_on_commit(run.pk)
+        job_send_on_commit(SPAN_AGREEMENT, run.pk)
     return run
 
 
@@ -261,18 +267,6 @@ def span_agreement_on_task_submitted(*, task, campaign: Campaign, **_) -> None:
         log.debug("no span agreement run after task %s: %s", task.pk, error.message)
 
 
-def span_agreement_run_start(*, run: SpanAgreementRun) -> SpanAgreementRun:
-    """Mark a run as running (again, for a redelivered task).
-
-    Args:
-        run: the run.
-
-    Returns:
-        The run, locked and updated.
-    """
-    return agreement_run_start(run=run, restart_finished=True)
-
-
 def span_agreement_run_fail(
     *, run: SpanAgreementRun, error: str, inputs_digest: str | None = None
 ) -> SpanAgreementRun:
@@ -286,32 +280,23 @@ def span_agreement_run_fail(
     Returns:
         The failed run.
     """
-    return agreement_run_fail(run=run, error=error, digest=inputs_digest)
+    return agreement_run_fail(kind=SPAN_AGREEMENT, run=run, error=error, digest=inputs_digest)
 
 
-def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
-    """Read the run's annotations, compute every measure and store the result (idempotent).
+def _compute(run: SpanAgreementRun) -> Outcome:
+    """The span agreement kind's computation: read the run's annotations, compute every measure.
 
-    A run computed again recomputes from the current annotations and overwrites its result.
     Input that no longer allows agreement (annotations deleted since the run was created, say)
-    fails the run with the reason instead of raising.
-
-    Args:
-        run: the run.
-
-    Returns:
-        The run, succeeded with its ``result`` or failed with its ``error``.
+    is an outcome with the reason, not an exception.
     """
-    run = span_agreement_run_start(run=run)
     # The digest is read before the annotations: a save in between makes the run look stale
     # (and a later request recompute), never a newer digest on older figures.
     digest = span_agreement_run_digest(run=run)
     data = span_agreement_input(run=run)
     if not data.items:
-        return span_agreement_run_fail(
-            run=run,
+        return Outcome(
             error="No output is annotated by two annotators, so there is nothing to compare.",
-            inputs_digest=digest,
+            digest=digest,
         )
     try:
         result = span_agreement_compute(
@@ -322,12 +307,55 @@ def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
         )
     except (AgreementError, ValueError) as error:
         log.warning("span agreement run %s failed: %s", run.pk, error)
-        return span_agreement_run_fail(
-            run=run, error=f"{type(error).__name__}: {error}", inputs_digest=digest
-        )
+        return Outcome(error=f"{type(error).__name__}: {error}", digest=digest)
     result["annotators"] = data.annotators
     result["counts"]["items_with_one_annotator"] = data.single
     result["counts"]["rows_not_annotated"] = data.not_annotated
     if data.other_texts:
         result["counts"]["items_annotated_on_different_texts"] = data.other_texts
-    return agreement_run_succeed(run=run, result=result, digest=digest)
+    return Outcome(result=result, digest=digest)
+
+
+SPAN_AGREEMENT = job_kind_register(
+    agreement_kind(
+        name="span_agreement",
+        run_model=SpanAgreementRun,
+        chunk_model=SpanAgreementChunk,
+        compute=_compute,
+        related=("dataset", "campaign"),
+    )
+)
+
+
+def span_agreement_run_restart(*, run: SpanAgreementRun, queue: bool = True) -> SpanAgreementRun:
+    """Compute a finished run again from the annotations as they are now: it is queued again
+    (its figures stay until the new ones replace them) and, with ``queue``, sent to the workers
+    on commit. An unfinished run is left to the computation under way.
+
+    Args:
+        run: the run.
+        queue: send it to the workers on commit (False: the caller runs it).
+
+    Returns:
+        The run, queued (or unfinished as it was).
+    """
+    return agreement_run_restart(kind=SPAN_AGREEMENT, run=run, queue=queue)
+
+
+def span_agreement_run_compute(*, run: SpanAgreementRun) -> SpanAgreementRun:
+    """Compute a run in this process through the job kernel (a finished one is restarted
+    first, so it is recomputed from the current annotations and its result overwritten).
+
+    Input that no longer allows agreement fails the run with the reason instead of raising.
+
+    Args:
+        run: the run.
+
+    Returns:
+        The run, succeeded with its ``result`` or failed with its ``error``.
+
+    Raises:
+        Exception: what the computation raised unexpectedly (the run is failed with it first).
+    """
+    run = span_agreement_run_restart(run=run, queue=False)
+    return job_run_inline(kind=SPAN_AGREEMENT, job=run)

@@ -11,8 +11,10 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Annotation campaigns"
 
     def ready(self) -> None:
-        """Subscribe to the demo loader's request for the demo campaigns."""
+        """Subscribe to the demo loader's request for the demo campaigns; register the
+        suggestion job type with the job kernel (every process knows it)."""
         from . import receivers
+        from .services import suggestions  # noqa: F401 - registers SUGGESTIONS
 
         demo_campaigns_requested.connect(
             receivers.on_demo_campaigns_requested, dispatch_uid="campaigns-demo"

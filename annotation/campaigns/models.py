@@ -1,4 +1,7 @@
-"""Campaign models: a FAM campaign, its tasks, suggestions, their log and who has a task open."""
+"""Campaign models: a FAM campaign, its tasks, suggestions (and the job precomputing them), their
+log and who has a task open."""
+
+from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -6,6 +9,7 @@ from django.db import models
 
 from annotation.corpus.models import Dataset, Document
 from annotation.fams.models import AnnotationSet
+from annotation.jobs.models import ChunkBase, JobBase, JobStatus
 from annotation.systems.models import System, SystemOutput
 from scoring.metrics.suggest import scorer_names
 
@@ -28,6 +32,8 @@ CAMPAIGN_TRANSITIONS: dict[str, tuple[str, ...]] = {
 
 
 class SuggestionStatus(models.TextChoices):
+    """A campaign's suggestions, as its newest :class:`SuggestionJob` has them."""
+
     PENDING = "pending", "Being computed"
     READY = "ready", "Ready"
     FAILED = "failed", "Failed"
@@ -46,6 +52,8 @@ class Campaign(models.Model):
     ``documents`` when it was created), and ``system_blind`` hides which system an item comes from.
     ``instructions`` are shown to its annotators; ``sample`` records a seeded random choice of
     documents so that it can be reproduced. ``status`` moves along ``CAMPAIGN_TRANSITIONS``.
+    A FAM campaign's suggestions are precomputed by :class:`SuggestionJob` s; their status is
+    the newest job's (``suggestions_status``).
     """
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="campaigns")
@@ -86,10 +94,6 @@ class Campaign(models.Model):
     status = models.CharField(
         max_length=12, choices=CampaignStatus.choices, default=CampaignStatus.OPEN
     )
-    suggestions_status = models.CharField(
-        max_length=8, choices=SuggestionStatus.choices, default=SuggestionStatus.PENDING
-    )
-    suggestions_error = models.TextField(blank=True)
     annotation_set = models.OneToOneField(
         AnnotationSet, on_delete=models.PROTECT, related_name="campaign"
     )
@@ -112,6 +116,29 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.slug
+
+    @property
+    def suggestions_job(self) -> SuggestionJob | None:
+        """The newest precomputation of its suggestions (None: it has none to compute); read
+        from ``prefetch_related("suggestion_jobs")`` when the campaign was fetched so."""
+        return self.suggestion_jobs.first()
+
+    @property
+    def suggestions_status(self) -> str:
+        """Its suggestions' :class:`SuggestionStatus`: pending while the newest job is queued or
+        running, failed when it failed, else (and without suggestions to compute) ready."""
+        job = self.suggestions_job
+        if job is None or job.status == JobStatus.SUCCEEDED:
+            return SuggestionStatus.READY
+        if job.finished:
+            return SuggestionStatus.FAILED
+        return SuggestionStatus.PENDING
+
+    @property
+    def suggestions_error(self) -> str:
+        """Why its suggestions could not be computed (blank unless they failed)."""
+        job = self.suggestions_job
+        return job.error if job is not None and job.status == JobStatus.FAILED else ""
 
     def clean(self) -> None:
         """Check the scorer names against the suggestion registry and the sample's shape."""
@@ -199,6 +226,41 @@ class SuggestionSet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} / {self.document_id} / {self.scorer}"
+
+
+class SuggestionJob(JobBase):
+    """The precomputation of a FAM campaign's suggestions: a job of the job kernel, one chunk
+    per ``SUGGESTION_CHUNK`` documents. A newer job (the ROUGE stemming changed) cancels the
+    campaign's unfinished ones; the campaign's suggestion status is its newest job's.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="suggestion_jobs")
+    sets_written = models.PositiveIntegerField(
+        default=0, help_text="(document, scorer) suggestion rows written."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=JobStatus.values), name="suggestion_job_status_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"suggestions of campaign {self.campaign_id}, job {self.pk} ({self.status})"
+
+
+class SuggestionChunk(ChunkBase):
+    """A chunk of a :class:`SuggestionJob`: the suggestions of some of the campaign's documents."""
+
+    job = models.ForeignKey(SuggestionJob, on_delete=models.CASCADE, related_name="chunks")
+    document_ids = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="suggestion_chunk_unique")
+        ]
 
 
 class SuggestionAction(models.TextChoices):

@@ -39,11 +39,12 @@ def campaign_list() -> QuerySet[Campaign]:
     """Every campaign with its task counts.
 
     Returns:
-        Campaigns annotated with ``task_count`` and ``done_count``, newest first.
+        Campaigns annotated with ``task_count`` and ``done_count`` (their suggestion jobs
+        prefetched, for ``suggestions_status``), newest first.
     """
     return (
         Campaign.objects.select_related("dataset")
-        .prefetch_related("systems")
+        .prefetch_related("systems", "suggestion_jobs")
         .annotate(
             task_count=Count("tasks", distinct=True),
             done_count=Count("tasks", filter=Q(tasks__status=TaskStatus.SUBMITTED), distinct=True),

@@ -121,12 +121,9 @@ def context(browser):
 def no_celery(monkeypatch):
     """Campaign creation queues the suggestion precomputation and the demo a scoring job; the
     tests run what they need themselves, so nothing is left on the broker for a later worker."""
-    from annotation.campaigns.tasks import campaign_suggestions_compute
-
     queued = []
     record = lambda *args, **kwargs: queued.append(args)  # noqa: E731
-    monkeypatch.setattr(campaign_suggestions_compute, "delay_on_commit", record)
-    # Jobs of the job kernel (the demo's scoring job) are sent on commit through job_send.
+    # Jobs of the job kernel (suggestions, the demo's scoring job) are sent through job_send.
     monkeypatch.setattr("annotation.jobs.kernel.job_send", record)
     return queued
 

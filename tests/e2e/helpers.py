@@ -24,15 +24,12 @@ class World:
         return self.tasks[(external_id, username)]
 
     def compute_suggestions(self) -> None:
-        """Run the backend's suggestion computation directly (no Celery) and mark it ready."""
-        from annotation.campaigns.services import (
-            campaign_suggestions_status_set,
-            suggestions_compute_documents,
-        )
+        """Compute the campaign's suggestions in this process (no Celery) through the job
+        kernel: a new suggestion job (replacing the held one) run inline, then ready."""
+        from annotation.campaigns.services import suggestion_job_create, suggestion_job_run_inline
 
-        ids = list(self.campaign.documents.values_list("pk", flat=True))
-        suggestions_compute_documents(campaign=self.campaign, document_ids=ids)
-        campaign_suggestions_status_set(campaign=self.campaign, status="ready")
+        job = suggestion_job_create(campaign=self.campaign, queue=False)
+        assert suggestion_job_run_inline(job=job).status == "succeeded", job.error
 
 
 def login(page, base_url: str, username: str = "annotator", password: str | None = None):

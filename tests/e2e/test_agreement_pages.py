@@ -50,21 +50,19 @@ CI = re.compile(r"^95% CI -?\d\.\d{3}–-?\d\.\d{3}$")
 
 @pytest.fixture
 def runs(monkeypatch):
-    """The FAM agreement runs the app queues, held instead of sent to a broker: the test runs
-    them by calling the task, as a worker would."""
-    from annotation.agreement.fam_tasks import fam_agreement_run_task
+    """The FAM agreement runs the app queues (through the job kernel), held instead of sent to
+    a broker: the test computes them in this process through the kernel, as a worker would."""
+    from tests.job_helpers import hold_job_sends
 
-    ids: list[int] = []
-    monkeypatch.setattr(fam_agreement_run_task, "delay_on_commit", lambda pk: ids.append(pk))
-    return ids
+    return hold_job_sends(monkeypatch, "fam_agreement")
 
 
 def _compute(ids: list[int]) -> None:
-    from annotation.agreement.fam_tasks import fam_agreement_run_task
+    from tests.agreement_helpers import fam_run_compute
 
     assert ids, "no run was queued"
     for pk in dict.fromkeys(ids):
-        fam_agreement_run_task(pk)
+        fam_run_compute(pk)
     ids.clear()
 
 
@@ -175,16 +173,16 @@ def test_the_xsum_release_shows_its_three_workers_per_system_with_intervals(cont
     from django.core.management import call_command
 
     from annotation.agreement.services import span_agreement_run_create
-    from annotation.agreement.tasks import span_agreement_run_task
     from annotation.fams.models import AnnotationSet
     from annotation.systems.models import SystemOutput
+    from tests.agreement_helpers import span_run_compute
 
     call_command(
         "import_dataset", str(XSUM), "--format", "xsum-hallucinations", "--slug", "xsum-faith"
     )
     sets = AnnotationSet.objects.filter(dataset__slug="xsum-faith", slug__in=WORKERS)
     run = span_agreement_run_create(annotation_sets=[s.pk for s in sets], queue=False)
-    assert span_agreement_run_task(run.pk) == "succeeded"
+    assert span_run_compute(run.pk) == "succeeded"
     systems = sorted(
         set(
             SystemOutput.objects.filter(document__dataset__slug="xsum-faith").values_list(

@@ -15,7 +15,6 @@ from .campaigns import (
     campaign_create,
     campaign_launch,
     campaign_status_set,
-    campaign_suggestions_status_set,
     campaign_update,
     polytope_campaign_create,
 )
@@ -23,10 +22,17 @@ from .choice import campaign_documents_choose, field_error
 from .presence import task_presence_leave, task_presence_touch
 from .spans import task_spans_save
 from .staffing import annotators_checked, campaign_annotators_add, task_reassign
-from .suggestions import suggestion_events_log, suggestions_compute_documents
+from .suggestions import (
+    SUGGESTIONS,
+    suggestion_events_log,
+    suggestion_job_create,
+    suggestion_job_run_inline,
+    suggestions_compute_documents,
+)
 
 __all__ = [
     "DEFAULT_SCORERS",
+    "SUGGESTIONS",
     "CampaignLaunch",
     "annotators_checked",
     "campaign_annotators_add",
@@ -34,11 +40,12 @@ __all__ = [
     "campaign_documents_choose",
     "campaign_launch",
     "campaign_status_set",
-    "campaign_suggestions_status_set",
     "campaign_update",
     "field_error",
     "polytope_campaign_create",
     "suggestion_events_log",
+    "suggestion_job_create",
+    "suggestion_job_run_inline",
     "suggestions_compute_documents",
     "task_fam_save",
     "task_presence_leave",

@@ -1,5 +1,5 @@
-"""Campaign services: create a FAM or PolyTope campaign (and staff it), edit it, move its state,
-and record its suggestion status."""
+"""Campaign services: create a FAM or PolyTope campaign (and staff it, and queue its suggestions),
+edit it, move its state."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ from ..models import (
     Campaign,
     CampaignKind,
     CampaignStatus,
-    SuggestionStatus,
 )
 from .choice import campaign_documents_choose, field_error
+from .suggestions import suggestion_job_create
 
 DEFAULT_SCORERS = ["rougeavg-f", "tfidf"]
 
@@ -107,7 +107,8 @@ def campaign_create(
         rouge_use_stemmer: the ROUGE suggestions stem words (rouge-score's ``use_stemmer``).
 
     Returns:
-        The campaign; a Celery task computes its suggestions after the commit.
+        The campaign; a suggestion job (the job kernel's) computes its suggestions after the
+        commit.
 
     Raises:
         ApplicationError: a taken slug, a bad choice of documents, or documents without that
@@ -145,17 +146,12 @@ def campaign_create(
             sample=record,
             annotation_set=annotation_set,
             created_by=user,
-            suggestions_status=SuggestionStatus.PENDING
-            if (scorers is None or scorers)
-            else SuggestionStatus.READY,
         )
         campaign.full_clean()
         campaign.save()
     campaign.documents.set(chosen)
     if campaign.scorers:
-        from ..tasks import campaign_suggestions_compute
-
-        campaign_suggestions_compute.delay_on_commit(campaign.pk)
+        suggestion_job_create(campaign=campaign)
     return campaign
 
 
@@ -272,33 +268,12 @@ def polytope_campaign_create(
             sample=record,
             annotation_set=annotation_set,
             created_by=user,
-            suggestions_status=SuggestionStatus.READY,
         )
         campaign.full_clean()
         campaign.save()
     campaign.documents.set(chosen)
     campaign.systems.set(ordered)
     campaign.outputs.set(list(outputs.values()))
-    return campaign
-
-
-def campaign_suggestions_status_set(
-    *, campaign: Campaign, status: str, error: str = ""
-) -> Campaign:
-    """Record whether the campaign's suggestions are pending, ready or failed.
-
-    Args:
-        campaign: the campaign.
-        status: a ``SuggestionStatus`` value.
-        error: why they failed (shown to admins).
-
-    Returns:
-        The campaign.
-    """
-    Campaign.objects.filter(pk=campaign.pk).update(
-        suggestions_status=status, suggestions_error=error
-    )
-    campaign.suggestions_status, campaign.suggestions_error = status, error
     return campaign
 
 
@@ -527,16 +502,12 @@ def campaign_update(
                 "rouge_use_stemmer", "This campaign shows no ROUGE suggestion to stem or not."
             )
         campaign.rouge_use_stemmer = rouge_use_stemmer
-        campaign.suggestions_status, campaign.suggestions_error = SuggestionStatus.PENDING, ""
-        changed += ["rouge_use_stemmer", "suggestions_status", "suggestions_error"]
+        changed.append("rouge_use_stemmer")
     if changed:
         campaign.full_clean(exclude=["dataset", "annotation_set", "created_by"])
         campaign.save(update_fields=changed)
     if rescore:
-        from ..tasks import campaign_suggestions_compute
-
         # The ROUGE suggestions of the other stemming go now: none is shown while pending.
         campaign.suggestions.filter(scorer__startswith="rouge").delete()
-
-        campaign_suggestions_compute.delay_on_commit(campaign.pk)
+        suggestion_job_create(campaign=campaign)
     return campaign

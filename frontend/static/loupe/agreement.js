@@ -6,6 +6,7 @@
 import { api, el, when } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 import * as view from "./agreement-view.js";
+import { recoveryText } from "./job-recovery.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("agreement-page");
@@ -46,6 +47,9 @@ function drawStatus(envelope) {
   line.replaceChildren();
   if (state === "stale") line.append(el("span", "Stale", { class: "stale-tag" }), document.createTextNode(": "));
   line.append(document.createTextNode(text));
+  // What the job kernel's watchdog did for the run under way (a lost worker's work re-sent).
+  const recovered = BUSY.has(envelope.status) ? recoveryText(envelope.run) : "";
+  if (recovered) line.append(document.createTextNode(` ${recovered}`));
   const button = $("recompute");
   button.hidden = root.dataset.admin !== "1"; // only admins may ask for a run
   button.disabled = BUSY.has(envelope.status);
