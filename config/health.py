@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -14,6 +15,8 @@ from django.views.decorators.http import require_GET
 from .celery import app as celery_app
 from .celery import health_ping
 
+log = logging.getLogger(__name__)
+
 
 def _check_database() -> dict:
     started = time.monotonic()
@@ -22,7 +25,9 @@ def _check_database() -> dict:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as error:  # noqa: BLE001 - any failure means unhealthy
-        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
+        # The driver's message names the host and port: logged here, never shown to anyone.
+        log.error("healthz: database unreachable: %s: %s", type(error).__name__, error)
+        return {"ok": False, "error": "database unreachable"}
     return {"ok": True, "vendor": connection.vendor, "ms": _ms(started)}
 
 
@@ -33,7 +38,8 @@ def _check_broker() -> dict:
             conn.ensure_connection(max_retries=1, timeout=2)
             transport = conn.transport_cls
     except Exception as error:  # noqa: BLE001
-        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
+        log.error("healthz: broker unreachable: %s: %s", type(error).__name__, error)
+        return {"ok": False, "error": "broker unreachable"}
     return {
         "ok": True,
         "transport": str(transport),

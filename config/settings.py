@@ -276,6 +276,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.LoupeAutoSchema",
+    # JSON bodies nested deeper than 64 levels get 400 (config.parsers), not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
@@ -284,11 +290,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"auth-token": LOUPE_TOKEN_RATE},
     "NUM_PROXIES": LOUPE_PROXY_COUNT,
 }
+# /api/schema/ and /api/docs/ need a login (or an API token) unless this makes them public.
+LOUPE_API_DOCS_PUBLIC = env_bool("LOUPE_API_DOCS_PUBLIC", False)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Loupe API",
     "DESCRIPTION": "Facet-aware evaluation of summarization systems with human judgments.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["config.schema.ApiDocsPermission"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

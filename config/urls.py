@@ -28,8 +28,19 @@ api_patterns = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include((api_patterns, "api"))),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path(
+        "api/schema/",
+        SpectacularAPIView.as_view(),
+        name="schema",
+    ),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema"),
+        name="api-docs",
+    ),
     path("healthz", healthz, name="healthz"),
     path("", include("frontend.urls")),
 ]
+
+handler404 = "config.exceptions.not_found"
+handler500 = "config.exceptions.server_error"

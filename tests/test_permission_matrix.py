@@ -362,8 +362,9 @@ CASES = {
     "api:adjudication-reopen": Case(
         "post", "/api/campaigns/{campaign}/adjudication/{gold_doc}/reopen/", ADMIN_ONLY
     ),
-    "schema": Case("get", "/api/schema/", ANYONE),
-    "api-docs": Case("get", "/api/docs/", ANYONE),
+    # A login (any role, or none) unless LOUPE_API_DOCS_PUBLIC (config.schema.ApiDocsPermission).
+    "schema": Case("get", "/api/schema/", ANYONE | {"anonymous": 401}),
+    "api-docs": Case("get", "/api/docs/", ANYONE | {"anonymous": 401}),
 }
 
 

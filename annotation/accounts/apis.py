@@ -5,13 +5,13 @@ from axes.helpers import get_client_username
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from config.client_ip import client_ip
+from config.parsers import BoundedJSONParser
 
 from .roles import ROLES, IsAdmin, user_roles
 from .selectors import LoginLockout, login_lockout_get, user_list
@@ -97,7 +97,7 @@ class TokenObtainApi(APIView):
     authentication_classes: list = []
     # JSON only: no CSRF check applies here, and a page elsewhere can make a browser post a
     # plain form but not JSON (that needs a CORS preflight), so it cannot feed the lockout.
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
     throttle_classes = [TokenRateThrottle]
     throttle_scope = "auth-token"
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from annotation.imports.bundle import Issue, Location
 from annotation.imports.splitting import split_sentences
+from scoring.metrics import jsontext
 
 
 def records(lines: Iterable[tuple[int, str]], file: str, issues: list[Issue]):
@@ -24,7 +25,10 @@ def records(lines: Iterable[tuple[int, str]], file: str, issues: list[Issue]):
         if not text.strip():
             continue
         try:
-            value = json.loads(text)
+            value = jsontext.loads(text)
+        except jsontext.JsonTooDeepError as error:
+            issues.append(Issue(Location(file, number), str(error)))
+            continue
         except json.JSONDecodeError as error:
             issues.append(
                 Issue(Location(file, number), f"invalid JSON: {error.msg} (column {error.colno})")

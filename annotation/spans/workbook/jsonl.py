@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from annotation.imports.bundle import ImportValidationError, Issue, Location
 from annotation.imports.readers import read_lines
+from scoring.metrics import jsontext
 
 FIELDS = ("document", "system", "version", "annotator", "no_errors", "errors", "annotated_text")
 
@@ -88,7 +89,10 @@ def parse_spans_jsonl(source: Path | BinaryIO, *, name: str | None = None) -> li
             continue
         location = Location(label, number)
         try:
-            raw = json.loads(text)
+            raw = jsontext.loads(text)
+        except jsontext.JsonTooDeepError as error:
+            issues.append(Issue(location, str(error)))
+            continue
         except json.JSONDecodeError as error:
             issues.append(Issue(location, f"not valid JSON: {error.msg} (column {error.colno})"))
             continue

@@ -37,6 +37,7 @@ from annotation.imports.bundle import (
 )
 from annotation.imports.fields import records, unknown_fields
 from annotation.imports.readers import read_lines
+from scoring.metrics import jsontext
 
 from .layout import (
     ANNOTATION_SETS,
@@ -103,9 +104,12 @@ class _Reader:
 def _manifest(reader: _Reader) -> dict | None:
     try:
         with reader.source.open(MANIFEST) as handle:
-            manifest = json.load(handle)
+            manifest = jsontext.loads(handle.read())
     except (KeyError, FileNotFoundError):
         reader.issue(MANIFEST, "missing: this is not a Loupe release")
+        return None
+    except jsontext.JsonTooDeepError as error:
+        reader.issue(MANIFEST, str(error))
         return None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         reader.issue(MANIFEST, f"not valid JSON: {error}")
