@@ -220,12 +220,14 @@ async function load() {
     document.getElementById("tests-section").hidden = body.systems.length < 2;
     drawMatrices(body);
     drawLeftOut(body);
+    // Empty state: no system has a "trained on" dataset with outputs on the chosen ones.
+    document.getElementById("cdx-empty").hidden = body.systems.length > 0;
     status.textContent = body.systems.length
       ? `${body.systems.length} systems on ${body.datasets.join(", ")} by ${body.metric}.`
-      : `No system to evaluate on ${body.datasets.join(", ") || "these datasets"}: upload outputs with “trained on” set (see the upload page).`;
+      : `No system to evaluate on ${body.datasets.join(", ") || "these datasets"}.`;
   } catch (error) {
     status.textContent = "";
-    for (const id of ["ranking-section", "tests-section", "matrices-section", "left-out-section"]) document.getElementById(id).hidden = true;
+    for (const id of ["ranking-section", "tests-section", "matrices-section", "left-out-section", "cdx-empty"]) document.getElementById(id).hidden = true;
     showError(errorBox, error.message);
     return;
   } finally {
