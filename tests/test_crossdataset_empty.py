@@ -12,17 +12,17 @@ pytestmark = pytest.mark.django_db
 URL = "/api/crossdataset/"
 
 
-def test_no_versions_read_no_scores(demo):
+def test_no_versions_read_no_scores(dataset):
     # An empty list of versions (or categories) is no rows, not Django's EmptyResultSet.
     assert document_score_list(version_ids=[], metrics=["rouge1_f"]) == []
-    versions = list(demo.output_versions.values_list("pk", flat=True))
+    versions = list(dataset.output_versions.values_list("pk", flat=True))
     assert versions
     assert document_score_list(version_ids=versions, metrics=["rouge1_f"], categories=[]) == []
 
 
 @pytest.mark.parametrize("query", ["", "?metric=rouge1_f&missing=exclude", "?datasets=demo"])
 def test_the_api_answers_an_empty_evaluation_without_trained_on(demo, client_for, query):
-    # The demo's systems have outputs but no "trained on": none makes a cell.
+    # The demo's systems have outputs, but no "trained on" dataset Loupe holds: no cell.
     response = client_for("researcher").get(f"{URL}{query}")
     assert response.status_code == 200, response.content
     body = response.json()
@@ -31,7 +31,9 @@ def test_the_api_answers_an_empty_evaluation_without_trained_on(demo, client_for
     if query == "?datasets=demo":
         assert body["datasets"] == ["demo"]
         assert {row["slug"] for row in body["left_out"]} == {"lead-3", "demo-extsum", "demo-abs"}
-        assert all("trained_on is blank" in row["reason"] for row in body["left_out"])
+        reasons = {row["slug"]: row["reason"] for row in body["left_out"]}
+        assert "trained_on is blank" in reasons["lead-3"]
+        assert "not one of the chosen datasets" in reasons["demo-abs"]
     else:
         assert body["datasets"] == []
 
@@ -42,8 +44,9 @@ def test_the_tests_refuse_to_start_without_two_systems(demo, client_for):
     assert "need at least two" in response.json()["message"]
 
 
-def test_the_page_opens_and_carries_its_empty_state(demo, client_for):
-    response = client_for("researcher").get("/crossdataset/")
+def test_the_page_opens_and_carries_its_empty_state(demo, users, client):
+    client.force_login(users["researcher"])
+    response = client.get("/crossdataset/")
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="cdx-empty"' in html
