@@ -156,3 +156,13 @@ export class JobFollower {
     }
   }
 }
+
+// An empty state: what a job lacks before it can start (the API's `missing`), with a link to
+// the upload page when that is where to add it. Hidden when nothing is missing.
+export function showMissing(node, message) {
+  node.hidden = !message;
+  node.replaceChildren();
+  if (!message) return;
+  node.append(el("p", message));
+  if (message.includes("/upload/")) node.append(el("a", "Go to the upload page", { href: "/upload/" }));
+}
