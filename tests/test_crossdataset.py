@@ -138,6 +138,8 @@ def test_each_pair_is_tested_on_the_workers_and_its_statistic_is_the_stiffness_d
         "state": "none",
         "pairs_done": 0,
         "pairs_total": 0,
+        "recoveries": 0,
+        "recovery_note": "",
         "error": "",
         "tests": [],
     }
@@ -202,8 +204,10 @@ def test_a_pending_run_is_shared_and_a_lost_queued_one_replaced(loaded, client_f
     client = client_for("researcher")
     params = {"metric": "rouge1_f", "resamples": 200}
     first = client.post(f"{URL}tests/", params, format="json").json()
-    second = client.post(f"{URL}tests/", params, format="json").json()
-    assert first["run"] == second["run"]
+    second = client.post(f"{URL}tests/", params, format="json")
+    # The pending run is named (409), not doubled.
+    assert second.status_code == 409 and second.json()["extra"]["run"] == first["run"]
+    assert CrossDatasetTestRun.objects.count() == 1
     CrossDatasetTestRun.objects.filter(pk=first["run"]).update(
         created_at=timezone.now() - timedelta(hours=1)
     )

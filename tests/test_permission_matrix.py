@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from annotation.campaigns.services import (
     campaign_create,
@@ -266,6 +267,7 @@ CASES = {
         body={"answerers": ["apes"]},
         success=202,
     ),
+    "api:apes-run-status": Case("get", "/api/datasets/demo/apes-runs/status/", RESEARCH),
     "api:apes-run-detail": Case("get", "/api/apes-runs/{apes_run}/", RESEARCH),
     # AutoFAR: researchers and admins fit it, start AutoFAR-L runs and read both.
     "api:autofar-fit-list": Case("get", "/api/autofar/fits/?dataset=demo", RESEARCH),
@@ -285,6 +287,7 @@ CASES = {
         body=lambda: {"fit": _autofar_fit_id()},
         success=202,
     ),
+    "api:autofar-run-status": Case("get", "/api/datasets/demo/autofar-runs/status/", RESEARCH),
     "api:autofar-run-detail": Case("get", "/api/autofar-runs/{autofar_run}/", RESEARCH),
     # A campaign's agreement: admins and the campaign's adjudicators read it; admins ask for a
     # run (202: the matrix campaign's submission already queued one, which the POST returns).
@@ -451,7 +454,10 @@ def _autofar_run(dataset) -> int:
         intercept=0.1, weights={"rouge1-f@1": 0.5}, rmse=0.1, report={}, n_documents=2,
         n_systems=2, n_rows=4, digest="matrix",
     )  # fmt: skip
-    return autofar_run_create(dataset=dataset, fit=fit, queue=False).pk
+    run = autofar_run_create(dataset=dataset, fit=fit, queue=False)
+    run.status, run.finished_at = "succeeded", timezone.now()  # a queued run: 409 on start
+    run.save(update_fields=["status", "finished_at"])
+    return run.pk
 
 
 def _gold_document(campaign, admin) -> int:
@@ -535,7 +541,10 @@ def context(demo, users):
         "span_task": span_task.pk,
         "study": _judgment_study(dataset, users["researcher"]),
         "job": dataset.scoring_jobs.get().pk,
-        "apes_run": ApesRun.objects.create(dataset=dataset).pk,
+        # Finished runs: a queued one would make the starts below answer 409.
+        "apes_run": ApesRun.objects.create(
+            dataset=dataset, status="succeeded", finished_at=timezone.now()
+        ).pk,
         "facets": facets(task, False),
         "agreement_run": _span_agreement_run(dataset),
         "releases": _releases(),

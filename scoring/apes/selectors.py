@@ -12,8 +12,8 @@ from scoring.metrics.apes import NO_QUESTIONS, SummaryApes, system_apes
 from scoring.scores.selectors import document_score_list, output_version_current_list
 
 from .models import ApesQuestionSet, ApesRun, RunStatus
-from .nlp import ANSWERER_KEYS
-from .services import NO_REFERENCE, OUTCOME_REASONS
+from .nlp import ANSWERER_KEYS, ApesUnavailableError, answerers_available, spacy_version
+from .services import NO_REFERENCE, OUTCOME_REASONS, apes_no_outputs_message
 
 
 def apes_run_list(*, dataset: Dataset):
@@ -68,10 +68,51 @@ def apes_run_as_dict(run: ApesRun) -> dict:
         "outcome_reasons": OUTCOME_REASONS,
         "seconds": run.seconds,
         "dispatches": run.dispatches,
+        "recoveries": run.recoveries,
+        "recovery_note": run.recovery_note,
         "error": run.error,
         "created_at": run.created_at.isoformat() if run.created_at else None,
         "started_at": run.started_at.isoformat() if run.started_at else None,
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+    }
+
+
+def apes_start_missing(*, dataset: Dataset) -> str:
+    """What an APES run of the dataset lacks before it can start ("" when nothing).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The reason, saying how to add what is missing: no outputs, or no answerer or spaCy
+        model installed on the server.
+    """
+    if not output_version_current_list(dataset=dataset):
+        return apes_no_outputs_message(dataset)
+    try:
+        available, skipped = answerers_available(list(ANSWERER_KEYS))
+        spacy_version()
+    except ApesUnavailableError as error:
+        return str(error)
+    if not available:
+        return "no APES answerer can run here: " + "; ".join(skipped.values())
+    return ""
+
+
+def apes_start_state(*, dataset: Dataset) -> dict:
+    """The APES panel's state: the latest run and what is missing to start one.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        ``dataset``, ``latest`` (the newest run's JSON form, or None) and ``missing``.
+    """
+    latest = apes_run_list(dataset=dataset).order_by("-created_at", "-id").first()
+    return {
+        "dataset": dataset.slug,
+        "latest": apes_run_as_dict(latest) if latest else None,
+        "missing": apes_start_missing(dataset=dataset),
     }
 
 

@@ -25,7 +25,7 @@ from annotation.jobs.kernel import (
     job_send_on_commit,
 )
 from annotation.systems.models import SystemOutput
-from config.exceptions import ApplicationError
+from config.exceptions import ApplicationError, ConflictError
 from scoring.metrics.apes import ClozeQuestion, Entity, make_questions, score_summary
 from scoring.scores.selectors import output_version_current_list
 from scoring.scores.services.store import (
@@ -35,7 +35,7 @@ from scoring.scores.services.store import (
     document_scores_upsert,
 )
 
-from .models import ApesChunk, ApesQuestionSet, ApesRun
+from .models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
 from .nlp import (
     ANSWERER_KEYS,
     ApesUnavailableError,
@@ -117,6 +117,60 @@ def apes_run_create(
     if queue:
         job_send_on_commit(APES, run.pk)
     return run
+
+
+def apes_no_outputs_message(dataset: Dataset) -> str:
+    """What an APES run lacks on a dataset without outputs, and how to add them (pages, API).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The message.
+    """
+    return (
+        f"{dataset.slug} has no system outputs yet: APES scores systems' summaries. Upload "
+        "a system's outputs on the upload page (/upload/), then start APES."
+    )
+
+
+@transaction.atomic
+def apes_run_start(
+    *, dataset: Dataset, answerers: Sequence[str] | None = None, user=None
+) -> ApesRun:
+    """Start an APES run from a page or the API: one unfinished run per dataset at a time.
+
+    The dataset's row is locked while it checks, so two clicks at once start one run.
+
+    Args:
+        dataset: the dataset.
+        answerers: answerer keys (``apes``, ``apes_embedding``); default every one.
+        user: who asked for it.
+
+    Returns:
+        The queued run (sent to the workers on commit).
+
+    Raises:
+        ConflictError: a run of the dataset is queued or running (HTTP 409; ``extra["run"]``
+            is its id, to follow it).
+        ApesRequestError: no output to score, an unknown answerer, none available, or spaCy's
+            model missing (HTTP 400).
+    """
+    Dataset.objects.select_for_update().filter(pk=dataset.pk).first()
+    unfinished = (
+        ApesRun.objects.filter(dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
+        .order_by("-id")
+        .first()
+    )
+    if unfinished is not None:
+        raise ConflictError(
+            f"APES run {unfinished.pk} of {dataset.slug} is already {unfinished.status}: "
+            "wait for it to finish",
+            extra={"run": unfinished.pk, "status": unfinished.status},
+        )
+    if not output_version_current_list(dataset=dataset):
+        raise ApesRequestError(apes_no_outputs_message(dataset), extra={"missing": "outputs"})
+    return apes_run_create(dataset=dataset, answerers=answerers, user=user)
 
 
 def _plan(run: ApesRun) -> None:

@@ -6,8 +6,10 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from annotation.corpus.models import Dataset
+from scoring.scores.selectors import FAM_SOURCES
 
 from .models import AutoFarFit, AutoFarRun, RunStatus
+from .services import extractive_versions, target_document_ids
 
 ESTIMATE_LABEL = "AutoFAR-L (estimate)"
 ABSTRACTIVE_REASON = (
@@ -145,6 +147,8 @@ def run_as_dict(run: AutoFarRun) -> dict:
         "documents_total": run.documents_total,
         "scores_written": run.scores_written,
         "dispatches": run.dispatches,
+        "recoveries": run.recoveries,
+        "recovery_note": run.recovery_note,
         "result": run.result,
         "error": run.error,
         "created_at": run.created_at.isoformat(),
@@ -230,3 +234,72 @@ def autofar_stamp(dataset: Dataset) -> str:
         .first()
     )
     return f"{last[0]}@{last[1].isoformat()}" if last else "-"
+
+
+def autofar_fit_datasets() -> list[str]:
+    """The datasets AutoFAR may be fitted on: those with human (gold or released) FAMs.
+
+    Returns:
+        Their slugs, sorted.
+    """
+    return list(
+        Dataset.objects.filter(
+            annotation_sets__kind__in=FAM_SOURCES, annotation_sets__fams__annotator__isnull=True
+        )
+        .values_list("slug", flat=True)
+        .distinct()
+        .order_by("slug")
+    )
+
+
+def autofar_start_missing(*, dataset: Dataset, fits: bool, fit_datasets: bool) -> str:
+    """What an AutoFAR-L run of the dataset lacks before it can start ("" when nothing).
+
+    Args:
+        dataset: the target dataset.
+        fits: some fit is stored.
+        fit_datasets: some dataset has human FAMs to fit on.
+
+    Returns:
+        The reason, saying how to add what is missing.
+    """
+    if not extractive_versions(dataset=dataset):
+        return (
+            f"{dataset.slug} has no extractive system outputs: AutoFAR-L estimates FAR from "
+            "extracted sentence indices. Upload an extractive system's outputs on the upload "
+            "page (/upload/), then start AutoFAR-L."
+        )
+    if not target_document_ids(dataset=dataset):
+        return f"every document of {dataset.slug} has a human FAM: nothing to estimate."
+    if not fits and not fit_datasets:
+        return (
+            "no AutoFAR fit is stored and no dataset has human FAMs to fit one on: import a "
+            "dataset with gold or released FAMs (or adjudicate a FAM campaign), then start "
+            "AutoFAR-L."
+        )
+    return ""
+
+
+def autofar_start_state(*, dataset: Dataset) -> dict:
+    """The AutoFAR-L panel's state: the latest run, the fits and datasets to choose from, and
+    what is missing to start a run.
+
+    Args:
+        dataset: the target dataset.
+
+    Returns:
+        ``dataset``, ``latest`` (the newest run's JSON form, or None), ``fits`` (the latest 20
+        stored fits), ``fit_datasets`` (slugs) and ``missing``.
+    """
+    latest = autofar_run_list(dataset=dataset).order_by("-created_at", "-id").first()
+    fits = [fit_as_dict(fit) for fit in autofar_fit_list().order_by("-created_at", "-id")[:20]]
+    fit_datasets = autofar_fit_datasets()
+    return {
+        "dataset": dataset.slug,
+        "latest": run_as_dict(latest) if latest else None,
+        "fits": fits,
+        "fit_datasets": fit_datasets,
+        "missing": autofar_start_missing(
+            dataset=dataset, fits=bool(fits), fit_datasets=bool(fit_datasets)
+        ),
+    }

@@ -9,6 +9,7 @@ from .apis import (
     AutoFarRunDetailApi,
     AutoFarRunListApi,
     AutoFarRunStartApi,
+    AutoFarRunStatusApi,
 )
 
 urlpatterns = [
@@ -22,6 +23,11 @@ urlpatterns = [
         "datasets/<slug:slug>/autofar-runs/start/",
         AutoFarRunStartApi.as_view(),
         name="autofar-run-start",
+    ),
+    path(
+        "datasets/<slug:slug>/autofar-runs/status/",
+        AutoFarRunStatusApi.as_view(),
+        name="autofar-run-status",
     ),
     path("autofar-runs/<int:run_id>/", AutoFarRunDetailApi.as_view(), name="autofar-run-detail"),
 ]

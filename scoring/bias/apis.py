@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
@@ -48,6 +48,10 @@ class BiasRunSerializer(serializers.Serializer):
     reused_from = serializers.IntegerField(
         allow_null=True, help_text="The run whose rows this one reuses (same inputs)."
     )
+    recoveries = serializers.IntegerField(
+        help_text="How many times the job kernel's watchdog re-sent the run's work."
+    )
+    recovery_note = serializers.CharField(allow_blank=True, help_text="The last recovery's note.")
     error = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -81,7 +85,8 @@ class DatasetBiasApi(APIView):
     POST (researchers, admins): compute them now.
 
     POST answers 200 with the current figures when the dataset's inputs have not changed since
-    the latest run succeeded, else 202 once a run waits for a worker (poll GET for progress).
+    the latest run succeeded, else 202 once a run waits for a worker (poll GET for progress);
+    400 when there is nothing to measure, 409 while a run is queued or running (``extra.run``).
     """
 
     class OutputSerializer(serializers.Serializer):
@@ -102,6 +107,11 @@ class DatasetBiasApi(APIView):
             help_text="documents, documents_without_text_left_out, systems, output_versions, "
             "bins, pairs per source."
         )
+        missing = serializers.CharField(
+            allow_blank=True,
+            help_text="Why a run would have nothing to measure, saying what to add; empty "
+            "when it can run.",
+        )
 
     def get_permissions(self):
         if self.request.method == "POST":
@@ -113,7 +123,15 @@ class DatasetBiasApi(APIView):
         dataset = get_object_or_404(Dataset, slug=slug)
         return Response(dataset_bias_get(dataset=dataset))
 
-    @extend_schema(request=None, responses={200: OutputSerializer, 202: OutputSerializer})
+    @extend_schema(
+        request=None,
+        responses={
+            200: OutputSerializer,
+            202: OutputSerializer,
+            400: OpenApiResponse(description="Nothing to measure (the message says why)."),
+            409: OpenApiResponse(description="A run of the dataset is queued or running."),
+        },
+    )
     def post(self, request, slug: str):
         dataset = get_object_or_404(Dataset, slug=slug)
         _, queued = bias_run_start(dataset=dataset, user=request.user)

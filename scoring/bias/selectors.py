@@ -166,11 +166,37 @@ def _run_data(run: BiasRun | None) -> dict | None:
         "chunks_done": run.chunks_done,
         "chunks_total": run.chunks_total,
         "reused_from": run.reused_from_id,
+        "recoveries": run.recoveries,
+        "recovery_note": run.recovery_note,
         "error": run.error,
         "created_at": run.created_at,
         "started_at": run.started_at,
         "finished_at": run.finished_at,
     }
+
+
+def bias_start_missing(*, dataset: Dataset) -> str:
+    """What a bias run of the dataset lacks before it can measure anything ("" when nothing).
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        The reason, saying how to add what is missing: a reference or a system output on a
+        document with text.
+    """
+    with_text = Document.objects.filter(dataset=dataset, n_sentences__gt=0)
+    if (
+        Reference.objects.filter(document__in=with_text).exists()
+        or SystemOutput.objects.filter(document__in=with_text).exists()
+    ):
+        return ""
+    return (
+        f"{dataset.slug} has no reference or system output on a document with text: there is "
+        "nothing to measure. Import the dataset's documents with their references (admins: "
+        "Manage datasets) or upload a system's outputs on the upload page (/upload/), then "
+        "compute."
+    )
 
 
 def dataset_bias_get(*, dataset: Dataset, check_stale: bool = True) -> dict:
@@ -182,9 +208,10 @@ def dataset_bias_get(*, dataset: Dataset, check_stale: bool = True) -> dict:
             the texts' digests in the database; skipped while a run is queued or running).
 
     Returns:
-        ``{"dataset", "status", "stale", "run", "computed_by", "rows", "meta"}``: ``status``
-        is the latest run's (``none`` before any), ``run`` its state, ``computed_by`` the
-        succeeded run the rows come from, ``stale`` whether the inputs changed since.
+        ``{"dataset", "status", "stale", "run", "computed_by", "rows", "meta", "missing"}``:
+        ``status`` is the latest run's (``none`` before any), ``run`` its state,
+        ``computed_by`` the succeeded run the rows come from, ``stale`` whether the inputs
+        changed since, ``missing`` what a run lacks (see :func:`bias_start_missing`).
     """
     latest = bias_run_list(dataset=dataset).first()
     done = bias_run_latest_succeeded(dataset=dataset)
@@ -203,4 +230,5 @@ def dataset_bias_get(*, dataset: Dataset, check_stale: bool = True) -> dict:
         "computed_by": _run_data(done),
         "rows": bias_rows_list(run=done) if done else [],
         "meta": done.meta if done else {},
+        "missing": bias_start_missing(dataset=dataset),
     }

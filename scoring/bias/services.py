@@ -26,7 +26,7 @@ from annotation.jobs.kernel import (
     job_send_on_commit,
 )
 from annotation.systems.models import SystemOutput
-from config.exceptions import ApplicationError
+from config.exceptions import ApplicationError, ConflictError
 from config.gc import cyclic_gc_paused
 from scoring.metrics.bias import DEFAULT_POSITION_BINS, bias_sums, sums_from_dict, sums_means
 from scoring.metrics.bias import sums_merge as merge
@@ -34,7 +34,12 @@ from scoring.scores.selectors import output_version_current_list
 
 from .compute import REFERENCE, bias_pairs_score
 from .models import BiasChunk, BiasRun, BiasSourceRow, RunStatus, RunTrigger
-from .selectors import bias_inputs_digest, bias_run_latest_succeeded, bias_run_waits_for_scoring
+from .selectors import (
+    bias_inputs_digest,
+    bias_run_latest_succeeded,
+    bias_run_waits_for_scoring,
+    bias_start_missing,
+)
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +99,12 @@ def bias_run_request(
     raise ApplicationError("Could not queue the bias run; try again.")
 
 
+@transaction.atomic
 def bias_run_start(*, dataset: Dataset, user) -> tuple[BiasRun, bool]:
-    """Ask for a dataset's bias figures: the latest run if its inputs are unchanged, else a run.
+    """Ask for a dataset's bias figures (a page's Compute, the API, ``bias --queue``): the
+    latest run if its inputs are unchanged, else a new run; one unfinished run at a time.
+
+    The dataset's row is locked while it checks, so two clicks at once start one run.
 
     Args:
         dataset: the dataset.
@@ -103,18 +112,39 @@ def bias_run_start(*, dataset: Dataset, user) -> tuple[BiasRun, bool]:
 
     Returns:
         ``(run, queued)``: the latest succeeded run when the dataset's inputs have the digest
-        it read and no run waits (``queued`` False); else the waiting run (``queued`` True).
+        it read (``queued`` False); else a new queued run (``queued`` True).
+
+    Raises:
+        ConflictError: a run of the dataset is queued or running (HTTP 409; ``extra["run"]``
+            is its id, to follow it).
+        ApplicationError: the dataset has nothing to measure (HTTP 400, the reason says what
+            to add).
     """
+    Dataset.objects.select_for_update().filter(pk=dataset.pk).first()
+    pending = (
+        BiasRun.objects.filter(dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
+        .order_by("-id")
+        .first()
+    )
+    if pending is not None and not (
+        pending.status == RunStatus.QUEUED and pending.created_at < timezone.now() - QUEUED_REUSE
+    ):
+        raise ConflictError(
+            f"bias run {pending.pk} of {dataset.slug} is already {pending.status}: wait for "
+            "it to finish",
+            extra={"run": pending.pk, "status": pending.status},
+        )
+    missing = bias_start_missing(dataset=dataset)
+    if missing:
+        raise ApplicationError(missing, extra={"missing": "items"})
     done = bias_run_latest_succeeded(dataset=dataset)
-    pending = BiasRun.objects.filter(
-        dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
-    ).exists()
-    if done is not None and not pending:
+    if done is not None and pending is None:
         versions = output_version_current_list(dataset=dataset)
         if bias_inputs_digest(dataset=dataset, versions=versions, bins=done.bins) == (
             done.inputs_digest
         ):
             return done, False
+    # (A queued run presumed lost is failed and replaced by bias_run_request.)
     run, _ = bias_run_request(dataset=dataset, trigger=RunTrigger.MANUAL, user=user)
     return run, True
 

@@ -111,6 +111,10 @@ class TestRunSerializer(serializers.Serializer):
     state = serializers.CharField(help_text="none, queued, running, succeeded or failed.")
     pairs_done = serializers.IntegerField()
     pairs_total = serializers.IntegerField()
+    recoveries = serializers.IntegerField(
+        help_text="How many times the job kernel's watchdog re-sent the run's work."
+    )
+    recovery_note = serializers.CharField(allow_blank=True, help_text="The last recovery's note.")
     error = serializers.CharField(allow_blank=True)
     tests = TestSerializer(many=True, help_text="Once the run succeeded, one per pair.")
 
@@ -217,17 +221,21 @@ class CrossDatasetApi(APIView):
 
 
 class CrossDatasetTestRunStartApi(APIView):
-    """Start the paired tests of an evaluation on the workers (or reuse a run for the same
-    parameters and scores)."""
+    """Start the paired tests of an evaluation on the workers (or answer the succeeded run for
+    the same parameters and scores); 409 while such a run is queued or running."""
 
     permission_classes = [IsResearcherOrAdmin]
 
     @extend_schema(
         request=RequestSerializer,
         responses={
-            202: OpenApiResponse(TestRunSerializer, description="Queued (or already pending)."),
+            202: OpenApiResponse(TestRunSerializer, description="Queued."),
             200: OpenApiResponse(TestRunSerializer, description="Already computed."),
             400: OpenApiResponse(description="Bad parameters or fewer than two systems."),
+            409: OpenApiResponse(
+                description="A run for these parameters and scores is queued or running "
+                "(extra.run names it)."
+            ),
         },
     )
     def post(self, request):

@@ -282,7 +282,8 @@ def crossdataset_test_run_data(run) -> dict:
 
     Returns:
         ``run``, ``state`` (``none``, ``queued``, ``running``, ``succeeded``, ``failed``),
-        ``pairs_done``, ``pairs_total``, ``error`` and ``tests``.
+        ``pairs_done``, ``pairs_total``, ``recoveries``, ``recovery_note``, ``error`` and
+        ``tests``.
     """
     if run is None:
         return {
@@ -290,6 +291,8 @@ def crossdataset_test_run_data(run) -> dict:
             "state": "none",
             "pairs_done": 0,
             "pairs_total": 0,
+            "recoveries": 0,
+            "recovery_note": "",
             "error": "",
             "tests": [],
         }
@@ -301,6 +304,8 @@ def crossdataset_test_run_data(run) -> dict:
         "state": run.status,
         "pairs_done": run.pairs_done,
         "pairs_total": run.pairs_total,
+        "recoveries": run.recoveries,
+        "recovery_note": run.recovery_note,
         "error": run.error,
         "tests": tests,
     }

@@ -21,7 +21,7 @@ from annotation.jobs.kernel import (
     job_run_inline,
     job_send_on_commit,
 )
-from config.exceptions import ApplicationError
+from config.exceptions import ApplicationError, ConflictError
 from scoring.metrics.stats import DEFAULT_SEED
 
 from .models import CrossDatasetPairTest, CrossDatasetTestRun, RunStatus
@@ -71,10 +71,13 @@ def crossdataset_test_run_start(
         queue: send it to the workers on commit (False: the caller runs it in-process).
 
     Returns:
-        ``(run, created)``: the succeeded or pending run with the same request and inputs
-        digest (``created`` False), or a new queued run.
+        ``(run, created)``: the succeeded run with the same request and inputs digest
+        (``created`` False), or a new queued run.
 
     Raises:
+        ConflictError: a run for the same request and scores is queued or running (HTTP 409;
+            ``extra["run"]`` is its id, to follow it). A queued run older than
+            :data:`QUEUED_REUSE` is presumed lost: it is failed and replaced.
         CrossDatasetParamsError: a bad parameter, scores the core refuses, or fewer than two
             systems to compare (HTTP 400).
     """
@@ -96,11 +99,21 @@ def crossdataset_test_run_start(
     digest = crossdataset_inputs_digest(metric=metric, datasets=chosen)
     for _ in range(3):
         latest = crossdataset_test_run_latest(key=key, inputs_digest=digest)
-        if latest is not None and latest.status in (RunStatus.SUCCEEDED, RunStatus.RUNNING):
+        if latest is not None and latest.status == RunStatus.SUCCEEDED:
             return latest, False
+        if latest is not None and (
+            latest.status == RunStatus.RUNNING
+            or (
+                latest.status == RunStatus.QUEUED
+                and latest.created_at >= timezone.now() - QUEUED_REUSE
+            )
+        ):
+            raise ConflictError(
+                f"the paired tests of this evaluation are already {latest.status} (run "
+                f"{latest.pk}): wait for them to finish",
+                extra={"run": latest.pk, "status": latest.status},
+            )
         if latest is not None and latest.status == RunStatus.QUEUED:
-            if latest.created_at >= timezone.now() - QUEUED_REUSE:
-                return latest, False
             crossdataset_test_run_fail(run=latest, error=NEVER_STARTED)
         run = CrossDatasetTestRun(
             key=key,

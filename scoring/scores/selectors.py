@@ -171,11 +171,14 @@ def _score_rows(version_ids, wanted: list[str], categories) -> list[tuple]:
     the cursor: no row's whole object is decoded here, and the driver's floats need none of
     the ORM's per-value converters (which cost more than the query on millions of values).
     """
-    rows = DocumentScore.objects.filter(
-        version_id__in=list(version_ids), metrics__has_any_keys=wanted
-    )
+    ids = list(version_ids)
+    categories = None if categories is None else list(categories)
+    if not ids or categories == []:
+        # An empty IN list compiles to no SQL at all (Django raises EmptyResultSet): no rows.
+        return []
+    rows = DocumentScore.objects.filter(version_id__in=ids, metrics__has_any_keys=wanted)
     if categories is not None:
-        rows = rows.filter(document__category__in=list(categories))
+        rows = rows.filter(document__category__in=categories)
     values = [Cast(KeyTextTransform(metric, "metrics"), FloatField()) for metric in wanted]
     query = rows.values_list("version_id", "document_id", *values).order_by().query
     sql, params = query.sql_with_params()

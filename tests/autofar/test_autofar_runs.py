@@ -293,7 +293,9 @@ def test_the_api_starts_lists_and_reads_runs_and_refuses_bad_input(tiny, client_
     run = started.json()
     assert (run["status"], run["fit"], run["fit_dataset"]) == ("queued", fit.pk, "autofar-source")
     again = client.post(f"/api/datasets/{dataset.slug}/autofar-runs/start/", {"fit": fit.pk})
-    assert again.json()["id"] == run["id"]  # the unfinished run, not a second one
+    # While it is unfinished, a second start is refused naming it (409), not a second run.
+    assert again.status_code == 409 and again.json()["extra"]["run"] == run["id"]
+    assert AutoFarRun.objects.filter(dataset=dataset).count() == 1
     autofar_run_inline(run=AutoFarRun.objects.get(pk=run["id"]))
     detail = client.get(f"/api/autofar-runs/{run['id']}/").json()
     assert detail["status"] == "succeeded" and detail["result"]["outputs_predicted"] == 6

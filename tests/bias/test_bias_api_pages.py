@@ -34,8 +34,10 @@ def test_read_compute_and_reuse_through_the_api(storm, client_for):
     assert client_for(None).get(url).status_code in (401, 403)
     started = researcher.post(url)
     assert started.status_code == 202 and started.json()["status"] == "queued"
-    # A second click while it waits is the same run.
-    assert researcher.post(url).json()["run"]["id"] == started.json()["run"]["id"]
+    # A second click while it waits is refused naming the waiting run (409), not a second run.
+    again = researcher.post(url)
+    assert again.status_code == 409 and again.json()["extra"]["run"] == started.json()["run"]["id"]
+    assert BiasRun.objects.count() == 1
     bias_run_inline(run=BiasRun.objects.get(pk=started.json()["run"]["id"]))
     data = researcher.get(url).json()
     assert data["status"] == "succeeded" and data["stale"] is False

@@ -38,6 +38,13 @@ def _wait_ready(page):
     expect(page.locator("#crossdataset-page")).to_have_attribute("aria-busy", "false")
 
 
+def _run_tests(page):
+    """Start the paired tests with the keyboard: the button, then Enter."""
+    button = page.locator("#tests-start")
+    button.focus()
+    page.keyboard.press("Enter")
+
+
 def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_keyboard(
     context, site
 ):
@@ -68,7 +75,10 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     expect(s1.locator('td[data-measure="stiffness_printed"]')).to_have_text("0.9500")
     expect(s1.locator('td[data-measure="stableness_printed"]')).to_have_text("1.9167")
     expect(page.locator("#normalisation-note")).to_contain_text("Ranked by the means")
-    # The paired tests were queued once and drawn when their run finished.
+    # The paired tests start from their button, are queued once and drawn when they finish.
+    expect(page.locator("#tests-job .job-status")).to_contain_text("have not run")
+    assert site.runs == []
+    _run_tests(page)
     expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
     expect(page.locator("#tests tbody tr")).to_have_count(3)
     assert len(site.runs) == 1
@@ -135,6 +145,7 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     expect(page.locator("#excluded-note")).to_contain_text("A → B")
     expect(s1.locator("td").nth(0)).to_contain_text(f"{2.65 / 8:.4f}")
     assert "missing=exclude" in page.url
+    _run_tests(page)
     expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
     expect(page.locator('#tests tr[data-pair="S1|S2"] td').nth(1)).to_contain_text(
         f"+{(2.65 - 2.25) / 8:.4f}"
@@ -152,7 +163,8 @@ def test_a_researcher_reads_the_example_and_switches_the_missing_cell_rule_by_ke
     _wait_ready(page)
     expect(page.locator("#status")).to_have_text("3 systems on A, B by rouge1_f.")
     expect(page.locator("section[data-system=S1] figure[data-matrix=u] rect.cell")).to_have_count(4)
-    # Its tests ran too (one run per request); nothing is left running when the page closes.
+    # Its tests run too (one run per request); nothing is left running when the page closes.
+    _run_tests(page)
     expect(page.locator("#tests-status")).to_contain_text("3 pairs tested")
     expect(page.locator("#tests tbody tr")).to_have_count(3)
     assert len(site.runs) == 3

@@ -1,6 +1,10 @@
 // The dataset-bias panel (the admin dataset page and /leaderboards/<slug>/bias/): the latest
-// figures as a table and three server-rendered SVG plots; Compute starts a run and follows it.
+// figures as a table and three server-rendered SVG plots; Compute starts a run and follows it
+// (409: a run is already waiting or running, which is followed); with nothing to measure, the
+// empty state (job-follow.js) says what to add.
 import { api, el, when } from "./api.js";
+import { showMissing } from "./job-follow.js";
+import { recoveryText } from "./job-recovery.js";
 
 const POLL_MS = 1000;
 const panel = document.getElementById("bias-panel");
@@ -10,6 +14,7 @@ const button = document.getElementById("bias-compute");
 const statusLine = document.getElementById("bias-status");
 const progress = document.getElementById("bias-progress");
 const errorLine = document.getElementById("bias-error");
+const missing = document.getElementById("bias-missing");
 let timer = null;
 
 const number = (value, digits = 3) => (value === null || value === undefined ? "–" : value.toFixed(digits));
@@ -35,8 +40,9 @@ function row(source) {
 function describe(data) {
   const run = data.run;
   if (!run) return "Not computed yet.";
-  if (run.status === "queued") return "Waiting for a worker…";
-  if (run.status === "running") return `Computing: ${run.chunks_done} of ${run.chunks_total} chunks.`;
+  const recovered = recoveryText(run) ? ` ${recoveryText(run)}` : "";
+  if (run.status === "queued") return `Waiting for a worker…${recovered}`;
+  if (run.status === "running") return `Computing: ${run.chunks_done} of ${run.chunks_total} chunks.${recovered}`;
   if (run.status === "failed") return `The latest run failed${data.rows.length ? "; the figures below are the previous run's" : ""}.`;
   const pairs = Object.values(data.meta.pairs || {}).reduce((a, b) => a + b, 0);
   const reused = run.reused_from ? " (inputs unchanged: reused)" : "";
@@ -53,7 +59,8 @@ function render(data) {
   errorLine.hidden = !(data.run && data.run.status === "failed");
   errorLine.textContent = data.run && data.run.error ? data.run.error : "";
   button.hidden = panel.dataset.canCompute !== "1";
-  button.disabled = Boolean(running);
+  button.disabled = Boolean(running) || Boolean(data.missing);
+  showMissing(missing, data.rows.length ? "" : data.missing);
   const has = data.rows.length > 0;
   document.getElementById("bias-region").hidden = !has;
   document.getElementById("bias-plots").hidden = !has;
@@ -88,6 +95,10 @@ button.addEventListener("click", async () => {
   try {
     render(await api(`${base}/`, { method: "POST" }));
   } catch (error) {
+    if (error.status === 409) {
+      load(); // a run is already queued or running (an upload's, say): follow it
+      return;
+    }
     button.disabled = false;
     errorLine.hidden = false;
     errorLine.textContent = error.message;

@@ -2,10 +2,11 @@
 // GET /api/crossdataset/?...&plots=true; the ranking (the means, ranked, and the paper's figures
 // as printed), each system's heat maps (server-built SVG, values in data-* attributes) and the
 // left-out systems are drawn from it. The paired tests (the permutation test and the paper's
-// Wilcoxon tests) run on the workers: when the GET has none for these scores,
-// POST /api/crossdataset/tests/ starts (or finds) the run and GET /api/crossdataset/tests/<id>/
-// is polled until it is done.
+// Wilcoxon tests) run on the workers: “Run the paired tests” POSTs /api/crossdataset/tests/
+// (409: a run is already pending, which is followed) and GET /api/crossdataset/tests/<id>/ is
+// polled until it is done (job-follow.js). With no system, the empty state says what to upload.
 import { api, el } from "./api.js";
+import { followNodes, JobFollower } from "./job-follow.js";
 import { showError } from "./leaderboard-format.js";
 
 const page = document.getElementById("crossdataset-page");
@@ -16,8 +17,6 @@ const missingSelect = document.getElementById("missing");
 const status = document.getElementById("status");
 const errorBox = document.getElementById("error");
 const testsStatus = document.getElementById("tests-status");
-const POLL_MS = 1000;
-let loading = 0; // the latest load; an older one's polling stops
 let alpha = 0.05; // the paper's significance level, as the API gives it
 
 const figure = (value) => (value === null || value === undefined ? "–" : Number(value).toFixed(4));
@@ -142,32 +141,53 @@ function drawTests(tests) {
   document.getElementById("tests").hidden = !tests.length;
 }
 
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The paired tests' run, followed live by the shared follower (job-follow.js).
+const testsButton = document.getElementById("tests-start");
+const follower = new JobFollower(followNodes(document.getElementById("tests-job"), "Paired tests"), {
+  url: (id) => `/api/crossdataset/tests/${id}/`,
+  label: "Paired tests run",
+  unit: "pairs",
+  read: (run) => ({
+    id: run.run,
+    state: run.state,
+    done: run.pairs_done,
+    total: run.pairs_total,
+    error: run.error,
+    recoveries: run.recoveries,
+    recovery_note: run.recovery_note,
+  }),
+  onFinal: (run) => drawRun(run),
+});
+let current = null; // the evaluation shown: its parameters start the tests
 
-function runText(run) {
-  if (run.state === "failed") return `The paired tests failed: ${run.error}`;
-  if (run.state === "queued") return "Paired tests queued for the workers…";
-  return `Paired tests running on the workers: ${run.pairs_done} of ${run.pairs_total} pairs done…`;
-}
-
-// Start (or find) the run of the paired tests and follow it until it is done.
-async function followTests(body, query, ticket) {
-  let run = body.tests_run;
-  if (run.state !== "succeeded" && run.state !== "queued" && run.state !== "running") {
-    const params = { metric: body.metric, missing: body.missing, datasets: body.datasets.join(",") };
-    if (query.get("resamples")) params.resamples = Number(query.get("resamples"));
-    run = await api("/api/crossdataset/tests/", { method: "POST", body: params });
-  }
-  while (ticket === loading && (run.state === "queued" || run.state === "running")) {
-    testsStatus.textContent = runText(run);
-    await delay(POLL_MS);
-    if (ticket !== loading) return;
-    run = await api(`/api/crossdataset/tests/${run.run}/`);
-  }
-  if (ticket !== loading) return;
-  testsStatus.textContent = run.state === "succeeded" ? `Run ${run.run}: ${run.pairs_total} pairs tested.` : runText(run);
+function drawRun(run) {
+  if (run.state === "succeeded") testsStatus.textContent = `Run ${run.run}: ${run.pairs_total} pairs tested.`;
+  else if (run.state === "failed") testsStatus.textContent = `The paired tests failed: ${run.error}`;
+  else testsStatus.textContent = "";
   drawTests(run.tests);
 }
+
+// Show the evaluation's run: drawn when it succeeded, followed while it is queued or running,
+// else the button says how to start it.
+function showTests(body) {
+  const run = body.tests_run;
+  follower.stop();
+  if (run.state === "none") {
+    follower.show(null, "The paired tests have not run for these scores: “Run the paired tests” starts them on the workers.");
+  } else {
+    follower.track(run);
+  }
+  drawRun(run);
+}
+
+testsButton.addEventListener("click", async () => {
+  if (!current) return;
+  const params = { metric: current.metric, missing: current.missing, datasets: current.datasets.join(",") };
+  const resamples = new URLSearchParams(window.location.search).get("resamples");
+  if (resamples) params.resamples = Number(resamples);
+  const run = await follower.start(testsButton, "/api/crossdataset/tests/", params);
+  if (run) drawRun(run);
+});
 
 function drawMatrices(body) {
   const sections = body.systems.map((s) => {
@@ -197,7 +217,8 @@ function drawLeftOut(body) {
 
 async function load() {
   const wanted = params();
-  const ticket = ++loading;
+  follower.stop();
+  current = null;
   testsStatus.textContent = "";
   const query = new URLSearchParams({ metric: wanted.metric, missing: wanted.missing, plots: "true" });
   if (wanted.datasets.length) query.set("datasets", wanted.datasets.join(","));
@@ -216,27 +237,23 @@ async function load() {
     document.getElementById("tests-alpha").textContent = String(alpha);
     drawRanking(body);
     document.getElementById("tests-description").textContent = body.test_description;
-    drawTests(body.tests);
+    current = body;
+    showTests(body);
     document.getElementById("tests-section").hidden = body.systems.length < 2;
     drawMatrices(body);
     drawLeftOut(body);
+    // Empty state: no system has a "trained on" dataset with outputs on the chosen ones.
+    document.getElementById("cdx-empty").hidden = body.systems.length > 0;
     status.textContent = body.systems.length
       ? `${body.systems.length} systems on ${body.datasets.join(", ")} by ${body.metric}.`
-      : `No system to evaluate on ${body.datasets.join(", ") || "these datasets"}: upload outputs with “trained on” set (see the upload page).`;
+      : `No system to evaluate on ${body.datasets.join(", ") || "these datasets"}.`;
   } catch (error) {
     status.textContent = "";
-    for (const id of ["ranking-section", "tests-section", "matrices-section", "left-out-section"]) document.getElementById(id).hidden = true;
+    for (const id of ["ranking-section", "tests-section", "matrices-section", "left-out-section", "cdx-empty"]) document.getElementById(id).hidden = true;
     showError(errorBox, error.message);
     return;
   } finally {
     page.setAttribute("aria-busy", "false");
-  }
-  if (!document.getElementById("tests-section").hidden) {
-    try {
-      await followTests(body, query, ticket);
-    } catch (error) {
-      if (ticket === loading) testsStatus.textContent = `The paired tests could not be started: ${error.message}`;
-    }
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from "./leaderboard-format.js";
 import { renderApes } from "./leaderboard-apes.js";
 import { renderCorrelations, renderCoverage, renderDownloads, renderPlots } from "./leaderboard-extras.js";
+import { AnalysesPanel } from "./leaderboard-analyses.js";
 import { JobsPanel } from "./leaderboard-jobs.js";
 import { JudgmentsPanel } from "./leaderboard-judgments.js";
 import { renderMetaEvaluation } from "./leaderboard-meta.js";
@@ -34,6 +35,7 @@ metaMethod.addEventListener("change", () => envelope && renderMetaEvaluation(env
 
 const jobs = new JobsPanel({ dataset, k: () => params.k, onFinished: () => load() });
 const judgments = new JudgmentsPanel({ dataset, onChange: () => load() });
+const analyses = new AnalysesPanel({ dataset, k: () => params.k, onFinished: () => load() });
 
 function draw() {
   const e = envelope;
@@ -109,10 +111,14 @@ function sortBy(metric) {
 }
 
 bindControls(controls, params, DEFAULTS, (key) => {
-  if (key === "k") jobs.label();
+  if (key === "k") {
+    jobs.label();
+    analyses.autofar.refresh(); // its "new fit" choices are at the board's k
+  }
   if (key !== "pr") load();
   else if (envelope) draw();
 });
 jobs.label();
 load();
 judgments.refresh();
+analyses.refresh();

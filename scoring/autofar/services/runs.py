@@ -26,8 +26,9 @@ from annotation.jobs.kernel import (
     job_send_on_commit,
 )
 from annotation.systems.models import OutputVersion, SystemOutput
-from config.exceptions import ApplicationError
+from config.exceptions import ApplicationError, ConflictError
 from scoring.metrics.autofar import AutoFarModel, autofar_predict
+from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.far.document import all_support
 from scoring.metrics.far.engine import FarEngine
 from scoring.metrics.stats import KeyOrder
@@ -47,6 +48,7 @@ from scoring.scores.services.store import (
 
 from ..models import AutoFarChunk, AutoFarFit, AutoFarRun, RunStatus
 from ..signals import autofar_run_finished
+from .fits import autofar_fit_obtain
 from .machine import (
     feature_parts,
     machine_fams_compute,
@@ -156,6 +158,69 @@ def autofar_run_create(
     if queue:
         job_send_on_commit(AUTOFAR, run.pk)
     return run
+
+
+def _unfinished(dataset: Dataset) -> AutoFarRun | None:
+    return (
+        AutoFarRun.objects.filter(dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
+        .order_by("-id")
+        .first()
+    )
+
+
+def _refuse_unfinished(dataset: Dataset) -> None:
+    unfinished = _unfinished(dataset)
+    if unfinished is not None:
+        raise ConflictError(
+            f"AutoFAR-L run {unfinished.pk} of {dataset.slug} is already {unfinished.status}: "
+            "wait for it to finish",
+            extra={"run": unfinished.pk, "status": unfinished.status},
+        )
+
+
+def autofar_run_start(
+    *,
+    dataset: Dataset,
+    fit: AutoFarFit | None = None,
+    fit_dataset: Dataset | None = None,
+    k: int = DEFAULT_K,
+    user=None,
+) -> AutoFarRun:
+    """Start an AutoFAR-L run from a page or the API: one unfinished run per dataset at a time.
+
+    The fit is a stored one (``fit``), or the fit on ``fit_dataset``'s human FAMs at cut-off
+    ``k`` with the default scorers (computed now, or reused while its inputs are unchanged).
+    The dataset's row is locked while the run is made, so two clicks at once start one run.
+
+    Args:
+        dataset: the target dataset (extractive outputs, documents without human FAMs).
+        fit: a stored fit; or
+        fit_dataset: the dataset to fit on (exactly one of the two).
+        k: the FAR cut-off of a new fit.
+        user: who asked.
+
+    Returns:
+        The queued run (sent to the workers on commit).
+
+    Raises:
+        ConflictError: a run of the dataset is queued or running (HTTP 409; ``extra["run"]``
+            is its id, to follow it).
+        AutoFarRunError: neither or both of ``fit`` and ``fit_dataset``, no extractive output,
+            or no document without a human FAM (HTTP 400).
+        AutoFarFitError: no fit on ``fit_dataset`` (no human FAM, say; HTTP 400).
+    """
+    if (fit is None) == (fit_dataset is None):
+        raise AutoFarRunError(
+            "give either a stored fit or a dataset with human FAMs to fit on",
+            extra={"field": "fit"},
+        )
+    _refuse_unfinished(dataset)  # before a fit is computed for nothing
+    if fit is None:
+        fit = autofar_fit_obtain(dataset=fit_dataset, k=k, user=user).fit
+    with transaction.atomic():
+        Dataset.objects.select_for_update().filter(pk=dataset.pk).first()
+        _refuse_unfinished(dataset)
+        return autofar_run_create(dataset=dataset, fit=fit, user=user)
 
 
 def _plan(run: AutoFarRun, chunk_size: int | None = None) -> None:

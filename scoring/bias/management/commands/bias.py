@@ -7,6 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.corpus.models import Dataset
+from config.exceptions import ApplicationError, ConflictError
 from scoring.metrics.errors import MetricsError
 
 from ...compute import bias_compute, bias_report
@@ -63,7 +64,14 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"bias run {run.pk} on {dataset.slug}: succeeded{reused}")
             return
-        run, queued = bias_run_start(dataset=dataset, user=None)
+        try:
+            run, queued = bias_run_start(dataset=dataset, user=None)
+        except ConflictError as error:
+            extra = error.extra
+            self.stdout.write(f"bias run {extra['run']} on {dataset.slug}: {extra['status']}")
+            return
+        except ApplicationError as error:
+            raise CommandError(error.message) from error
         if queued:
             self.stdout.write(f"bias run {run.pk} on {dataset.slug}: queued")
         else:
