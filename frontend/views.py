@@ -159,9 +159,11 @@ def manage_releases(request, slug: str):
 def manage_users(request):
     """The users: add, invite, deactivate, reactivate, reset, revoke tokens; who works on what
     (``manage-users.js``)."""
-    return render(
-        request, "frontend/manage_users.html", {"invite_days": settings.LOUPE_INVITE_DAYS}
-    )
+    context = {
+        "invite_days": settings.LOUPE_INVITE_DAYS,
+        "password_rules": password_validators_help_texts(),
+    }
+    return render(request, "frontend/manage_users.html", context)
 
 
 def invite(request, secret: str):
