@@ -459,3 +459,41 @@ def test_last_login_is_shown(client_for, users):
     listed = {u["username"]: u for u in client_for("admin").get("/api/users/overview/").json()}
     assert listed["t-annotator"]["last_login"] is not None
     assert listed["t-researcher"]["last_login"] is None
+
+
+# --- Settings ------------------------------------------------------------------------------------
+
+
+def _settings_with(**env: str):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings';"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.LOUPE_TOKEN_DAYS, s.LOUPE_INVITE_DAYS)"
+    )
+    clean = {
+        k: v for k, v in os.environ.items() if k not in {"LOUPE_TOKEN_DAYS", "LOUPE_INVITE_DAYS"}
+    }
+    return subprocess.run(  # noqa: S603 - fixed argv
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        env={**clean, "DEBUG": "1", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_the_token_and_link_lifetimes_come_from_the_environment():
+    assert _settings_with().stdout.split() == ["30", "7"]
+    assert _settings_with(LOUPE_TOKEN_DAYS="90", LOUPE_INVITE_DAYS="1").stdout.split() == [
+        "90",
+        "1",
+    ]
+    for name in ("LOUPE_TOKEN_DAYS", "LOUPE_INVITE_DAYS"):
+        refused = _settings_with(**{name: "0"})
+        assert refused.returncode != 0
+        assert "ImproperlyConfigured" in refused.stderr and name in refused.stderr
