@@ -15,10 +15,14 @@ from .links import INVITE_PATH
 from .models import InvitationKind
 from .selectors import STATES
 
+KIND_HELP = ", ".join(f"{value} ({label.lower()})" for value, label in InvitationKind.choices)
+
 
 class UserSerializer(serializers.Serializer):
     class InvitationSerializer(serializers.Serializer):
-        kind = serializers.ChoiceField(choices=InvitationKind.choices)
+        # Strings, not enums in the schema: enums of fields named "kind" collide in
+        # drf-spectacular's names (as the campaigns' kind does).
+        kind = serializers.CharField(help_text=KIND_HELP)
         created_at = serializers.DateTimeField()
         expires_at = serializers.DateTimeField()
 
@@ -59,7 +63,7 @@ def _user_data(username: str) -> dict:
 
 class LinkSerializer(serializers.Serializer):
     username = serializers.CharField()
-    kind = serializers.ChoiceField(choices=InvitationKind.choices)
+    kind = serializers.CharField(help_text=KIND_HELP)
     link = serializers.CharField(
         help_text="The one-time link; it is not stored and not shown again."
     )
