@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "annotation.spans",
     "annotation.agreement",
     "annotation.adjudication",
+    "annotation.users",
     "scoring.uploads",
     "scoring.scores",
     "scoring.judgments",
@@ -269,9 +270,14 @@ if not re.fullmatch(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", LOU
         f"LOUPE_TOKEN_RATE must look like 10/min (a count per s, min, hour or day), "
         f"not {LOUPE_TOKEN_RATE!r}."
     )
+# An API token works this many days after it was made; then the API answers 401 and
+# POST /api/auth/token/ hands out a new one. A password change also replaces it.
+LOUPE_TOKEN_DAYS = env_int_at_least("LOUPE_TOKEN_DAYS", 30, 1)
+# An invitation or password-reset link works once, within this many days.
+LOUPE_INVITE_DAYS = env_int_at_least("LOUPE_INVITE_DAYS", 7, 1)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "annotation.accounts.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

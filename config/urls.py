@@ -14,6 +14,7 @@ api_patterns = [
     path("", include("annotation.spans.urls")),
     path("", include("annotation.agreement.urls")),
     path("", include("annotation.adjudication.urls")),
+    path("", include("annotation.users.urls")),
     path("", include("scoring.uploads.urls")),
     path("", include("scoring.scores.urls")),
     path("", include("scoring.judgments.urls")),

@@ -1,4 +1,5 @@
-"""URLs of the pages: login, home, my tasks, workspaces, leaderboards and the admin pages."""
+"""URLs of the pages: login, invitation links, home, my tasks, workspaces, leaderboards and the
+admin pages."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -43,6 +44,8 @@ urlpatterns = [
         views.manage_releases,
         name="manage-releases",
     ),
+    path("manage/users/", views.manage_users, name="manage-users"),
+    path("invite/<str:secret>/", views.invite, name="invite"),
     path("manage/campaigns/", views.manage_campaigns, name="manage-campaigns"),
     path("manage/campaigns/new/", views.manage_campaign_new, name="manage-campaign-new"),
     path("manage/campaigns/<int:campaign_id>/", views.manage_campaign, name="manage-campaign"),

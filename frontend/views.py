@@ -7,6 +7,7 @@ from functools import wraps
 from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.password_validation import password_validators_help_texts
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
@@ -17,6 +18,7 @@ from annotation.accounts.selectors import login_lockout_get
 from annotation.campaigns.models import CampaignKind
 from annotation.campaigns.selectors import task_get
 from annotation.campaigns.services.campaigns import DEFAULT_SCORERS
+from annotation.users.selectors import invitation_lookup
 from config.uploads import human_size
 from scoring.metrics.suggest.registry import scorer_infos
 
@@ -151,6 +153,43 @@ def dataset_agreement(request, slug: str):
 def manage_releases(request, slug: str):
     """A dataset's versioned releases: export, progress, manifests, diffs and downloads."""
     return render(request, "frontend/manage_releases.html", {"slug": slug})
+
+
+@admin_page
+def manage_users(request):
+    """The users: add, invite, deactivate, reactivate, reset, revoke tokens; who works on what
+    (``manage-users.js``)."""
+    context = {
+        "invite_days": settings.LOUPE_INVITE_DAYS,
+        "password_rules": password_validators_help_texts(),
+    }
+    return render(request, "frontend/manage_users.html", context)
+
+
+def invite(request, secret: str):
+    """Set a password through an invitation or reset link (``invite.js`` posts it to the API).
+
+    No login needed: the link's secret is the credential. A link that cannot be used gets a
+    page saying why (404 unknown, 403 a deactivated account's, 410 used, withdrawn or expired).
+    """
+    invitation, problem = invitation_lookup(secret=secret)
+    if problem is not None:
+        if invitation is None:
+            code = 404
+        else:
+            code = 403 if not invitation.user.is_active else 410
+        return render(request, "frontend/invite_closed.html", {"message": problem}, status=code)
+    context = {
+        "password_rules": password_validators_help_texts(),
+        "username": invitation.user.username,
+        "kind": invitation.kind,
+        "expires_at": invitation.expires_at,
+    }
+    response = render(request, "frontend/invite.html", context)
+    # The secret is in this page's URL: no other site hears of it, and no cache keeps it.
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @admin_page

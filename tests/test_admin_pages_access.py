@@ -15,6 +15,7 @@ PAGES = [
     ("/manage/campaigns/", "loupe/manage-campaigns", 'id="campaigns"'),
     ("/manage/campaigns/new/", "loupe/campaign-form", 'id="campaign-form"'),
     ("/manage/campaigns/1/", "loupe/manage-campaign", 'data-campaign-id="1"'),
+    ("/manage/users/", "loupe/manage-users", 'id="add-form"'),
 ]
 
 

@@ -72,6 +72,39 @@ def _judgments_upload():
 CASES = {
     "api:me": Case("get", "/api/me/", ANYONE | {"anonymous": 401}),
     "api:user-list": Case("get", "/api/users/?role=Annotator", ADMIN_ONLY),
+    # A user's own API token: its expiry, and revoking it.
+    "api:me-token": Case("get", "/api/me/token/", ANYONE | {"anonymous": 401}),
+    "api:me-token delete": Case(
+        "delete", "/api/me/token/", ANYONE | {"anonymous": 401}, success=204
+    ),
+    # User management (issue 27): admins only; accepting an invitation needs only its link.
+    "api:user-overview": Case("get", "/api/users/overview/", ADMIN_ONLY),
+    "api:user-create": Case(
+        "post",
+        "/api/users/create/",
+        ADMIN_ONLY,
+        success=201,
+        body={"username": "matrix-new", "role": "Annotator", "password": "Quiet-harbour-lamp-42"},
+    ),
+    "api:user-invite": Case(
+        "post",
+        "/api/users/invite/",
+        ADMIN_ONLY,
+        success=201,
+        body={"username": "matrix-invited", "role": "Annotator"},
+    ),
+    "api:user-deactivate": Case("post", "/api/users/matrix-invitee/deactivate/", ADMIN_ONLY),
+    "api:user-reactivate": Case("post", "/api/users/matrix-invitee/reactivate/", ADMIN_ONLY),
+    "api:user-password-reset": Case(
+        "post", "/api/users/matrix-invitee/password-reset/", ADMIN_ONLY, success=201
+    ),
+    "api:user-token-revoke": Case("post", "/api/users/matrix-invitee/token/revoke/", ADMIN_ONLY),
+    "api:invitation-accept": Case(
+        "post",
+        "/api/invitations/accept/",
+        ANYONE,
+        body={"secret": "matrix-secret", "password": "Quiet-harbour-lamp-42"},
+    ),
     "api:format-list": Case("get", "/api/formats/", ADMIN_ONLY),
     "api:token-obtain": Case("post", "/api/auth/token/", ANYONE, body="credentials"),
     "api:dataset-list": Case("get", "/api/datasets/", ROLE_HOLDERS),
@@ -460,6 +493,17 @@ def _autofar_run(dataset) -> int:
     return run.pk
 
 
+def _invitation(admin) -> str:
+    """An invited user whose link's secret is ``matrix-secret``."""
+    from annotation.users.links import secret_hash
+    from annotation.users.services import user_invite
+
+    _, invitation, _ = user_invite(username="matrix-invitee", role="Annotator", created_by=admin)
+    invitation.secret_hash = secret_hash("matrix-secret")
+    invitation.save(update_fields=["secret_hash"])
+    return "matrix-invitee"
+
+
 def _gold_document(campaign, admin) -> int:
     """demo-002 of the campaign with a complete gold FAM (so that it can be marked done)."""
     from annotation.adjudication.services import gold_fam_save
@@ -555,6 +599,7 @@ def context(demo, users):
         "autofar_run": _autofar_run(dataset),
         "autofar_fit": _autofar_fit_id(),
         "cdx_run": _crossdataset_run(),
+        "invitee": _invitation(users["admin"]),
     }
 
 

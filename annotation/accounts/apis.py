@@ -1,9 +1,9 @@
-"""Account APIs: who am I, the users by role (admins), and obtain an API token (throttled, with
-the login lockout)."""
+"""Account APIs: who am I, the users by role (admins), obtain an API token (throttled, with
+the login lockout), and my own token's expiry and revocation."""
 
 from axes.helpers import get_client_username
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -15,7 +15,8 @@ from config.parsers import BoundedJSONParser
 
 from .roles import ROLES, IsAdmin, user_roles
 from .selectors import LoginLockout, login_lockout_get, user_list
-from .services import user_token_obtain
+from .services import token_revoke, user_token_obtain
+from .tokens import token_expires_at
 
 
 class MeApi(APIView):
@@ -36,6 +37,32 @@ class MeApi(APIView):
             "roles": sorted(user_roles(request.user)),
         }
         return Response(self.OutputSerializer(data).data)
+
+
+class MeTokenApi(APIView):
+    """My API token: when it was made and expires (GET), or revoke it (DELETE, 204)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        exists = serializers.BooleanField()
+        created = serializers.DateTimeField(allow_null=True)
+        expires_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request):
+        token = getattr(request.user, "auth_token", None)
+        data = {
+            "exists": token is not None,
+            "created": token.created if token else None,
+            "expires_at": token_expires_at(token=token) if token else None,
+        }
+        return Response(self.OutputSerializer(data).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request):
+        token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class UserListApi(APIView):

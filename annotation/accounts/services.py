@@ -1,4 +1,4 @@
-"""Account services (writes): create users with a role, hand out API tokens."""
+"""Account services (writes): create users with a role, hand out and revoke API tokens."""
 
 from __future__ import annotations
 
@@ -10,15 +10,17 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from .roles import ADMIN, ROLES
+from .tokens import token_expired
 
 
 @transaction.atomic
-def user_create(*, username: str, password: str, role: str, email: str = ""):
+def user_create(*, username: str, password: str | None, role: str, email: str = ""):
     """Create a user holding one role; Admins may also use the Django admin site.
 
     Args:
         username: the login name.
-        password: the raw password (stored hashed).
+        password: the raw password (stored hashed); None: no usable password yet (an
+            invitation sets it).
         role: one of ``Annotator``, ``Researcher`` or ``Admin``.
         email: optional address.
 
@@ -48,8 +50,9 @@ def user_create(*, username: str, password: str, role: str, email: str = ""):
 def user_token_obtain(*, user, ip_address: str | None) -> Token:
     """The API token of a user who has just given the right password (made on first use).
 
-    As after a login on the form (``AXES_RESET_ON_SUCCESS``), the user's failed logins from that
-    address are forgotten, so a success below the lockout limit starts the count again.
+    A token older than ``LOUPE_TOKEN_DAYS`` is replaced by a new one. As after a login on the
+    form (``AXES_RESET_ON_SUCCESS``), the user's failed logins from that address are forgotten,
+    so a success below the lockout limit starts the count again.
 
     Args:
         user: the authenticated user.
@@ -60,5 +63,22 @@ def user_token_obtain(*, user, ip_address: str | None) -> Token:
     """
     if settings.AXES_RESET_ON_SUCCESS and ip_address:
         axes_reset(ip=ip_address, username=user.get_username())
-    token, _ = Token.objects.get_or_create(user=user)
+    token, created = Token.objects.select_for_update().get_or_create(user=user)
+    if not created and token_expired(token=token):
+        token.delete()
+        token = Token.objects.create(user=user)
     return token
+
+
+@transaction.atomic
+def token_revoke(*, user) -> int:
+    """Delete a user's API tokens: scripts using them get 401 until a new one is obtained.
+
+    Args:
+        user: the token's owner.
+
+    Returns:
+        How many tokens were deleted (0 or 1).
+    """
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted
