@@ -14,6 +14,11 @@ export DEBUG ?= 1
 TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
 	CELERY_QUEUE=loupe-test
 
+# One pytest-xdist worker per core (each with its own test database and Celery worker; a
+# module's tests stay on one worker, so module fixtures compute once). PYTEST_XDIST= runs
+# in one process.
+PYTEST_XDIST ?= -n auto --dist loadscope
+
 .PHONY: install install-test run test lint format docs
 
 $(RUN_STAMP): pyproject.toml
@@ -54,7 +59,7 @@ test: install-test
 	node --test --test-reporter=spec tests/js/*.test.js
 	$(MKDOCS)
 	$(TEST_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 ## Build the manual (docs/, mkdocs.yml) into var/site/. --strict turns a broken link into an
 ## error; no -q, which would hide the warnings and let the build pass.

@@ -224,10 +224,20 @@ def wait_for_worker(worker, *, queue: str, log, timeout: float = 60) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _empty_test_queue_at_the_end():
     """Tasks that tests without a worker queued (the demo's scoring job, say) are dropped at
-    the end of the session instead of piling up on the broker."""
-    yield
+    the end of the session instead of piling up on the broker.
+
+    Under pytest-xdist each worker queues them on a queue of its own (the configured one with
+    the worker's id), so no worker's tests see, or purge, another's messages.
+    """
+    from django.conf import settings
+
     from config.celery import app
 
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{worker}"
+        settings.CELERY_TASK_DEFAULT_QUEUE = app.conf.task_default_queue = queue
+    yield
     try:
         with app.connection_for_write() as connection:
             connection.default_channel.queue_purge(app.conf.task_default_queue)

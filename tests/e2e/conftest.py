@@ -9,6 +9,7 @@ the collected, hashed files of ``STATIC_ROOT``, which this session collects firs
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 from pathlib import Path
@@ -54,11 +55,26 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def _collected_static():
-    """Collect the static files, so the hashed names the templates use exist in STATIC_ROOT."""
+def _collected_static(tmp_path_factory):
+    """Collect the static files, so the hashed names the templates use exist in STATIC_ROOT.
+
+    Once per run: under pytest-xdist the workers share STATIC_ROOT, and a second collect
+    rewrites hashed files (the CSS) that another worker's browser may be loading. The first
+    worker to get here collects, under a lock in the run's shared temporary folder; the others
+    wait for it and find the marker.
+    """
     from django.core.management import call_command
 
-    call_command("collectstatic", interactive=False, verbosity=0)
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nobody to share with
+        call_command("collectstatic", interactive=False, verbosity=0)
+        return
+    shared = tmp_path_factory.getbasetemp().parent  # the same for every worker of a run
+    with open(shared / "collectstatic.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        marker = shared / "collectstatic.done"
+        if not marker.exists():
+            call_command("collectstatic", interactive=False, verbosity=0)
+            marker.touch()
 
 
 @pytest.fixture(scope="session")
