@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.e2e.helpers import World
+from tests.e2e.helpers import BEAT_MS, POLL_MS, World
 
 CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
@@ -52,6 +52,15 @@ def pytest_collection_modifyitems(config, items):
         skip = pytest.mark.skip(reason=NO_CHROMIUM)
         for item in browser_tests:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fast_page_timers(settings):
+    """The pages look at running jobs and beat every 200 ms here (LOUPE_UI_POLL_MS,
+    LOUPE_UI_BEAT_MS, rendered on <body>) instead of every 1-5 s: a test waiting for the next
+    look waits a fifth of a second."""
+    settings.LOUPE_UI_POLL_MS = POLL_MS
+    settings.LOUPE_UI_BEAT_MS = BEAT_MS
 
 
 @pytest.fixture(scope="session")

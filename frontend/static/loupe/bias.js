@@ -1,8 +1,9 @@
 // The dataset-bias panel (the admin dataset page and /leaderboards/<slug>/bias/): the latest
 // figures as a table and three server-rendered SVG plots; Compute starts a run and follows it.
 import { api, el, when } from "./api.js";
+import { pollMs } from "./timing.js";
 
-const POLL_MS = 1000;
+const POLL_MS = 1000; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const panel = document.getElementById("bias-panel");
 const slug = panel.dataset.slug;
 const base = `/api/datasets/${encodeURIComponent(slug)}/bias`;
@@ -68,7 +69,7 @@ function render(data) {
   panel.setAttribute("aria-busy", "false");
   panel.dataset.state = data.run ? data.run.status : "none";
   clearTimeout(timer);
-  if (running) timer = setTimeout(load, POLL_MS);
+  if (running) timer = setTimeout(load, pollMs(POLL_MS));
 }
 
 async function load() {

@@ -7,6 +7,7 @@
 // is polled until it is done.
 import { api, el } from "./api.js";
 import { showError } from "./leaderboard-format.js";
+import { pollMs } from "./timing.js";
 
 const page = document.getElementById("crossdataset-page");
 const form = document.getElementById("controls");
@@ -16,7 +17,7 @@ const missingSelect = document.getElementById("missing");
 const status = document.getElementById("status");
 const errorBox = document.getElementById("error");
 const testsStatus = document.getElementById("tests-status");
-const POLL_MS = 1000;
+const POLL_MS = 1000; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 let loading = 0; // the latest load; an older one's polling stops
 let alpha = 0.05; // the paper's significance level, as the API gives it
 
@@ -160,7 +161,7 @@ async function followTests(body, query, ticket) {
   }
   while (ticket === loading && (run.state === "queued" || run.state === "running")) {
     testsStatus.textContent = runText(run);
-    await delay(POLL_MS);
+    await delay(pollMs(POLL_MS));
     if (ticket !== loading) return;
     run = await api(`/api/crossdataset/tests/${run.run}/`);
   }
