@@ -59,9 +59,10 @@ def test_far_release_fit_applied_to_the_polytope_release(client_for):
         "autofar_l", "--fit-dataset", "cnndm-far", "--dataset", "polytope",
         "--resamples", RESAMPLES,
     )  # fmt: skip
-    assert "(new)" in text and "run 1 on polytope: succeeded" in text
     fit = AutoFarFit.objects.get()
     run = AutoFarRun.objects.get()
+    # Its id, not 1: ids are not reset between tests (under xdist, whichever ran before here).
+    assert "(new)" in text and f"run {run.pk} on polytope: succeeded" in text
     assert run.status == RunStatus.SUCCEEDED and run.dataset.slug == "polytope"
 
     # The fit's figures are the command's Table 8 on the same inputs.
