@@ -245,6 +245,42 @@ def _empty_test_queue_at_the_end():
         print(f"could not purge {app.conf.task_default_queue}: {error}")
 
 
+# The parsers of the public releases, by module and function (formats.py looks them up there).
+RELEASE_PARSERS = [
+    ("annotation.corpus.importers.parsers.polytope", "parse_polytope_release"),
+    ("annotation.corpus.importers.parsers.far", "parse_far_release"),
+    ("annotation.corpus.importers.parsers.xsum", "parse_xsum_release"),
+    ("annotation.corpus.importers.parsers.realsumm", "parse_realsumm_release"),
+]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_releases_parsed_once():
+    """Each public release in ../shared/data (read-only) is parsed once per test process:
+    the many tests importing one (PolyTope's 1,500 files took about a second each time) get
+    a deep copy of that parse. Tests that call a parser themselves imported it before this
+    runs and still parse; the import into the database is each test's own, as before."""
+    from copy import deepcopy
+    from importlib import import_module
+
+    patch = pytest.MonkeyPatch()
+    for module_name, name in RELEASE_PARSERS:
+        module = import_module(module_name)
+        real, parsed = getattr(module, name), {}
+
+        def once(source, *args, real=real, parsed=parsed, **kwargs):
+            path = Path(source).resolve()
+            if args or kwargs or not path.is_relative_to(SHARED_DATA.resolve()):
+                return real(source, *args, **kwargs)
+            if path not in parsed:
+                parsed[path] = real(source)
+            return deepcopy(parsed[path])
+
+        patch.setattr(module, name, once)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def _celery_worker_session(tmp_path_factory, django_db_setup, django_db_blocker):
     """One real Celery worker subprocess for the session, on a queue of its own."""
