@@ -15,9 +15,10 @@ TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-te
 	CELERY_QUEUE=loupe-test
 
 # One pytest-xdist worker per core (each with its own test database and Celery worker; a
-# module's tests stay on one worker, so module fixtures compute once). PYTEST_XDIST= runs
-# in one process.
-PYTEST_XDIST ?= -n auto --dist loadscope
+# module's tests stay on one worker, so module fixtures compute once; modules go out in the
+# collected order, so each worker runs the browser tests last). PYTEST_XDIST= runs in one
+# process.
+PYTEST_XDIST ?= -n auto --dist loadscope --no-loadscope-reorder
 
 .PHONY: install install-test run test lint format docs
 

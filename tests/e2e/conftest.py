@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -72,18 +73,45 @@ def _collected_static(tmp_path_factory):
     worker to get here collects, under a lock in the run's shared temporary folder; the others
     wait for it and find the marker.
     """
-    from django.core.management import call_command
-
     if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nobody to share with
-        call_command("collectstatic", interactive=False, verbosity=0)
+        _collect_if_changed()
         return
     shared = tmp_path_factory.getbasetemp().parent  # the same for every worker of a run
     with open(shared / "collectstatic.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         marker = shared / "collectstatic.done"
         if not marker.exists():
-            call_command("collectstatic", interactive=False, verbosity=0)
+            _collect_if_changed()
             marker.touch()
+
+
+def _collect_if_changed() -> None:
+    """Run collectstatic unless no source file changed since the last one (``make test``
+    collects first): collecting again rewrites hashed files that another xdist worker's
+    WhiteNoise may be reading at that moment."""
+    from django.contrib.staticfiles.management.commands.collectstatic import Command
+    from django.core.management import call_command
+
+    dry = Command()
+    dry.set_options(
+        interactive=False,
+        verbosity=0,
+        link=False,
+        clear=False,
+        dry_run=True,
+        ignore_patterns=[],
+        use_default_ignore_patterns=True,
+        post_process=False,  # a dry post-process empties the storage's manifest in memory
+    )
+    if dry.collect()["modified"] or not _manifest_exists():
+        call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def _manifest_exists() -> bool:
+    """Whether STATIC_ROOT holds the manifest of hashed names the pages need."""
+    from django.conf import settings
+
+    return (Path(settings.STATIC_ROOT) / "staticfiles.json").exists()
 
 
 @pytest.fixture(scope="session")
@@ -140,6 +168,27 @@ def context(browser):
     ctx.set_default_timeout(10_000)
     yield ctx
     ctx.close()
+    _wait_for_the_servers_requests()
+
+
+def _wait_for_the_servers_requests(timeout: float = 15.0) -> None:
+    """Wait until no other session runs a statement on the test database: a request the
+    closed pages left in flight (a poll, a plot) still runs in the live server's thread, and a
+    transactional test's flush beside it can deadlock (leaving the next tests its rows)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state = 'active'"
+            )
+            if not cursor.fetchone()[0]:
+                return
+        time.sleep(0.05)
 
 
 @pytest.fixture
