@@ -14,6 +14,12 @@ export DEBUG ?= 1
 TEST_ENV := DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
 	CELERY_QUEUE=loupe-test
 
+# One pytest-xdist worker per core (each with its own test database and Celery worker; a
+# module's tests stay on one worker, so module fixtures compute once; modules go out in the
+# collected order, so each worker runs the browser tests last). PYTEST_XDIST= runs in one
+# process.
+PYTEST_XDIST ?= -n auto --dist loadscope --no-loadscope-reorder
+
 .PHONY: install install-test run test lint format docs
 
 $(RUN_STAMP): pyproject.toml
@@ -54,7 +60,7 @@ test: install-test
 	node --test --test-reporter=spec tests/js/*.test.js
 	$(MKDOCS)
 	$(TEST_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 ## Build the manual (docs/, mkdocs.yml) into var/site/. --strict turns a broken link into an
 ## error; no -q, which would hide the warnings and let the build pass.

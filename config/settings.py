@@ -414,6 +414,11 @@ LOUPE_ARRAY_PARTS_FROM = env_int_at_least("LOUPE_ARRAY_PARTS_FROM", 8, 2)
 LOUPE_ARRAY_PARTS = env_int_at_least("LOUPE_ARRAY_PARTS", 2, 1)
 # A workspace tab counts as having its task open this long after its last heartbeat.
 LOUPE_PRESENCE_SECONDS = env_int_at_least("LOUPE_PRESENCE_SECONDS", 15, 1)
+# The pages' timers, in milliseconds (rendered on <body>; frontend/static/loupe/timing.js). 0:
+# each page's own, 1-2 s between two looks at a running job or run (LOUPE_UI_POLL_MS) and at
+# most 5 s between two presence heartbeats (LOUPE_UI_BEAT_MS). The browser tests set 200.
+LOUPE_UI_POLL_MS = env_int("LOUPE_UI_POLL_MS", 0)
+LOUPE_UI_BEAT_MS = env_int("LOUPE_UI_BEAT_MS", 0)
 LOUPE_UPLOAD_MAX_BYTES = env_int("LOUPE_UPLOAD_MAX_BYTES", 50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = LOUPE_UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

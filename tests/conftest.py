@@ -224,15 +224,61 @@ def wait_for_worker(worker, *, queue: str, log, timeout: float = 60) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _empty_test_queue_at_the_end():
     """Tasks that tests without a worker queued (the demo's scoring job, say) are dropped at
-    the end of the session instead of piling up on the broker."""
-    yield
+    the end of the session instead of piling up on the broker.
+
+    Under pytest-xdist each worker queues them on a queue of its own (the configured one with
+    the worker's id), so no worker's tests see, or purge, another's messages.
+    """
+    from django.conf import settings
+
     from config.celery import app
 
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{worker}"
+        settings.CELERY_TASK_DEFAULT_QUEUE = app.conf.task_default_queue = queue
+    yield
     try:
         with app.connection_for_write() as connection:
             connection.default_channel.queue_purge(app.conf.task_default_queue)
     except Exception as error:  # an unreachable broker: nothing to purge, nothing to fail
         print(f"could not purge {app.conf.task_default_queue}: {error}")
+
+
+# The parsers of the public releases, by module and function (formats.py looks them up there).
+RELEASE_PARSERS = [
+    ("annotation.corpus.importers.parsers.polytope", "parse_polytope_release"),
+    ("annotation.corpus.importers.parsers.far", "parse_far_release"),
+    ("annotation.corpus.importers.parsers.xsum", "parse_xsum_release"),
+    ("annotation.corpus.importers.parsers.realsumm", "parse_realsumm_release"),
+]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_releases_parsed_once():
+    """Each public release in ../shared/data (read-only) is parsed once per test process:
+    the many tests importing one (PolyTope's 1,500 files took about a second each time) get
+    a deep copy of that parse. Tests that call a parser themselves imported it before this
+    runs and still parse; the import into the database is each test's own, as before."""
+    from copy import deepcopy
+    from importlib import import_module
+
+    patch = pytest.MonkeyPatch()
+    for module_name, name in RELEASE_PARSERS:
+        module = import_module(module_name)
+        real, parsed = getattr(module, name), {}
+
+        def once(source, *args, real=real, parsed=parsed, **kwargs):
+            path = Path(source).resolve()
+            if args or kwargs or not path.is_relative_to(SHARED_DATA.resolve()):
+                return real(source, *args, **kwargs)
+            if path not in parsed:
+                parsed[path] = real(source)
+            return deepcopy(parsed[path])
+
+        patch.setattr(module, name, once)
+    yield
+    patch.undo()
 
 
 @pytest.fixture(scope="session")

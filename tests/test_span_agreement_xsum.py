@@ -14,6 +14,7 @@ from itertools import combinations
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 
 from annotation.agreement.compute import span_agreement_compute
 from annotation.agreement.models import RunStatus
@@ -39,17 +40,36 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def run():
-    call_command(
-        "import_dataset", str(XSUM), "--format", "xsum-hallucinations", "--slug", "xsum-faith"
-    )
-    sets = AnnotationSet.objects.filter(dataset__slug="xsum-faith", slug__in=WORKERS)
-    assert sorted(s.slug for s in sets) == WORKERS
-    made = span_agreement_run_create(annotation_sets=[s.pk for s in sets], queue=False)
-    assert span_run_compute(made.pk) == "succeeded"
-    made.refresh_from_db()
-    return made
+@pytest.fixture(scope="module")
+def run(django_db_setup, django_db_blocker):
+    """The release imported and its three workers' agreement run, once for the module's tests
+    (which only read them): in a transaction rolled back after the last one, inside which each
+    test's own transaction is a savepoint."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            call_command(
+                "import_dataset",
+                str(XSUM),
+                "--format",
+                "xsum-hallucinations",
+                "--slug",
+                "xsum-faith",
+            )
+            sets = AnnotationSet.objects.filter(dataset__slug="xsum-faith", slug__in=WORKERS)
+            assert sorted(s.slug for s in sets) == WORKERS
+            made = span_agreement_run_create(annotation_sets=[s.pk for s in sets], queue=False)
+            assert span_run_compute(made.pk) == "succeeded"
+            made.refresh_from_db()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    yield made
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
 
 
 def _rows() -> dict[int, dict[str, list[dict]]]:

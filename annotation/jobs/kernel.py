@@ -324,10 +324,13 @@ class _Heartbeat:
         self._thread.join()
 
 
+@transaction.atomic
 def job_chunk_done(*, chunk, chunk_fields: dict | None = None, **counts: int) -> bool:
     """Mark a chunk done and advance its job's progress, the first time only.
 
     Call it inside the transaction that writes the chunk's results, so both commit together.
+    Both updates are one transaction even without one: a worker that dies between them would
+    leave the chunk done and the job a chunk short, for good.
 
     Args:
         chunk: the chunk.

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import time
 import uuid
 from io import StringIO
@@ -18,6 +16,7 @@ from annotation.systems.models import SystemOutput
 from scoring.apes.models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
 from scoring.apes.services import apes_run_create
 from tests.conftest import POLYTOPE_OUTPUTS, needs_polytope
+from tests.jobs.processes import kill_inside_a_chunk, sigkill
 from tests.score_helpers import stored_scores
 
 SYSTEMS = {
@@ -99,20 +98,13 @@ def test_a_worker_killed_mid_run_leaves_no_duplicate_or_missing_rows(worker_fact
         first = worker_factory(queue)
         run = apes_run_create(dataset=dataset, answerers=["apes"], chunk_size=30)
         chunks = ApesChunk.objects.filter(run=run)
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            run.refresh_from_db()
-            started = chunks.filter(attempts__gte=1, done_at__isnull=True).exists()
-            if run.chunks_done >= 5 and started:
-                break
-            time.sleep(0.02)
-        os.kill(first.pid, signal.SIGKILL)
-        first.wait(timeout=10)
+        # Five chunks done, then the next one caught inside its write (the run's row held).
+        caught = kill_inside_a_chunk(run, lambda: sigkill(first), done_first=5)
         run.refresh_from_db()
         interrupted = set(
             chunks.filter(attempts__gte=1, done_at__isnull=True).values_list("index", flat=True)
         )
-        assert interrupted, "the worker died between two chunks; nothing was interrupted"
+        assert caught in interrupted
         assert run.status == RunStatus.RUNNING and 5 <= run.chunks_done < run.chunks_total == 50
         # A new worker takes the rest, and the killed worker's unacknowledged chunk comes back.
         worker_factory(

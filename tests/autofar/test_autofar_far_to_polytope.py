@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import signal
 import time
 import uuid
 from io import StringIO
@@ -26,6 +24,7 @@ from annotation.corpus.models import Dataset
 from scoring.autofar.models import AutoFarFit, AutoFarRun, RunStatus
 from scoring.scores.services import scoring_pending_run_inline
 from tests.conftest import FAR_RELEASE, POLYTOPE_OUTPUTS, needs_far, needs_polytope
+from tests.jobs.processes import kill_inside_a_chunk, sigkill
 from tests.score_helpers import stored_scores
 
 EXTRACTIVE = {"bertsumext": 150, "lead-3": 150, "summarunner": 150, "textrank": 149}
@@ -60,9 +59,10 @@ def test_far_release_fit_applied_to_the_polytope_release(client_for):
         "autofar_l", "--fit-dataset", "cnndm-far", "--dataset", "polytope",
         "--resamples", RESAMPLES,
     )  # fmt: skip
-    assert "(new)" in text and "run 1 on polytope: succeeded" in text
     fit = AutoFarFit.objects.get()
     run = AutoFarRun.objects.get()
+    # Its id, not 1: ids are not reset between tests (under xdist, whichever ran before here).
+    assert "(new)" in text and f"run {run.pk} on polytope: succeeded" in text
     assert run.status == RunStatus.SUCCEEDED and run.dataset.slug == "polytope"
 
     # The fit's figures are the command's Table 8 on the same inputs.
@@ -171,20 +171,13 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(worker_factory):
         first = worker_factory(queue, env={"LOUPE_AUTOFAR_CHUNK": "1"})
         run = autofar_run_create(dataset=polytope, fit=fit)  # queued on commit
         chunks = AutoFarChunk.objects.filter(run=run)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            run.refresh_from_db()
-            started = chunks.filter(attempts__gte=1, done_at__isnull=True).exists()
-            if run.chunks_done >= 5 and started:
-                break
-            time.sleep(0.005)
-        os.kill(first.pid, signal.SIGKILL)
-        first.wait(timeout=10)
+        # Five chunks done, then the next one caught inside its write (the run's row held).
+        caught = kill_inside_a_chunk(run, lambda: sigkill(first), done_first=5)
         run.refresh_from_db()
         interrupted = set(
             chunks.filter(attempts__gte=1, done_at__isnull=True).values_list("index", flat=True)
         )
-        assert interrupted, "the worker died between two chunks; nothing was interrupted"
+        assert caught in interrupted
         assert run.status == RunStatus.RUNNING and 5 <= run.chunks_done < run.chunks_total == 150
         done_before = set(chunks.filter(done_at__isnull=False).values_list("index", flat=True))
         worker_factory(

@@ -4,8 +4,6 @@ mid-run on the PolyTope release (its chunk comes back; nothing is lost or counte
 from __future__ import annotations
 
 import io
-import os
-import signal
 import time
 import uuid
 
@@ -15,6 +13,7 @@ from django.conf import settings
 from annotation.corpus.services import dataset_import
 from scoring.bias.models import BiasChunk, BiasRun, BiasSourceRow, RunStatus
 from tests.conftest import POLYTOPE_OUTPUTS, needs_polytope
+from tests.jobs.processes import kill_inside_a_chunk, sigkill
 
 JSONL = (
     b'{"id": "a1", "sentences": ["The storm hit the coast on Monday.", "Thousands lost power."],'
@@ -65,23 +64,16 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(worker_factory):
     try:
         dataset_import(format_name="polytope-release", source=POLYTOPE_OUTPUTS, slug="polytope")
         run = BiasRun.objects.get(dataset__slug="polytope")
-        # One document per chunk (11 pairs): the worker is almost always inside a chunk.
+        # One document per chunk (11 pairs).
         first = worker_factory(queue, env={"LOUPE_BIAS_CHUNK": "1"})
         chunks = BiasChunk.objects.filter(run=run)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            run.refresh_from_db()
-            started = chunks.filter(attempts__gte=1, done_at__isnull=True).exists()
-            if run.chunks_done >= 5 and started:
-                break
-            time.sleep(0.01)
-        os.kill(first.pid, signal.SIGKILL)
-        first.wait(timeout=10)
+        # Five chunks done, then the next one caught inside its write (the run's row held).
+        caught = kill_inside_a_chunk(run, lambda: sigkill(first), done_first=5)
         run.refresh_from_db()
         interrupted = set(
             chunks.filter(attempts__gte=1, done_at__isnull=True).values_list("index", flat=True)
         )
-        assert interrupted, "the worker died between two chunks; nothing was interrupted"
+        assert caught in interrupted
         assert run.status == RunStatus.RUNNING and 5 <= run.chunks_done < run.chunks_total == 150
         done_before = set(chunks.filter(done_at__isnull=False).values_list("index", flat=True))
         worker_factory(

@@ -9,14 +9,16 @@ the collected, hashed files of ``STATIC_ROOT``, which this session collects firs
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from tests.e2e.helpers import World
+from tests.e2e.helpers import BEAT_MS, POLL_MS, World
 
 CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
@@ -53,12 +55,63 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _fast_page_timers(settings):
+    """The pages look at running jobs and beat every 200 ms here (LOUPE_UI_POLL_MS,
+    LOUPE_UI_BEAT_MS, rendered on <body>) instead of every 1-5 s: a test waiting for the next
+    look waits a fifth of a second."""
+    settings.LOUPE_UI_POLL_MS = POLL_MS
+    settings.LOUPE_UI_BEAT_MS = BEAT_MS
+
+
 @pytest.fixture(scope="session")
-def _collected_static():
-    """Collect the static files, so the hashed names the templates use exist in STATIC_ROOT."""
+def _collected_static(tmp_path_factory):
+    """Collect the static files, so the hashed names the templates use exist in STATIC_ROOT.
+
+    Once per run: under pytest-xdist the workers share STATIC_ROOT, and a second collect
+    rewrites hashed files (the CSS) that another worker's browser may be loading. The first
+    worker to get here collects, under a lock in the run's shared temporary folder; the others
+    wait for it and find the marker.
+    """
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nobody to share with
+        _collect_if_changed()
+        return
+    shared = tmp_path_factory.getbasetemp().parent  # the same for every worker of a run
+    with open(shared / "collectstatic.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        marker = shared / "collectstatic.done"
+        if not marker.exists():
+            _collect_if_changed()
+            marker.touch()
+
+
+def _collect_if_changed() -> None:
+    """Run collectstatic unless no source file changed since the last one (``make test``
+    collects first): collecting again rewrites hashed files that another xdist worker's
+    WhiteNoise may be reading at that moment."""
+    from django.contrib.staticfiles.management.commands.collectstatic import Command
     from django.core.management import call_command
 
-    call_command("collectstatic", interactive=False, verbosity=0)
+    dry = Command()
+    dry.set_options(
+        interactive=False,
+        verbosity=0,
+        link=False,
+        clear=False,
+        dry_run=True,
+        ignore_patterns=[],
+        use_default_ignore_patterns=True,
+        post_process=False,  # a dry post-process empties the storage's manifest in memory
+    )
+    if dry.collect()["modified"] or not _manifest_exists():
+        call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def _manifest_exists() -> bool:
+    """Whether STATIC_ROOT holds the manifest of hashed names the pages need."""
+    from django.conf import settings
+
+    return (Path(settings.STATIC_ROOT) / "staticfiles.json").exists()
 
 
 @pytest.fixture(scope="session")
@@ -115,6 +168,27 @@ def context(browser):
     ctx.set_default_timeout(10_000)
     yield ctx
     ctx.close()
+    _wait_for_the_servers_requests()
+
+
+def _wait_for_the_servers_requests(timeout: float = 15.0) -> None:
+    """Wait until no other session runs a statement on the test database: a request the
+    closed pages left in flight (a poll, a plot) still runs in the live server's thread, and a
+    transactional test's flush beside it can deadlock (leaving the next tests its rows)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state = 'active'"
+            )
+            if not cursor.fetchone()[0]:
+                return
+        time.sleep(0.05)
 
 
 @pytest.fixture

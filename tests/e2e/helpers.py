@@ -10,6 +10,10 @@ from pathlib import Path
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts"
 PASSWORD = {"annotator": "loupe-annotator", "researcher": "loupe-researcher"}
+# The pages' timers in these tests (conftest sets LOUPE_UI_POLL_MS and LOUPE_UI_BEAT_MS): the
+# milliseconds between two looks at a running job, and between two presence heartbeats at most.
+POLL_MS = 200
+BEAT_MS = 200
 
 
 @dataclass

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, choose_file, eventually, login
+from tests.e2e.helpers import ARTIFACTS, POLL_MS, choose_file, eventually, login
 from tests.e2e.leaderboard_helpers import (
     DEFAULT_COLUMNS,
     api,
@@ -203,7 +203,7 @@ def test_the_job_follower_stops_when_the_job_is_gone(context, demo):
     )
     expect(page.locator("#job-progress")).to_be_hidden()
     asked = len(checks)
-    page.wait_for_timeout(5_000)  # two and a half polls
+    page.wait_for_timeout(10 * POLL_MS)  # ten polls' time
     assert len(checks) == asked
 
 

@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
+    BEAT_MS,
     api_get,
     eventually,
     groups,
@@ -591,7 +592,7 @@ def test_the_presence_note_is_announced_only_when_who_is_there_changes(context, 
 
 def test_a_refused_heartbeat_clears_the_note_and_stops(context, make_world):
     """A 403 on the heartbeat (no longer allowed on the task) takes the note down at once and
-    ends the heartbeat instead of posting every 5 s forever."""
+    ends the heartbeat instead of posting at every beat forever."""
     world = make_world(documents=("demo-001",))
     task = world.task()
     page = workspace_page(context, world, task)
@@ -613,7 +614,7 @@ def test_a_refused_heartbeat_clears_the_note_and_stops(context, make_world):
     page.route("**/api/tasks/*/presence/", refuse)
     expect(note).to_be_hidden(timeout=8_000)  # at the next heartbeat
     assert len(refused) == 1
-    page.wait_for_timeout(11_000)  # two heartbeats' time
+    page.wait_for_timeout(10 * BEAT_MS)  # ten heartbeats' time
     assert len(refused) == 1
     expect(note).to_be_hidden()
 

@@ -111,24 +111,81 @@ def job_row_held(job):
         conn.close()
 
 
-def wait_for_a_blocked_chunk(job, timeout: float = 60.0) -> int:
-    """Wait until a started, unfinished chunk's worker waits for a lock; return its index."""
-    chunks = job.chunks.filter(started_at__isnull=False, done_at__isnull=True)
-    deadline = time.monotonic() + timeout
+def blocked_by(pid: int) -> int:
+    """How many database sessions wait for a lock that the session ``pid`` holds.
+
+    Only that session's waiters count: pg_locks spans the whole server, where other test runs
+    (other databases, other xdist workers) wait for locks of their own. Asked on a connection
+    of its own, in autocommit (a transaction would see one snapshot of the activity).
+    """
     conn = psycopg2.connect(_test_database_url())
     conn.autocommit = True
     try:
-        while time.monotonic() < deadline:
-            with conn.cursor() as cursor:
-                cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
-                waiting = cursor.fetchone()[0]
-            started = list(chunks.values_list("index", flat=True))
-            if waiting and started:
-                return started[0]
-            time.sleep(0.1)
+        with conn.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks"
+                " WHERE NOT granted AND %s = ANY(pg_blocking_pids(pid))",
+                [pid],
+            )
+            return cursor.fetchone()[0]
     finally:
         conn.close()
+
+
+def wait_for_a_blocked_chunk(job, holder, timeout: float = 60.0) -> int:
+    """Wait until a started, unfinished chunk's worker waits for ``holder``'s lock on the job's
+    row (inside the chunk's write); return the chunk's index.
+
+    Args:
+        job: the job whose row ``holder`` holds (:func:`job_row_held`).
+        holder: the connection :func:`job_row_held` yields.
+        timeout: seconds to wait.
+
+    Returns:
+        The index of the chunk started last and not done (the one waiting).
+    """
+    chunks = job.chunks.filter(started_at__isnull=False, done_at__isnull=True)
+    pid = holder.get_backend_pid()
+    deadline, waited = time.monotonic() + timeout, False
+    while time.monotonic() < deadline:
+        if blocked_by(pid):
+            waited = True
+            started = list(chunks.order_by("-started_at").values_list("index", flat=True))
+            if started:
+                return started[0]
+        time.sleep(0.05)
+    if waited:  # the chunk's own row says done while its job's counter is not written yet
+        raise AssertionError("a worker waited for the job's row, but no unfinished chunk did")
     raise AssertionError("no chunk waited inside its write")
+
+
+def kill_inside_a_chunk(job, kill, *, done_first: int = 0, timeout: float = 120.0) -> int:
+    """Kill a worker while it is inside a chunk's write, whatever the machine's load.
+
+    Waits (progress, not time) until ``done_first`` chunks are done, holds the job's row so
+    the next chunk to finish waits inside its write transaction, calls ``kill`` once that
+    chunk's worker waits, and lets the row go: the chunk's transaction never commits.
+
+    Args:
+        job: the job (its ``chunks`` started by the worker ``kill`` kills).
+        kill: kills the worker (SIGKILL) and reaps it.
+        done_first: chunks that must be done first.
+        timeout: seconds to wait for each step.
+
+    Returns:
+        The index of the chunk the worker was inside.
+    """
+    deadline = time.monotonic() + timeout
+    job.refresh_from_db()
+    while job.chunks_done < done_first:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"only {job.chunks_done} of {done_first} chunks were done")
+        time.sleep(0.05)
+        job.refresh_from_db()
+    with job_row_held(job) as holder:
+        caught = wait_for_a_blocked_chunk(job, holder, timeout=timeout)
+        kill()
+    return caught
 
 
 def wait_finished(job, timeout: float):
@@ -143,3 +200,9 @@ def wait_finished(job, timeout: float):
         f"job {job.pk} still {job.status} after {timeout} s: {job.chunks_done}/{job.chunks_total}"
         f", recoveries {job.recoveries} ({job.recovery_note})"
     )
+
+
+def sigkill(process: subprocess.Popen) -> None:
+    """SIGKILL a worker started by ``worker_factory`` (solo pool: one process) and reap it."""
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)

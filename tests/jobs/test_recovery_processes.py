@@ -30,6 +30,7 @@ from .processes import (
     PrivateRedis,
     job_row_held,
     kill_group,
+    kill_inside_a_chunk,
     start_worker_with_beat,
     wait_finished,
     wait_for_a_blocked_chunk,
@@ -108,9 +109,8 @@ def test_a_worker_killed_inside_a_chunk_is_replaced_and_the_job_ends_with_exact_
     processes.append(first)
     _send(job, redis, queue)
     _wait_dispatched(job)
-    with job_row_held(job):
-        caught = wait_for_a_blocked_chunk(job)
-        kill_group(first)  # SIGKILL inside the chunk's write: it never finishes there
+    # SIGKILL inside the chunk's write: it never finishes there.
+    caught = kill_inside_a_chunk(job, lambda: kill_group(first))
     killed_at = time.monotonic()
     job.refresh_from_db()
     assert job.status == JobStatus.RUNNING and job.chunks_done < 38
@@ -139,8 +139,8 @@ def test_redis_restarted_without_persistence_mid_job_ends_the_job_with_exact_row
     processes.append(start_worker_with_beat(env, tmp_path / "worker.log"))
     _send(job, redis, queue)
     _wait_dispatched(job)
-    with job_row_held(job):
-        wait_for_a_blocked_chunk(job)
+    with job_row_held(job) as holder:
+        wait_for_a_blocked_chunk(job, holder)
         redis.kill()  # every queued chunk and the chord's counter are lost with it
         redis.start()
     restarted_at = time.monotonic()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import time
 import uuid
 
@@ -17,6 +15,7 @@ from scoring.leaderboards.models import LeaderboardSnapshot
 from scoring.metrics.leaderboard import ROUGE_KEYS
 from scoring.scores.models import OUTPUTS_KEY, JobStatus, ScoreArray, ScoringChunk, ScoringJob
 from tests.conftest import FAR_RELEASE, needs_far
+from tests.jobs.processes import kill_inside_a_chunk, sigkill
 from tests.score_helpers import stored_scores
 
 # Mao et al. (2020), release PROVENANCE.md: low abstraction (89 samples), k = 3.
@@ -112,24 +111,16 @@ def test_a_worker_killed_mid_job_leaves_no_duplicate_or_missing_rows(worker_fact
     try:
         dataset_import(format_name="far-release", source=FAR_RELEASE, slug="cnndm-far")
         job = ScoringJob.objects.get(dataset__slug="cnndm-far")
-        # Chunks of 20 outputs: the job is still running when the worker dies, and the worker
-        # is almost always inside a chunk, which it marks started before scoring it.
+        # Chunks of 20 outputs: the job is still running when the worker dies.
         first = worker_factory(queue, env={"LOUPE_SCORING_CHUNK": "20"})
         chunks = ScoringChunk.objects.filter(job=job)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            job.refresh_from_db()
-            started = chunks.filter(attempts__gte=1, done_at__isnull=True).exists()
-            if job.chunks_done >= 5 and started:
-                break
-            time.sleep(0.02)
-        os.kill(first.pid, signal.SIGKILL)
-        first.wait(timeout=10)
+        # Five chunks done, then the next one caught inside its write (the job's row held).
+        caught = kill_inside_a_chunk(job, lambda: sigkill(first), done_first=5)
         job.refresh_from_db()
         interrupted = set(
             chunks.filter(attempts__gte=1, done_at__isnull=True).values_list("index", flat=True)
         )
-        assert interrupted, "the worker died between two chunks; nothing was interrupted"
+        assert caught in interrupted
         assert job.status == JobStatus.RUNNING and 5 <= job.chunks_done < job.chunks_total == 38
         # A new worker takes the rest, and the killed worker's unacknowledged chunk comes back.
         worker_factory(

@@ -7,13 +7,14 @@ import { api, el, when } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 import * as view from "./agreement-view.js";
 import { recoveryText } from "./job-recovery.js";
+import { pollMs } from "./timing.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("agreement-page");
 const campaignId = Number(root.dataset.campaign);
 const url = `/api/campaigns/${campaignId}/agreement/`;
 const adjudicationUrl = (documentId) => `/manage/campaigns/${campaignId}/adjudication/${documentId}/`;
-const POLL_MS = 1500;
+const POLL_MS = 1500; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const BUSY = new Set(["queued", "running"]);
 
 let timer = null;
@@ -96,7 +97,7 @@ async function load() {
   drawStatus(envelope);
   drawResult(envelope);
   root.setAttribute("aria-busy", "false");
-  if (BUSY.has(envelope.status)) timer = setTimeout(load, POLL_MS);
+  if (BUSY.has(envelope.status)) timer = setTimeout(load, pollMs(POLL_MS));
 }
 
 async function recompute() {

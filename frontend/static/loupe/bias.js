@@ -5,8 +5,9 @@
 import { api, el, when } from "./api.js";
 import { showMissing } from "./job-follow.js";
 import { recoveryText } from "./job-recovery.js";
+import { pollMs } from "./timing.js";
 
-const POLL_MS = 1000;
+const POLL_MS = 1000; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const panel = document.getElementById("bias-panel");
 const slug = panel.dataset.slug;
 const base = `/api/datasets/${encodeURIComponent(slug)}/bias`;
@@ -75,7 +76,7 @@ function render(data) {
   panel.setAttribute("aria-busy", "false");
   panel.dataset.state = data.run ? data.run.status : "none";
   clearTimeout(timer);
-  if (running) timer = setTimeout(load, POLL_MS);
+  if (running) timer = setTimeout(load, pollMs(POLL_MS));
 }
 
 async function load() {

@@ -6,11 +6,12 @@
 import { api, el, when } from "./api.js";
 import { documentUrl, showError } from "./leaderboard-format.js";
 import * as view from "./agreement-view.js";
+import { pollMs } from "./timing.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("dataset-agreement");
 const slug = root.dataset.dataset;
-const POLL_MS = 1500;
+const POLL_MS = 1500; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const BUSY = new Set(["queued", "running"]);
 let runs = [];
 let dataset = null;
@@ -53,7 +54,7 @@ async function showRun(id) {
   if (known) Object.assign(known, { status: run.status, finished_at: run.finished_at });
   if (BUSY.has(run.status)) {
     status("busy", `Run ${run.id} is ${run.status}…`);
-    timer = setTimeout(() => showRun(id), POLL_MS);
+    timer = setTimeout(() => showRun(id), pollMs(POLL_MS));
     return;
   }
   fillRuns(run.id);

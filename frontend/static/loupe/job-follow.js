@@ -8,8 +8,9 @@
 // scoring-job.js, which shows a scoring job's own fields the same way.
 import { api, el, when } from "./api.js";
 import { recoveryText } from "./job-recovery.js";
+import { pollMs } from "./timing.js";
 
-export const POLL_MS = 1000;
+export const POLL_MS = 1000; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const UNFINISHED = new Set(["queued", "running"]);
 
 export function isUnfinished(state) {
@@ -93,7 +94,7 @@ export class JobFollower {
 
   // Poll job `id` (first after `delay` ms) until it is final, then call onFinal. A network
   // error, 429 or 5xx is retried; any other 4xx stops the polling and says why.
-  follow(id, delay = POLL_MS) {
+  follow(id, delay = pollMs(POLL_MS)) {
     this.stop();
     const timer = setTimeout(async () => {
       let json;

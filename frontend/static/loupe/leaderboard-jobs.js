@@ -2,6 +2,7 @@
 // queued or running; "Rescore" starts a job at the chosen k.
 import { api } from "./api.js";
 import { isUnfinished, JobView, POLL_MS } from "./scoring-job.js";
+import { pollMs } from "./timing.js";
 
 export class JobsPanel {
   // dataset: the slug; k(): the chosen cut-off; onFinished(): reload the leaderboard.
@@ -37,7 +38,7 @@ export class JobsPanel {
     this.pending = jobs.pending;
     this.view.show(jobs.latest);
     if (isUnfinished(jobs.latest)) this.view.follow(jobs.latest.id);
-    else if (jobs.pending > 0) this.timer = setTimeout(() => this.onFinished(), POLL_MS);
+    else if (jobs.pending > 0) this.timer = setTimeout(() => this.onFinished(), pollMs(POLL_MS));
   }
 
   stop() {

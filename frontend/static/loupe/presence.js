@@ -3,6 +3,7 @@
 // tabs of one browser a BroadcastChannel only makes the others ask the server at once.
 import { api } from "./api.js";
 import { TAB } from "./saver.js";
+import { beatMs } from "./timing.js";
 
 const MAX_BEAT_MS = 5000;
 const MAX_BACKOFF_MS = 60000;
@@ -20,7 +21,7 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
   // back from the back-forward cache announces itself under a new id.
   let generation = 0;
   let clientId = TAB;
-  let every = MAX_BEAT_MS;
+  let every = beatMs(MAX_BEAT_MS);
   let backoff = 0; // after a failed beat: the wait before the next one
   let timer = null;
   let running = true;
@@ -39,7 +40,9 @@ export function startPresence({ taskId, onOthers, onAnswer = () => {} }) {
     try {
       const answer = await api(url, { method: "POST", body: { client_id: clientId } });
       // Beat well within the expiry, so a live tab never drops out between two beats.
-      every = Math.max(1000, Math.min(MAX_BEAT_MS, (answer.expires_after * 1000) / 3));
+      // LOUPE_UI_BEAT_MS (timing.js), when set, replaces the 5 s bound and the 1 s floor.
+      const most = beatMs(MAX_BEAT_MS);
+      every = Math.max(Math.min(1000, most), Math.min(most, (answer.expires_after * 1000) / 3));
       backoff = 0;
       if (running) onOthers(answer.others);
       onAnswer();

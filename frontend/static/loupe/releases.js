@@ -4,13 +4,14 @@
 // Data: /api/datasets/<slug>/releases/ and /api/datasets/<slug>/ (public); textContent only.
 import { api, el, when } from "./api.js";
 import { showError } from "./leaderboard-format.js";
+import { pollMs } from "./timing.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("releases-page");
 const slug = root.dataset.dataset;
 const admin = root.dataset.admin === "1";
 const base = `/api/datasets/${encodeURIComponent(slug)}/releases/`;
-const POLL_MS = 1500;
+const POLL_MS = 1500; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const BUSY = new Set(["queued", "running"]);
 const STATUS = { queued: "Queued", running: "Exporting", succeeded: "Ready", failed: "Failed" };
 let timer = null;
@@ -140,7 +141,7 @@ async function load() {
     announced = message;
   }
   root.setAttribute("aria-busy", "false");
-  if (busy) timer = setTimeout(load, POLL_MS);
+  if (busy) timer = setTimeout(load, pollMs(POLL_MS));
 }
 
 async function exportRelease(event) {

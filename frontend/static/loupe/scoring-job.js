@@ -4,8 +4,9 @@
 // share it.
 import { api, el, when } from "./api.js";
 import { recoveryText } from "./job-recovery.js";
+import { pollMs } from "./timing.js";
 
-export const POLL_MS = 2000;
+export const POLL_MS = 2000; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const UNFINISHED = new Set(["queued", "running"]);
 
 export function isUnfinished(job) {
@@ -68,7 +69,7 @@ export class JobView {
 
   // Poll job `id` (first after `delay` ms) and show it until it is final, then call onFinal.
   // A network error, 429 or 5xx is retried; any other 4xx stops the polling and says why.
-  follow(id, delay = POLL_MS) {
+  follow(id, delay = pollMs(POLL_MS)) {
     this.stop();
     const timer = setTimeout(async () => {
       let job;

@@ -2,6 +2,7 @@
 // did with them (shown, accepted, ignored), with the scorer's version.
 import { api } from "./api.js";
 import { startHeartbeat, TAB, tabAlive } from "./saver.js";
+import { pollMs } from "./timing.js";
 
 const ROUGE = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougel: "ROUGE-L", rougeavg: "ROUGE-AVG" };
 
@@ -37,7 +38,7 @@ export function scorerLetters(names) {
 // Poll GET suggestions until they are ready or failed; onUpdate gets every answer. A failed
 // request is retried with backoff (and at once when the browser is back online).
 export function pollSuggestions(taskId, onUpdate) {
-  let delay = 1500;
+  let delay = pollMs(1500);
   let failures = 0;
   let stopped = false;
   let timer = null;
