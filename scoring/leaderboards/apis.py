@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
+from annotation.spans.workbook import escape_text
 from annotation.systems.models import System
 from scoring.metrics.rouge import ROUGE_ALL_TYPES
 from scoring.scores.selectors import job_as_dict, rouge_settings_get
@@ -127,10 +128,8 @@ class LeaderboardRougeApi(APIView):
 
 
 def _cell_text(value):
-    """A text cell a spreadsheet will not run as a formula (``=``, ``+``, ``-``, ``@`` first)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    """A text cell a spreadsheet will not run as a formula (as every export escapes it)."""
+    return escape_text(value) if isinstance(value, str) else value
 
 
 POLYTOPE_CSV = ("score", "ci_low", "ci_high", "n", "outputs", "words", "penalty", "critical",
