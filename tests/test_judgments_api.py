@@ -100,3 +100,37 @@ def test_the_list_names_the_uploader_and_who_may_delete(client_for, dataset):
     assert other.delete(f"{URL}overall/").status_code == 403
     assert owner.delete(f"{URL}shell/").status_code == 403
     assert owner.delete(f"{URL}overall/").status_code == 204
+
+
+def test_study_names_are_unique_regardless_of_case_and_surrounding_spaces(client_for, dataset):
+    import pytest
+    from django.db import IntegrityError, transaction
+
+    client = client_for("researcher")
+    first = client.post(
+        URL,
+        {"file": upload("system,rank\nlead-3,1\n", "r.csv"), "name": "overall"},
+        format="multipart",
+    )
+    assert first.status_code == 201, first.content
+    again = client.post(
+        URL,
+        {"file": upload("system,rank\nlead-3,2\n", "r.csv"), "name": " Overall "},
+        format="multipart",
+    )
+    assert again.status_code == 409, again.content
+    assert again.json()["extra"] == {"name": "overall"}
+    replaced = client.post(
+        URL,
+        {"file": upload("system,rank\nlead-3,2\n", "r.csv"), "name": "OVERALL", "replace": "true"},
+        format="multipart",
+    )
+    assert replaced.status_code == 201 and replaced.json()["replaced"] is True
+    assert replaced.json()["name"] == "overall"
+    assert [s["name"] for s in client.get(URL).json()] == ["overall"]
+    # The database holds the rule too (a writer that skips the service).
+    row = HumanJudgment.objects.get(dataset=dataset, name="overall")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        HumanJudgment.objects.create(
+            dataset=dataset, name="Overall", kind=row.kind, system=row.system, value=1
+        )

@@ -2,6 +2,8 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F
+from django.db.models.functions import Lower
 
 from annotation.corpus.models import Dataset, Document
 from annotation.systems.models import System
@@ -37,12 +39,18 @@ class HumanJudgment(models.Model):
         db_table = "leaderboards_humanjudgment"
         ordering = ["dataset", "name", "system", "document"]
         constraints = [
+            # A study's name is unique regardless of case ("Overall" is "overall").
             models.UniqueConstraint(
-                fields=["dataset", "name", "system", "document"],
+                Lower("name"),
+                F("dataset"),
+                F("system"),
+                F("document"),
                 name="judgment_unique_per_document",
             ),
             models.UniqueConstraint(
-                fields=["dataset", "name", "system"],
+                Lower("name"),
+                F("dataset"),
+                F("system"),
                 condition=models.Q(document__isnull=True),
                 name="judgment_unique_per_system",
             ),

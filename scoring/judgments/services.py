@@ -92,7 +92,9 @@ def human_judgments_import(
 
     Args:
         dataset: the dataset judged.
-        name: the study's name (a slug, e.g. ``overall`` or ``faithfulness``).
+        name: the study's name (a slug, e.g. ``overall`` or ``faithfulness``; surrounding
+            spaces are dropped, and a name differing from a stored one only in case is that
+            study's, as the stored name spells it).
         source: the file: a path or a binary file object (e.g. an upload).
         filename: its name: ``.csv`` or ``.jsonl`` chooses the format (see
             :func:`judgments_parse`); also used in issues.
@@ -112,7 +114,15 @@ def human_judgments_import(
             shapes or kinds, unknown systems or documents, bad UTF-8), each naming the file, line
             and field; nothing is written.
     """
+    name = name.strip()
     _check_name(name)
+    # One study per name regardless of case: "Overall" names the study "overall" if it exists.
+    stored = (
+        HumanJudgment.objects.filter(dataset=dataset, name__iexact=name)
+        .values_list("name", flat=True)
+        .first()
+    )
+    name = stored or name
     existing = HumanJudgment.objects.filter(dataset=dataset, name=name)
     if replace:
         _check_owner(existing, user=user, name=name)
