@@ -266,3 +266,60 @@ def test_the_schema_and_its_docs_need_a_login_unless_made_public(client, setting
     settings.LOUPE_API_DOCS_PUBLIC = True
     assert client.get("/api/schema/").status_code == 200
     assert client.get("/api/docs/").status_code == 200
+
+
+# --- a huge bad upload ----------------------------------------------------------------------
+
+
+def test_a_dry_run_of_many_bad_lines_lists_the_first_thousand_and_counts_the_rest(
+    researcher, dataset
+):
+    """Every line is checked (its JSON, its document id) before any text is split; past 1,000
+    issues they are counted. bench/bench_upload_dry_run.py times a million such lines."""
+    good = json.dumps({"doc_id": "demo-001", "summary": "Fine. Twice."})
+    bad = [json.dumps({"doc_id": f"d{i}", "summary": "A summary."}) for i in range(2500)]
+    again = json.dumps({"doc_id": "demo-001", "summary": "Again."})
+    upload = io.BytesIO("\n".join([good, *bad, again]).encode())
+    upload.name = "outputs.jsonl"
+    response = researcher.post(
+        f"/api/datasets/{dataset.slug}/outputs/",
+        {"file": upload, "system": "many", "kind": "abstractive", "dry_run": "true"},
+    )
+    assert response.status_code == 400, response.content[:300]
+    issues = response.json()["extra"]["issues"]
+    assert len(issues) == 1001
+    assert issues[0] == {
+        "file": "outputs.jsonl",
+        "line": 2,
+        "field": "doc_id",
+        "message": "unknown document id 'd0'",
+    }
+    assert issues[999]["message"] == "unknown document id 'd999'"
+    # 1,500 more unknown ids and the second output for demo-001 (line 2,502) are counted.
+    assert issues[1000] == {
+        "file": "outputs.jsonl",
+        "line": None,
+        "field": None,
+        "message": "and 1,501 more problems (the first 1,000 are listed)",
+    }
+
+
+def test_a_few_misplaced_lines_are_reported_with_the_files_other_problems(researcher, dataset):
+    lines = [
+        {"doc_id": "nope", "summary": "A."},
+        {"doc_id": "demo-001", "summary": "A thing happened."},
+        {"doc_id": "demo-001", "summary": "Again."},
+        {"doc_id": "demo-002", "summary": "   "},
+    ]
+    upload = io.BytesIO("\n".join(json.dumps(line) for line in lines).encode())
+    upload.name = "outputs.jsonl"
+    response = researcher.post(
+        f"/api/datasets/{dataset.slug}/outputs/",
+        {"file": upload, "system": "few", "kind": "abstractive", "dry_run": "true"},
+    )
+    assert response.status_code == 400
+    assert [(i["line"], i["message"]) for i in response.json()["extra"]["issues"]] == [
+        (1, "unknown document id 'nope'"),
+        (3, "duplicate output for document 'demo-001' (first at outputs.jsonl:2 [summary])"),
+        (4, "must be a non-empty string"),
+    ]

@@ -127,10 +127,11 @@ def test_every_issue_goes_to_stderr_and_nothing_is_written(demo, tmp_path):
             stderr=err,
         )
     assert str(caught.value) == (
-        "Upload refused: 1 problem(s) (listed above); nothing was written."
+        "Upload refused: 2 problem(s) (listed above); nothing was written."
     )
     assert err.getvalue().splitlines() == [
-        '  bad.jsonl:3 [summary]: give exactly one of "summary", "sentences" or "extracted"'
+        "  bad.jsonl:2 [doc_id]: unknown document id 'nope'",
+        '  bad.jsonl:3 [summary]: give exactly one of "summary", "sentences" or "extracted"',
     ]
     assert (SystemOutput.objects.count(), OutputVersion.objects.count()) == before
 

@@ -49,6 +49,9 @@ def test_unknown_and_duplicate_document_ids_and_empty_summary(demo, tmp_path):
     with pytest.raises(ImportValidationError) as caught:
         system_output_import(dataset=dataset, system=ABS, source=path)
     assert [str(i) for i in caught.value.issues] == [
+        "abs.jsonl:1 [doc_id]: unknown document id 'nope'",
+        "abs.jsonl:3 [doc_id]: duplicate output for document 'demo-001' "
+        "(first at abs.jsonl:2 [summary])",
         "abs.jsonl:4 [summary]: must be a non-empty string",
     ]
     path = lines(

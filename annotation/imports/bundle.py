@@ -69,15 +69,64 @@ class Issue(LocatedMessage):
     """One validation problem, always tied to a location."""
 
 
+#: Issues listed one by one in a report; the rest are counted (a hostile file of a million bad
+#: lines must not build a million messages).
+MAX_LISTED_ISSUES = 1000
+
+
+class IssueList(list):
+    """Issues as a list that keeps the first ``limit`` and counts the others in ``more``."""
+
+    def __init__(self, limit: int = MAX_LISTED_ISSUES):
+        super().__init__()
+        self.limit = limit
+        self.more = 0
+
+    def append(self, issue: Issue) -> None:
+        """Keep ``issue`` if fewer than ``limit`` are kept, else count it.
+
+        Args:
+            issue: the problem found.
+        """
+        if len(self) < self.limit:
+            super().append(issue)
+        else:
+            self.more += 1
+
+    def extend(self, issues) -> None:
+        """Append each of ``issues``.
+
+        Args:
+            issues: problems found.
+        """
+        for issue in issues:
+            self.append(issue)
+
+    def listed(self) -> list[Issue]:
+        """The kept issues, and one more saying how many were only counted.
+
+        Returns:
+            The issues to report.
+        """
+        if not self.more:
+            return list(self)
+        where = Location(self[-1].location.file) if self else Location("import")
+        return [
+            *self,
+            Issue(where, f"and {self.more:,} more problems (the first {len(self):,} are listed)"),
+        ]
+
+
 class ImportValidationError(Exception):
     """Raised by any pipeline stage when input is invalid; carries every issue found.
 
     The API renders it as a 400 with its issues: ``annotation.corpus`` registers it as a
     ``config.exceptions.IssuesError`` when Django starts, so that this module needs no Django.
+    Given an :class:`IssueList`, it carries the listed issues and the count of the others.
     """
 
     def __init__(self, issues: list[Issue]):
-        self.issues = list(issues)
+        self.issues = issues.listed() if isinstance(issues, IssueList) else list(issues)
         super().__init__("\n".join(str(i) for i in self.issues) or "invalid import")
 
 

@@ -7,17 +7,20 @@ from functools import partial
 
 from annotation.imports.bundle import (
     KIND_EXTRACTIVE,
+    MAX_LISTED_ISSUES,
     METHOD_EXACT,
     METHOD_GIVEN,
     METHOD_TFIDF,
     ImportValidationError,
     Issue,
+    IssueList,
     Location,
     OutputRecord,
     ReportLine,
     SystemRecord,
 )
-from annotation.imports.fields import records, sentence_list, text_sentences, unknown_fields
+from annotation.imports.fields import records, sentence_list, unknown_fields
+from annotation.imports.splitting import split_sentences
 from scoring.metrics.align import LOW_CONFIDENCE_THRESHOLD, align_sentences
 
 OUTPUT_KEYS = {"doc_id", "summary", "sentences", "extracted"}
@@ -61,7 +64,7 @@ def parse_outputs_jsonl(
     Raises:
         ImportValidationError: malformed lines, each issue naming file, line and field.
     """
-    issues: list[Issue] = []
+    issues = IssueList()
     located = ((Location(file, number), record) for number, record in records(lines, file, issues))
     return parse_output_records(
         located, system=system, documents=documents, report=report, issues=issues
@@ -97,11 +100,20 @@ def parse_output_records(
     Returns:
         One :class:`OutputRecord` per record, in the records' order.
 
+    No text is split, aligned or read before the whole file is checked: an output of an
+    unknown document, or a second one for a document, is handed to the validators without its
+    text (they report it with the file's other problems), and more than
+    :data:`MAX_LISTED_ISSUES` of them refuse the file here. A file of a million bad lines thus
+    costs their JSON parse and no more; past that many issues they are counted, not listed.
+
     Raises:
         ImportValidationError: malformed records (and any earlier ``issues``), each issue
             naming file, line and field.
     """
-    issues = [] if issues is None else issues
+    issues = IssueList() if issues is None else issues
+    first: dict[str, Location] = {}  # document id -> where its output was given
+    misplaced: list[OutputRecord] = []  # outputs of unknown documents, or second ones
+    crowded = False  # so many were misplaced that the file is refused in the parser
     # In file order: an OutputRecord, or what makes one once the document texts it needs are
     # read (indices to pick, or sentences to align), so a source that reads texts from the
     # database (``load``) reads only those, in one go.
@@ -143,30 +155,91 @@ def parse_output_records(
                     )
                 )
                 continue
-            indices = _extracted(record[key], loc, issues)
-            if indices is None:
+            value = _extracted(record[key], loc, issues)
+        elif key == "sentences":
+            value = sentence_list(record[key], loc, issues)
+        elif isinstance(record[key], str) and record[key].strip():
+            value = record[key]  # split once the file is known to be valid
+        else:
+            issues.append(Issue(loc, "must be a non-empty string"))
+            value = None
+        if value is None:
+            continue
+        if doc_id not in documents or doc_id in first:
+            # Left to the validators (their messages, with the other problems of the file) as
+            # a record without text; past MAX_LISTED_ISSUES such lines the file is refused here.
+            output = OutputRecord(system.slug, doc_id, (), location=loc)
+            if crowded:
+                issues.extend(_misplaced_issues([output], first))
                 continue
-            picks.setdefault(doc_id, set()).update(indices)
-            pending.append(partial(_picked, system, documents, doc_id, indices, loc))
+            misplaced.append(output)
+            pending.append(output)
+            if len(misplaced) > MAX_LISTED_ISSUES:
+                issues.extend(_misplaced_issues(misplaced, first))
+                gone = {id(output) for output in misplaced}
+                pending = [item for item in pending if id(item) not in gone]
+                misplaced = []
+                crowded = True
             continue
-        sentences = (
-            sentence_list(record[key], loc, issues)
-            if key == "sentences"
-            else text_sentences(record[key], loc, issues)
-        )
-        if sentences is None:
-            continue
-        if not extractive or doc_id not in documents:
-            pending.append(OutputRecord(system.slug, doc_id, sentences, location=loc))
-            continue
-        whole.add(doc_id)
-        pending.append(partial(_aligned, system, documents, doc_id, sentences, loc, report))
+        first[doc_id] = loc
+        if key == "extracted":
+            picks.setdefault(doc_id, set()).update(value)
+            pending.append(partial(_picked, system, documents, doc_id, value, loc))
+        elif not extractive:
+            pending.append(partial(_given, system, doc_id, value, loc))
+        else:
+            whole.add(doc_id)
+            pending.append(partial(_aligned, system, documents, doc_id, value, loc, report))
     if issues:
+        if misplaced:
+            issues.extend(_misplaced_issues(misplaced, first))
+            issues = _in_file_order(issues)
         raise ImportValidationError(issues)
     load = getattr(documents, "load", None)
     if load is not None:
         load(picks=picks, whole=whole)
     return [item if isinstance(item, OutputRecord) else item() for item in pending]
+
+
+def _in_file_order(issues: list[Issue]) -> list[Issue]:
+    """``issues`` sorted by file (in the order they first appear) and line, stably; an
+    :class:`IssueList` keeps its count of the others."""
+    files: dict[str, int] = {}
+    for issue in issues:
+        files.setdefault(issue.location.file, len(files))
+    ordered = sorted(
+        issues, key=lambda issue: (files[issue.location.file], issue.location.line or 0)
+    )
+    if not isinstance(issues, IssueList):
+        return ordered
+    kept = IssueList(issues.limit)
+    list.extend(kept, ordered)
+    kept.more = issues.more
+    return kept
+
+
+def _misplaced_issues(misplaced: list[OutputRecord], first: dict[str, Location]) -> list[Issue]:
+    """The validators' issues for outputs of unknown documents and second outputs."""
+    issues = []
+    for output in misplaced:
+        where = Location(output.location.file, output.location.line, "doc_id")
+        doc_id = output.document_id
+        if doc_id in first:
+            message = f"duplicate output for document {doc_id!r} (first at {first[doc_id]})"
+        else:
+            message = f"unknown document id {doc_id!r}"
+        issues.append(Issue(where, message))
+    return issues
+
+
+def _sentences(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A summary's sentences: split from its text, or as given."""
+    return split_sentences(value) if isinstance(value, str) else value
+
+
+def _given(system, doc_id: str, sentences, loc) -> OutputRecord:
+    """An abstractive output (or a text of an unknown document): its sentences as given."""
+    return OutputRecord(system.slug, doc_id, _sentences(sentences), location=loc)
 
 
 def _picked(system, documents, doc_id: str, indices: tuple[int, ...], loc) -> OutputRecord:
@@ -182,6 +255,7 @@ def _picked(system, documents, doc_id: str, indices: tuple[int, ...], loc) -> Ou
 def _aligned(system, documents, doc_id: str, sentences, loc, report) -> OutputRecord:
     """An extractive output given as text: each sentence mapped to the document's nearest,
     low-confidence mappings listed in ``report``."""
+    sentences = _sentences(sentences)
     alignments = align_sentences(sentences, documents[doc_id])
     method = METHOD_EXACT if all(a.method == "exact" for a in alignments) else METHOD_TFIDF
     for sentence, alignment in zip(sentences, alignments, strict=True):
