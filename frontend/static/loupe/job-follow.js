@@ -5,7 +5,7 @@
 // and the error, polls until the job is final, and starts jobs: 202 follows the new job,
 // 409 follows the one already running (the API names it in `extra.run`), 400 shows the
 // message (what is missing). The upload page and the leaderboard's scoring panel use
-// scoring-job.js, which shows a scoring job's own fields the same way.
+// scoring-job.js, whose JobView is a JobFollower that draws a scoring job's own fields.
 import { api, el, when } from "./api.js";
 import { recoveryText } from "./job-recovery.js";
 import { pollMs } from "./timing.js";
@@ -50,14 +50,16 @@ function readJob(job) {
 export class JobFollower {
   // nodes: see followNodes; url(id): the job's status URL; label: "APES run", ...;
   // unit: what a chunk is called ("chunks", "pairs"); read(json): see readJob;
-  // onFinal(json): called once a followed job succeeded or failed.
-  constructor(nodes, { url, label, unit = "chunks", read = readJob, onFinal = () => {} }) {
+  // onFinal(json): called once a followed job succeeded or failed; poll: the default ms
+  // between two looks (LOUPE_UI_POLL_MS overrides it).
+  constructor(nodes, { url, label, unit = "chunks", read = readJob, onFinal = () => {}, poll = POLL_MS }) {
     Object.assign(this, nodes);
     this.url = url;
     this.label = label;
     this.unit = unit;
     this.read = read;
     this.onFinal = onFinal;
+    this.poll = poll;
     this.timer = null;
   }
 
@@ -94,7 +96,7 @@ export class JobFollower {
 
   // Poll job `id` (first after `delay` ms) until it is final, then call onFinal. A network
   // error, 429 or 5xx is retried; any other 4xx stops the polling and says why.
-  follow(id, delay = pollMs(POLL_MS)) {
+  follow(id, delay = pollMs(this.poll)) {
     this.stop();
     const timer = setTimeout(async () => {
       let json;

@@ -2,9 +2,9 @@
 // GET /api/scoring-jobs/<id>/ until it is final, or until the server refuses for good (a 4xx
 // other than 429: the job is gone, or not ours to see). The leaderboard and the upload page
 // share it.
-import { api, el, when } from "./api.js";
+import { el, when } from "./api.js";
+import { JobFollower } from "./job-follow.js";
 import { recoveryText } from "./job-recovery.js";
-import { pollMs } from "./timing.js";
 
 export const POLL_MS = 2000; // unless LOUPE_UI_POLL_MS says otherwise (timing.js)
 const UNFINISHED = new Set(["queued", "running"]);
@@ -27,14 +27,20 @@ export function jobNodes() {
   return { root, status, progress, counts, error };
 }
 
-export class JobView {
+// The polling, the retries and the errors are JobFollower's (job-follow.js); this draws a
+// scoring job's own fields.
+export class JobView extends JobFollower {
   // nodes: {root, status, progress, counts, error}; note(): text added to the status line;
   // onFinal(job): called when a followed job reaches succeeded or failed.
   constructor(nodes, { note = () => "", onFinal = () => {} } = {}) {
-    Object.assign(this, nodes);
+    super(nodes, {
+      url: (id) => `/api/scoring-jobs/${id}/`,
+      label: "job",
+      read: (job) => ({ id: job.id, state: job.status }),
+      onFinal,
+      poll: POLL_MS,
+    });
     this.note = note;
-    this.onFinal = onFinal;
-    this.timer = null;
   }
 
   show(job) {
@@ -60,44 +66,5 @@ export class JobView {
     const recovered = recoveryText(job);
     if (recovered) this.counts.textContent += ` · ${recovered}`;
     if (job.status === "failed") this.showError(`Error: ${job.error || "unknown"}`);
-  }
-
-  showError(message) {
-    this.error.textContent = message;
-    this.error.hidden = false;
-  }
-
-  // Poll job `id` (first after `delay` ms) and show it until it is final, then call onFinal.
-  // A network error, 429 or 5xx is retried; any other 4xx stops the polling and says why.
-  follow(id, delay = pollMs(POLL_MS)) {
-    this.stop();
-    const timer = setTimeout(async () => {
-      let job;
-      try {
-        job = await api(`/api/scoring-jobs/${id}/`);
-      } catch (error) {
-        if (this.timer !== timer) return; // stopped, or another job followed, meanwhile
-        if (error.status >= 400 && error.status < 500 && error.status !== 429) {
-          this.stop(); // asking again would get the same answer
-          this.progress.hidden = true;
-          const why = error.message.replace(/\.$/, "");
-          this.showError(`Could not check job ${id}: ${why}. Reload the page to try again.`);
-          return;
-        }
-        this.counts.textContent = `Could not check job ${id}: ${error.message}; trying again.`;
-        this.follow(id);
-        return;
-      }
-      if (this.timer !== timer) return;
-      this.show(job);
-      if (isUnfinished(job)) this.follow(id);
-      else this.onFinal(job);
-    }, delay);
-    this.timer = timer;
-  }
-
-  stop() {
-    clearTimeout(this.timer);
-    this.timer = null;
   }
 }
