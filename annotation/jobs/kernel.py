@@ -35,6 +35,8 @@ from django.db import connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from config.exceptions import ConflictError
+
 from .models import FINISHED, JobStatus
 
 log = logging.getLogger(__name__)
@@ -691,3 +693,36 @@ def _anyone_progressed(now: datetime) -> bool:
         if kind.chunk_model.objects.filter(heartbeat_at__gte=since, done_at__isnull=True).exists():
             return True
     return False
+
+
+def job_unfinished_refuse(
+    *, jobs, label: str, of: str, stale_after: timedelta | None = None
+) -> Any | None:
+    """Refuse a second job while one of ``jobs`` is queued or running (a start service's 409).
+
+    Args:
+        jobs: the jobs that would clash (e.g. one dataset's APES runs).
+        label: what one is called in the message ("APES run").
+        of: what they belong to, for the message (the dataset's slug).
+        stale_after: a queued job older than this is presumed lost and does not refuse.
+
+    Returns:
+        The newest unfinished job when it does not refuse (a stale queued one), else None.
+
+    Raises:
+        ConflictError: an unfinished job exists (HTTP 409; ``extra`` names it, to follow it).
+    """
+    pending = jobs.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).order_by("-id").first()
+    if pending is None:
+        return None
+    stale = (
+        stale_after is not None
+        and pending.status == JobStatus.QUEUED
+        and pending.created_at < timezone.now() - stale_after
+    )
+    if stale:
+        return pending
+    raise ConflictError(
+        f"{label} {pending.pk} of {of} is already {pending.status}: wait for it to finish",
+        extra={"run": pending.pk, "status": pending.status},
+    )

@@ -23,9 +23,10 @@ from annotation.jobs.kernel import (
     job_plan,
     job_run_inline,
     job_send_on_commit,
+    job_unfinished_refuse,
 )
 from annotation.systems.models import SystemOutput
-from config.exceptions import ApplicationError, ConflictError
+from config.exceptions import ApplicationError
 from scoring.metrics.apes import ClozeQuestion, Entity, make_questions, score_summary
 from scoring.scores.selectors import output_version_current_list
 from scoring.scores.services.store import (
@@ -35,7 +36,7 @@ from scoring.scores.services.store import (
     document_scores_upsert,
 )
 
-from .models import ApesChunk, ApesQuestionSet, ApesRun, RunStatus
+from .models import ApesChunk, ApesQuestionSet, ApesRun
 from .nlp import (
     ANSWERER_KEYS,
     ApesUnavailableError,
@@ -157,17 +158,9 @@ def apes_run_start(
             model missing (HTTP 400).
     """
     Dataset.objects.select_for_update().filter(pk=dataset.pk).first()
-    unfinished = (
-        ApesRun.objects.filter(dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
-        .order_by("-id")
-        .first()
+    job_unfinished_refuse(
+        jobs=ApesRun.objects.filter(dataset=dataset), label="APES run", of=dataset.slug
     )
-    if unfinished is not None:
-        raise ConflictError(
-            f"APES run {unfinished.pk} of {dataset.slug} is already {unfinished.status}: "
-            "wait for it to finish",
-            extra={"run": unfinished.pk, "status": unfinished.status},
-        )
     if not output_version_current_list(dataset=dataset):
         raise ApesRequestError(apes_no_outputs_message(dataset), extra={"missing": "outputs"})
     return apes_run_create(dataset=dataset, answerers=answerers, user=user)

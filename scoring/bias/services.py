@@ -24,9 +24,10 @@ from annotation.jobs.kernel import (
     job_plan,
     job_run_inline,
     job_send_on_commit,
+    job_unfinished_refuse,
 )
 from annotation.systems.models import SystemOutput
-from config.exceptions import ApplicationError, ConflictError
+from config.exceptions import ApplicationError
 from config.gc import cyclic_gc_paused
 from scoring.metrics.bias import DEFAULT_POSITION_BINS, bias_sums, sums_from_dict, sums_means
 from scoring.metrics.bias import sums_merge as merge
@@ -121,19 +122,13 @@ def bias_run_start(*, dataset: Dataset, user) -> tuple[BiasRun, bool]:
             to add).
     """
     Dataset.objects.select_for_update().filter(pk=dataset.pk).first()
-    pending = (
-        BiasRun.objects.filter(dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
-        .order_by("-id")
-        .first()
+    # A queued run older than QUEUED_REUSE is presumed lost: it does not refuse (it is replaced).
+    pending = job_unfinished_refuse(
+        jobs=BiasRun.objects.filter(dataset=dataset),
+        label="bias run",
+        of=dataset.slug,
+        stale_after=QUEUED_REUSE,
     )
-    if pending is not None and not (
-        pending.status == RunStatus.QUEUED and pending.created_at < timezone.now() - QUEUED_REUSE
-    ):
-        raise ConflictError(
-            f"bias run {pending.pk} of {dataset.slug} is already {pending.status}: wait for "
-            "it to finish",
-            extra={"run": pending.pk, "status": pending.status},
-        )
     missing = bias_start_missing(dataset=dataset)
     if missing:
         raise ApplicationError(missing, extra={"missing": "items"})

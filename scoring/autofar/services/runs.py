@@ -24,9 +24,10 @@ from annotation.jobs.kernel import (
     job_plan,
     job_run_inline,
     job_send_on_commit,
+    job_unfinished_refuse,
 )
 from annotation.systems.models import OutputVersion, SystemOutput
-from config.exceptions import ApplicationError, ConflictError
+from config.exceptions import ApplicationError
 from scoring.metrics.autofar import AutoFarModel, autofar_predict
 from scoring.metrics.far import DEFAULT_K
 from scoring.metrics.far.document import all_support
@@ -160,22 +161,10 @@ def autofar_run_create(
     return run
 
 
-def _unfinished(dataset: Dataset) -> AutoFarRun | None:
-    return (
-        AutoFarRun.objects.filter(dataset=dataset, status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
-        .order_by("-id")
-        .first()
-    )
-
-
 def _refuse_unfinished(dataset: Dataset) -> None:
-    unfinished = _unfinished(dataset)
-    if unfinished is not None:
-        raise ConflictError(
-            f"AutoFAR-L run {unfinished.pk} of {dataset.slug} is already {unfinished.status}: "
-            "wait for it to finish",
-            extra={"run": unfinished.pk, "status": unfinished.status},
-        )
+    job_unfinished_refuse(
+        jobs=AutoFarRun.objects.filter(dataset=dataset), label="AutoFAR-L run", of=dataset.slug
+    )
 
 
 def autofar_run_start(
