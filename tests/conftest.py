@@ -57,9 +57,13 @@ def _releases_in_tmp(settings, tmp_path):
     settings.LOUPE_RELEASES_DIR = tmp_path / "releases"
 
 
-@pytest.fixture
-def users(db):
-    """One user per role plus one with no role, keyed by a short name."""
+def make_role_users() -> dict:
+    """Create one user per role plus one with no role.
+
+    Returns:
+        The users keyed by a short name (``annotator``, ``researcher``, ``admin``, ``norole``);
+        each one's password is ``pw-<name>`` (``pw`` for ``norole``).
+    """
     from django.contrib.auth import get_user_model
 
     from annotation.accounts.services import user_create
@@ -70,6 +74,12 @@ def users(db):
     }
     made["norole"] = get_user_model().objects.create_user(username="t-norole", password="pw")
     return made
+
+
+@pytest.fixture
+def users(db):
+    """One user per role plus one with no role, keyed by a short name."""
+    return make_role_users()
 
 
 @pytest.fixture

@@ -531,8 +531,74 @@ def _span_agreement_run(dataset) -> int:
     return span_agreement_run_create(queue=False, **_span_agreement_body()).pk
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The demo, one user per role and every object the URLs name, built once for the module.
+
+    They are written inside a transaction held open for the module: each test's own
+    transaction is a savepoint in it, rolled back after the test, so every test starts from
+    these same rows (as if built for it alone), and the whole is rolled back at the end.
+    Building them for each of the 500-odd cases took most of the suite's CPU.
+    """
+    from django.db import transaction
+    from django.test import override_settings
+
+    from annotation.corpus.demo import demo_load
+    from tests.conftest import make_role_users
+
+    built = override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        LOUPE_RELEASES_DIR=tmp_path_factory.mktemp("matrix") / "releases",
+    )
+    built.enable()
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+        try:
+            users = make_role_users()
+            demo_load()
+            made = {"users": users, "context": _context(users), "counts": _row_counts()}
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            built.disable()
+            raise
+    yield made
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+    built.disable()
+
+
+def _row_counts() -> dict[str, int]:
+    """How many rows each model's table holds."""
+    from django.apps import apps
+
+    return {model._meta.label: model.objects.count() for model in apps.get_models()}
+
+
 @pytest.fixture
-def context(demo, users):
+def users(world, db):
+    """The module's users (rows of :func:`world`)."""
+    return world["users"]
+
+
+@pytest.fixture
+def context(world, db):
+    """The module's objects (rows of :func:`world`), as the URLs' format arguments."""
+    return world["context"]
+
+
+@pytest.fixture(autouse=True)
+def _releases_in_tmp(settings, world):
+    """Releases are read from (and written to) the folder the module's were built in."""
+    from django.conf import settings as built
+
+    settings.LOUPE_RELEASES_DIR = built.LOUPE_RELEASES_DIR
+
+
+def _context(users) -> dict:
+    """Every object the matrix's URLs name, built on the demo."""
     dataset = Dataset.objects.get(slug="demo")
     free = Document.objects.create(dataset=dataset, external_id="free", sentences=["x.", "y."])
     Reference.objects.create(document=free, sentences=["x."])
@@ -636,3 +702,8 @@ def test_token_auth_works_and_bad_credentials_are_refused(users, client_for):
     anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     me = anonymous.get("/api/me/").json()
     assert me["username"] == "t-researcher" and me["roles"] == ["Researcher"]
+
+
+def test_every_case_left_the_module_rows_as_they_were_built(world, db):
+    """The cases ran in their own savepoints: none of their writes reached the next case."""
+    assert _row_counts() == world["counts"]
