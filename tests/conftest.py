@@ -325,6 +325,18 @@ def celery_worker_process(_celery_worker_session):
     app.conf.task_default_queue = previous
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (one process per core), torch computes on one thread per process.
+
+    Each worker process already has a core; torch's default of one thread per core puts two
+    threads on each core, whose OpenMP spin-waiting cost the embedding tests about a third
+    more CPU. Set before torch is first imported, so it reaches the Celery workers the tests
+    start too. An OMP_NUM_THREADS set by the caller is kept.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """In CI (LOUPE_REQUIRE_SHARED=1) a test skipped for want of the releases, or of a tool to
