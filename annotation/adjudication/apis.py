@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsAnyRole
 from annotation.campaigns.models import Campaign, CampaignKind
+from annotation.campaigns.selectors import campaign_item_id, campaign_systems_hidden
 from config.exceptions import ApplicationError
 
 from . import selectors, services
@@ -177,7 +178,10 @@ ADJUDICATION_BODY = PolymorphicProxySerializer(
 
 
 class GoldItemSavedSerializer(GoldSpansSerializer):
-    output = serializers.IntegerField()
+    item = serializers.CharField(help_text="The item's opaque id.")
+    output = serializers.IntegerField(
+        allow_null=True, help_text="The item's output id; null while the campaign hides it."
+    )
 
 
 class GoldSpansSavedSerializer(serializers.Serializer):
@@ -195,8 +199,13 @@ class AdjudicationDocumentApi(APIView):
     """One document: read the annotations side by side with the gold, or save the gold.
 
     A FAM campaign's gold is saved as ``{"base_version", "facets"}`` (each facet with its
-    ``provenance``); a PolyTope campaign's as ``{"items": [{"output", "base_version",
-    "errors", "no_errors"}]}``. A stale base version gets 409 with the server's state.
+    ``provenance``); a PolyTope campaign's as ``{"items": [{"item", "base_version",
+    "errors", "no_errors"}]}``, each item named by the opaque ``item`` id the document's
+    items carry (or by ``output`` for a user shown output ids). A stale base version gets 409
+    with the server's state.
+
+    Until a system-blind PolyTope campaign is Done, the items' systems and output ids are
+    null for anyone who annotates it and for readers who are not admins.
     """
 
     permission_classes = ADJUDICATOR
@@ -213,7 +222,7 @@ class AdjudicationDocumentApi(APIView):
             required=False,
             min_length=1,
             max_length=100,
-            help_text='PolyTope: [{"output", "base_version", "errors", "no_errors"}].',
+            help_text='PolyTope: [{"item", "base_version", "errors", "no_errors"}].',
         )
 
     @extend_schema(operation_id="adjudication_document", responses=ADJUDICATION_BODY)
@@ -253,10 +262,12 @@ class AdjudicationDocumentApi(APIView):
             rows = services.gold_spans_save(
                 campaign=campaign, document=document, items=fields["items"], user=request.user
             )
+            shown = not campaign_systems_hidden(campaign=campaign, user=request.user)
             body = {
                 "items": [
                     {
-                        "output": row.output_id,
+                        "item": campaign_item_id(campaign_id=campaign.pk, output_id=row.output_id),
+                        "output": row.output_id if shown else None,
                         "version": row.version,
                         "errors": row.errors if row.version else [],
                         "no_errors": row.no_errors if row.version else False,

@@ -12,7 +12,11 @@ from django.http import Http404
 
 from annotation.accounts.roles import ADMIN, has_role
 from annotation.campaigns.models import Campaign, CampaignKind, Task, TaskStatus
-from annotation.campaigns.selectors import campaign_items
+from annotation.campaigns.selectors import (
+    campaign_item_id,
+    campaign_items,
+    campaign_systems_hidden,
+)
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.fams.services import empty_facets
@@ -546,16 +550,14 @@ def adjudication_fam_document(*, campaign: Campaign, document: Document, user) -
     }
 
 
-def _system_shown(campaign: Campaign, user) -> bool:
-    return not campaign.system_blind or has_role(user, ADMIN)
-
-
 def adjudication_spans_document(*, campaign: Campaign, document: Document, user) -> dict:
     """One document of a PolyTope campaign: per item (output), every annotator's errors side by
     side, which annotators marked each distinct error, and the item's gold errors.
 
-    A system-blind campaign hides an item's system (``system``: its slug, ``system_name``) from
-    adjudicators who are not admins.
+    Each item is named by its opaque ``item`` id (:func:`campaign_item_id`). Its system
+    (``system``: its slug, ``system_name``) and its ``output`` id are None for a reader from
+    whom the campaign hides them (:func:`campaign_systems_hidden`: until a system-blind
+    campaign is Done, anyone who annotates it and readers who are not admins).
 
     Args:
         campaign: a PolyTope campaign.
@@ -582,7 +584,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         else {}
     )
     items, submitted_items = [], []
-    shown = _system_shown(campaign, user)
+    shown = not campaign_systems_hidden(campaign=campaign, user=user)
     for output in outputs:
         annotations, waiting, submitted = [], [], {}
         for task in tasks.get(output.pk, []):
@@ -607,7 +609,8 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         gold_row = gold_rows.get(output.pk)
         items.append(
             {
-                "output": output.pk,
+                "item": campaign_item_id(campaign_id=campaign.pk, output_id=output.pk),
+                "output": output.pk if shown else None,
                 "system": output.system.slug if shown else None,
                 "system_name": output.system.name if shown else None,
                 "summary": output.sentences,

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from annotation.accounts.roles import ROLES, has_role
 from annotation.campaigns.models import Campaign, CampaignKind, CampaignStatus, Task
+from annotation.campaigns.selectors import campaign_item_id, campaign_systems_hidden
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
 from annotation.fams.services import empty_facets, fam_save
@@ -298,15 +299,63 @@ def gold_fam_save(
     return saved
 
 
-def _item(raw: object, outputs: dict, index: int) -> dict:
+class _ItemNames:
+    """How a PolyTope document's items are named to one user: by their opaque item ids, plus
+    their output ids when the campaign shows them to the user (``reveal``)."""
+
+    def __init__(self, campaign: Campaign, outputs, user) -> None:
+        self.reveal = not campaign_systems_hidden(campaign=campaign, user=user)
+        self.ids = {o: campaign_item_id(campaign_id=campaign.pk, output_id=o) for o in outputs}
+        self.outputs = {item: output for output, item in self.ids.items()}
+
+    def label(self, output: int) -> str:
+        """``output 12`` to a user who sees output ids, else ``item 3fa2...``."""
+        return f"output {output}" if self.reveal else f"item {self.ids[output]}"
+
+    def extra(self, output: int) -> dict:
+        """The item's ids for an error's ``extra``: ``item``, and ``output`` when shown."""
+        return {"item": self.ids[output], **({"output": output} if self.reveal else {})}
+
+    def listed(self, outputs) -> str:
+        """Several items, as :meth:`label` names them, sorted."""
+        if self.reveal:
+            return f"Output(s) {sorted(outputs)}"
+        return f"Item(s) {sorted(self.ids[o] for o in outputs)}"
+
+
+def _item_output(raw: dict, names: _ItemNames, where: str) -> int:
+    """The output an item of a gold save names: by ``item`` (its opaque id), or by ``output``
+    for a user who is shown output ids."""
+    if "output" in raw and not names.reveal:
+        raise ApplicationError(
+            f'{where}: name it by its "item" id (output ids are not shown to you while this '
+            "system-blind campaign is not Done)."
+        )
+    if "item" in raw:
+        key = raw["item"]
+        if not isinstance(key, str) or key not in names.outputs:
+            raise ApplicationError(
+                f"{where}: {key!r} is not one of this document's items ({sorted(names.outputs)})."
+            )
+        output = names.outputs[key]
+        if "output" in raw and raw["output"] != output:
+            raise ApplicationError(f"{where}: item {key!r} is not output {raw['output']!r}.")
+        return output
+    if "output" not in raw:
+        raise ApplicationError(f'{where}: give the item\'s "item" id.')
+    output = raw["output"]
+    if output not in names.ids:
+        raise ApplicationError(
+            f"{where}: output {output!r} is not one of this document's items ({sorted(names.ids)})."
+        )
+    return output
+
+
+def _item(raw: object, names: _ItemNames, index: int) -> dict:
     where = f"item {index + 1}"
     if not isinstance(raw, dict):
         raise ApplicationError(f"{where}: must be an object.")
-    output = raw.get("output")
-    if output not in outputs:
-        raise ApplicationError(
-            f"{where}: output {output!r} is not one of this document's items ({sorted(outputs)})."
-        )
+    output = _item_output(raw, names, where)
     base = raw.get("base_version")
     if not isinstance(base, int) or isinstance(base, bool) or base < 0:
         raise ApplicationError(f"{where}: base_version must be a whole number >= 0.")
@@ -325,7 +374,13 @@ def gold_spans_save(
 ) -> list[SpanAnnotation]:
     """Save the gold errors of one or more items (outputs) of a PolyTope campaign document.
 
-    All items are saved or none: a stale item gets 409 naming its output. Each error's
+    An item is named by its opaque ``item`` id
+    (:func:`annotation.campaigns.selectors.campaign_item_id`), or by its ``output`` id by a
+    user the campaign shows output ids to
+    (:func:`annotation.campaigns.selectors.campaign_systems_hidden`); refusals name items the
+    same way (``item``, and ``output`` when shown, in their ``extra``).
+
+    All items are saved or none: a stale item gets 409 naming it. Each error's
     ``provenance`` is checked against the annotators' current errors when the error is new or
     its provenance changed (:func:`scoring.metrics.adjudication.error_provenance_check`); an
     error without one is ``edited``. Each item is saved with
@@ -335,7 +390,8 @@ def gold_spans_save(
     Args:
         campaign: a PolyTope campaign, open or in adjudication.
         document: one of its documents, not adjudicated (done).
-        items: ``[{"output", "base_version" (0: no gold yet), "errors", "no_errors"}]``.
+        items: ``[{"item" (or "output"), "base_version" (0: no gold yet), "errors",
+            "no_errors"}]``.
         user: the adjudicator.
 
     Returns:
@@ -343,25 +399,28 @@ def gold_spans_save(
 
     Raises:
         ApplicationError: a FAM campaign, a closed campaign, a document outside it or
-            adjudicated, a malformed item, an output that is not the document's item, an
-            error the scheme refuses, or a provenance that does not hold (naming the output).
-        ConflictError: an item's ``base_version`` is stale (409, with ``output`` and the
+            adjudicated, a malformed item, an item that is not the document's (or an output
+            id from a user who is not shown them), an error the scheme refuses, or a
+            provenance that does not hold (naming the item).
+        ConflictError: an item's ``base_version`` is stale (409, with ``item`` and the
             server's state).
     """
     _prepared(campaign, document, CampaignKind.POLYTOPE)
     outputs = {o.pk: o for o in campaign.outputs.filter(document=document)}
+    names = _ItemNames(campaign, outputs, user)
     if not isinstance(items, list) or not items:
         raise ApplicationError("items must be a non-empty list.")
-    checked = [_item(raw, outputs, index) for index, raw in enumerate(items)]
+    checked = [_item(raw, names, index) for index, raw in enumerate(items)]
     counts = Counter(item["output"] for item in checked)
-    repeated = sorted(output for output, n in counts.items() if n > 1)
+    repeated = [output for output, n in counts.items() if n > 1]
     if repeated:
-        raise ApplicationError(f"Output(s) {repeated} are listed more than once.")
+        raise ApplicationError(f"{names.listed(repeated)} are listed more than once.")
     gold_set = campaign_gold_set(campaign=campaign)
     others = annotator_spans(campaign=campaign, outputs=[item["output"] for item in checked])
     saved = []
     for item in checked:
         output = item["output"]
+        label = names.label(output)
         row, _ = SpanAnnotation.objects.get_or_create(
             annotation_set=gold_set, output=outputs[output], annotator=None,
             defaults={"version": 0},
@@ -375,10 +434,10 @@ def gold_spans_save(
                 continue
             try:
                 provenance = error_provenance_check(
-                    error, theirs, where=f"output {output}, error {index + 1}: "
+                    error, theirs, where=f"{label}, error {index + 1}: "
                 )
             except AdjudicationError as problem:
-                raise ApplicationError(str(problem), extra={"output": output}) from problem
+                raise ApplicationError(str(problem), extra=names.extra(output)) from problem
             errors.append({**error, "provenance": provenance})
         try:
             row = span_annotation_save(
@@ -391,11 +450,12 @@ def gold_spans_save(
             )
         except ConflictError as conflict:
             raise ConflictError(
-                f"Output {output}: {conflict.message}", extra={"output": output, **conflict.extra}
+                f"{label.capitalize()}: {conflict.message}",
+                extra={**names.extra(output), **conflict.extra},
             ) from conflict
         except ValidationError as invalid:
             raise ApplicationError(
-                f"Output {output}: {'; '.join(invalid.messages)}", extra={"output": output}
+                f"{label.capitalize()}: {'; '.join(invalid.messages)}", extra=names.extra(output)
             ) from invalid
         if row.version == 0:
             row.delete()  # nothing adjudicated yet: no empty gold row to be scored against
@@ -410,7 +470,7 @@ def _undecided_facets(fam: Fam | None) -> list[int]:
     return [index for index, facet in enumerate(fam.facets) if not facet_decided(facet)]
 
 
-def _check_complete(campaign: Campaign, document: Document) -> None:
+def _check_complete(campaign: Campaign, document: Document, user) -> None:
     gold = CampaignGold.objects.filter(campaign=campaign).select_related("annotation_set").first()
     if campaign.kind == CampaignKind.POLYTOPE:
         outputs = set(campaign.outputs.filter(document=document).values_list("pk", flat=True))
@@ -422,9 +482,13 @@ def _check_complete(campaign: Campaign, document: Document) -> None:
             done = {row.output_id for row in rows if row.annotated}
         missing = sorted(outputs - done)
         if missing:
+            names = _ItemNames(campaign, outputs, user)
+            extra = {"missing_items": sorted(names.ids[o] for o in missing)}
+            if names.reveal:
+                extra["missing_outputs"] = missing
             raise ApplicationError(
-                f"Output(s) {missing} have no gold errors and no 'no errors' mark yet.",
-                extra={"missing_outputs": missing},
+                f"{names.listed(missing)} have no gold errors and no 'no errors' mark yet.",
+                extra=extra,
             )
         return
     fam = None
@@ -487,7 +551,8 @@ def document_adjudication_mark(
 
     Raises:
         ApplicationError: a closed campaign, a document outside it, or an incomplete gold (a
-            FAM facet undecided, an output without gold errors or mark).
+            FAM facet undecided, an item without gold errors or mark: ``missing_items``, and
+            ``missing_outputs`` for a user shown output ids).
     """
     _check_writable(campaign)
     _check_member(campaign, document)
@@ -495,7 +560,7 @@ def document_adjudication_mark(
     state = _document_state(campaign, document)
     if state.status == AdjudicationStatus.DONE:
         return state
-    _check_complete(campaign, document)
+    _check_complete(campaign, document, user)
     state.status = AdjudicationStatus.DONE
     state.by = user
     state.at = timezone.now()

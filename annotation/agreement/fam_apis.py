@@ -66,15 +66,16 @@ class CampaignAgreementSerializer(serializers.Serializer):
     run = RunSerializer(allow_null=True)
     systems_hidden = serializers.BooleanField(
         help_text="The result leaves out which system each item comes from (per_system, the "
-        "items' system and output): a system-blind PolyTope campaign read by a non-admin."
+        "items' system and output): a system-blind PolyTope campaign, not Done, read by one of "
+        "its annotators or a non-admin."
     )
 
 
 class CampaignAgreementApi(APIView):
     """GET: a campaign's agreement (admins, its adjudicators). POST: compute it now (admins).
 
-    On a system-blind PolyTope campaign, adjudicators who are not admins get the figures
-    without which system each item comes from (``systems_hidden``).
+    Until a system-blind PolyTope campaign is Done, its annotators and adjudicators who are not
+    admins get the figures without which system each item comes from (``systems_hidden``).
 
     POST answers 200 with the current figures when the campaign's annotations have not changed
     since the latest run succeeded, else 202 once a run waits for a worker.

@@ -24,9 +24,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 
-from annotation.accounts.roles import ADMIN, has_role
 from annotation.adjudication.selectors import campaign_gold_get
 from annotation.campaigns.models import Campaign, CampaignKind, SuggestionEvent, Task, TaskStatus
+from annotation.campaigns.selectors import campaign_systems_hidden
 from annotation.campaigns.timing import active_seconds
 from annotation.corpus.models import Dataset
 from annotation.fams.models import Fam, FamRevision
@@ -336,18 +336,15 @@ def _span_digest(run) -> str | None:
     return digest(run=run) if digest is not None else None
 
 
-#: What a span result says about systems, hidden from non-admins on system-blind campaigns.
+#: What a span result says about systems, hidden where the campaign hides its systems.
 _SYSTEM_KEYS = ("system", "output")
 
 
 def _systems_hidden(campaign: Campaign, user) -> bool:
     """Whether ``user`` may not learn which system a PolyTope item of ``campaign`` comes from
-    (as the adjudication API hides it: system-blind campaigns, readers who are not admins)."""
-    return (
-        campaign.kind == CampaignKind.POLYTOPE
-        and campaign.system_blind
-        and (user is None or not has_role(user, ADMIN))
-    )
+    (as the adjudication API hides it:
+    :func:`annotation.campaigns.selectors.campaign_systems_hidden`)."""
+    return campaign_systems_hidden(campaign=campaign, user=user)
 
 
 def _without_systems(result: dict | None) -> dict | None:
@@ -373,14 +370,15 @@ def campaign_agreement_get(*, campaign: Campaign, user=None) -> dict:
     run's (a run may be queued or running while the previous result is shown); ``stale``
     says that the shown result's inputs differ from the campaign's annotations now.
 
-    On a system-blind PolyTope campaign, a reader who is not an admin (or no reader given)
-    gets the span result without ``per_system`` and ``counts.items_per_system``, and its
-    ``per_item`` and ``lowest`` rows without ``system`` and ``output`` (document ids kept);
-    ``systems_hidden`` is then true. The adjudication API hides systems the same way.
+    Until a system-blind PolyTope campaign is Done, a reader who annotates it or is not an
+    admin (or no reader given) gets the span result without ``per_system`` and
+    ``counts.items_per_system``, and its ``per_item`` and ``lowest`` rows without ``system``
+    and ``output`` (document ids kept); ``systems_hidden`` is then true. The adjudication API
+    hides systems the same way.
 
     Args:
         campaign: a FAM or PolyTope campaign.
-        user: who reads (None: systems hidden where a campaign is system-blind).
+        user: who reads (None: systems hidden where the campaign hides them).
 
     Returns:
         ``{"kind": "fam"|"spans", "status", "stale", "inputs_digest", "current_digest",

@@ -64,6 +64,7 @@ class CampaignSerializer(serializers.Serializer):
     blind = serializers.BooleanField()
     kind = serializers.CharField()
     systems = serializers.SerializerMethodField()
+    systems_hidden = serializers.SerializerMethodField()
     system_blind = serializers.BooleanField()
     status = serializers.CharField()
     suggestions_status = serializers.CharField()
@@ -71,7 +72,16 @@ class CampaignSerializer(serializers.Serializer):
     done_count = serializers.IntegerField(default=0)
 
     def get_systems(self, campaign) -> list[str]:
+        if self.get_systems_hidden(campaign):
+            return []
         return sorted(system.slug for system in campaign.systems.all())
+
+    def get_systems_hidden(self, campaign) -> bool:
+        """Whether ``systems`` is left empty for the reader (``context["user"]``, when given):
+        see :func:`annotation.campaigns.selectors.campaign_systems_hidden`."""
+        if "user" not in self.context:
+            return False
+        return selectors.campaign_systems_hidden(campaign=campaign, user=self.context["user"])
 
 
 class CampaignListApi(APIView):
@@ -180,7 +190,11 @@ class CampaignCreateApi(APIView):
 
 class CampaignDetailApi(APIView):
     """One campaign (GET: admins and its adjudicators); PATCH its name, instructions or the
-    stemming of its ROUGE suggestions, which are then computed again (admins)."""
+    stemming of its ROUGE suggestions, which are then computed again (admins).
+
+    Until a system-blind PolyTope campaign is Done, its ``systems`` are left out (empty,
+    ``systems_hidden`` true) for readers who annotate it or are not admins.
+    """
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=200, required=False)
@@ -198,7 +212,7 @@ class CampaignDetailApi(APIView):
     def get(self, request, pk: int):
         campaign = selectors.campaign_get(pk=pk)
         self.check_object_permissions(request, campaign)
-        return Response(CampaignDetailSerializer(campaign).data)
+        return Response(CampaignDetailSerializer(campaign, context={"user": request.user}).data)
 
     @extend_schema(request=InputSerializer, responses=CampaignDetailSerializer)
     def patch(self, request, pk: int):
@@ -206,7 +220,8 @@ class CampaignDetailApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.campaign_update(campaign=campaign, **data.validated_data)
-        return Response(CampaignDetailSerializer(selectors.campaign_get(pk=pk)).data)
+        campaign = selectors.campaign_get(pk=pk)
+        return Response(CampaignDetailSerializer(campaign, context={"user": request.user}).data)
 
 
 class CampaignStatusApi(APIView):
@@ -226,7 +241,8 @@ class CampaignStatusApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.campaign_status_set(campaign=campaign, status=data.validated_data["status"])
-        return Response(CampaignDetailSerializer(selectors.campaign_get(pk=pk)).data)
+        campaign = selectors.campaign_get(pk=pk)
+        return Response(CampaignDetailSerializer(campaign, context={"user": request.user}).data)
 
 
 class TaskSummarySerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from annotation.accounts.roles import ADMIN, RESEARCHER, has_role
 from annotation.fams.models import Fam, FamRevision
@@ -27,6 +28,7 @@ from scoring.metrics.spans import join_sentences, scheme_get
 from .models import (
     Campaign,
     CampaignKind,
+    CampaignStatus,
     SuggestionSet,
     SuggestionStatus,
     Task,
@@ -326,6 +328,72 @@ def campaign_items(*, campaign: Campaign, document_id: int | None = None) -> dic
             # Not for security: a fixed, reproducible order per document.
             random.Random(f"loupe-items:{campaign.pk}:{document_id}").shuffle(outputs)  # noqa: S311
     return items
+
+
+#: How many hex digits of an item id are kept (64 bits: unguessable, short enough to read).
+ITEM_ID_LENGTH = 16
+
+
+def campaign_item_id(*, campaign_id: int, output_id: int) -> str:
+    """The opaque id of a PolyTope campaign's item (one of its outputs), as APIs name it.
+
+    An HMAC of the output id under a key derived from ``SECRET_KEY`` and salted with the
+    campaign, truncated: stable for the campaign, different in every campaign, and telling
+    nothing of the output id (output ids are numbered upload by upload, i.e. system by
+    system, so they would group the summaries by system).
+
+    Args:
+        campaign_id: the campaign's primary key.
+        output_id: the item's output's primary key.
+
+    Returns:
+        ``ITEM_ID_LENGTH`` lowercase hex digits.
+    """
+    digest = salted_hmac(
+        f"loupe.campaign-item:{campaign_id}", str(output_id), algorithm="sha256"
+    ).hexdigest()
+    return digest[:ITEM_ID_LENGTH]
+
+
+def campaign_annotated_by(*, campaign: Campaign, user) -> bool:
+    """Whether ``user`` annotates the campaign (holds any of its tasks).
+
+    Args:
+        campaign: the campaign.
+        user: who asks (None or anonymous: no).
+
+    Returns:
+        True when the user has a task in the campaign.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    return Task.objects.filter(campaign_id=campaign.pk, annotator_id=user.pk).exists()
+
+
+def campaign_systems_hidden(*, campaign: Campaign, user) -> bool:
+    """Whether ``user`` may not learn the campaign's systems, nor its items' output ids.
+
+    Until a system-blind campaign is Done, its systems and output ids are hidden from everyone
+    who annotates it (admins included) and from readers who are not admins (its adjudicators,
+    say); admins who do not annotate it see them. Once it is Done, nothing is hidden any more.
+    A FAM campaign, or one that is not system-blind, hides nothing.
+
+    Args:
+        campaign: the campaign.
+        user: who reads (None: hidden).
+
+    Returns:
+        True when the systems and output ids are to be left out.
+    """
+    if (
+        campaign.kind != CampaignKind.POLYTOPE
+        or not campaign.system_blind
+        or campaign.status == CampaignStatus.CLOSED
+    ):
+        return False
+    if user is None or not has_role(user, ADMIN):
+        return True
+    return campaign_annotated_by(campaign=campaign, user=user)
 
 
 def task_list(*, user) -> QuerySet[Task]:

@@ -2,7 +2,8 @@
 their differences marked, a gold FAM built with take (1, 2), the union (u), the intersection
 (i) and an edit by hand (e, the workspace's sentence keys), each facet's provenance, the
 document marked adjudicated (d) and the next document (n); a stale save in a second tab gets
-the conflict dialog instead of overwriting the first tab's gold."""
+the conflict dialog instead of overwriting the first tab's gold; an annotator who adjudicates a
+system-blind campaign sees no system and saves items by their opaque ids."""
 
 from __future__ import annotations
 
@@ -319,3 +320,32 @@ def test_a_polytope_summary_adjudicated_by_keyboard(context, span_adjudication):
     _press(page, "d")
     expect(page.locator("#adj-status")).to_have_text("Adjudicated")
     assert api_get_url(page, world)["status"] == "done"
+
+
+def test_an_annotator_adjudicating_a_system_blind_campaign_saves_items_by_their_ids(
+    context, span_adjudication
+):
+    """alice annotates the (system-blind) campaign and adjudicates it: the page names no
+    system, and the gold it saves names the item by its opaque id."""
+    from annotation.adjudication.services import campaign_adjudicators_set
+    from annotation.campaigns.models import Campaign
+
+    world = span_adjudication
+    campaign_adjudicators_set(campaign=Campaign.objects.get(slug="adj-pt"), usernames=["alice"])
+    page = context.new_page()
+    login(page, world["base"], "alice", "pw-alice")
+    page.goto(world["url"])
+    page.wait_for_selector("#adjudication[aria-busy=false] #items li.adj-item")
+    (served,) = api_get_url(page, world)["items"]
+    assert (served["output"], served["system"], served["system_name"]) == (None, None, None)
+    item = page.locator("#items li.adj-item").first
+    expect(item).to_have_attribute("data-item", served["item"])
+    expect(item.locator(".facet-head")).to_contain_text("Summary")
+    expect(item.locator(".facet-head")).not_to_contain_text("System")
+    _press(page, "1")  # alice's own list as the gold
+    expect(item.locator(".adj-gold .adj-err")).to_have_count(1)
+    wait_saved(page)
+    (saved,) = api_get_url(page, world)["items"]
+    assert saved["gold"]["version"] == 1 and saved["gold"]["updated_by"] == "alice"
+    _press(page, "d")
+    expect(page.locator("#adj-status")).to_have_text("Adjudicated")

@@ -34,13 +34,13 @@ export const S = {
   sentences: [],
   cards: [],
   server: null, // the server's gold while a conflict is open
-  // spans: the items (outputs) with their gold lists, the current item and candidate
+  // spans: the items (system outputs, by opaque id) with their gold lists, the current item and candidate
   items: [],
   item: 0,
   candidate: 0,
 };
 
-// ctx.saver: the FAM gold's saver; ctx.savers: one per output (spans); ctx.flushAll().
+// ctx.saver: the FAM gold's saver; ctx.savers: one per item (spans), by its opaque id; ctx.flushAll().
 export const ctx = { saver: null, savers: new Map() };
 
 // Drawing, registered by the entry (so actions redraw without importing the views).

@@ -1,9 +1,10 @@
-// Span adjudication (PolyTope campaigns): per system output, every annotator's errors side by
-// side, the union and the intersection, and the gold list with each error's provenance; the
-// current output's summary and the source show the gold errors as the span workspace draws
+// Span adjudication (PolyTope campaigns): per item (a system output), every annotator's errors
+// side by side, the union and the intersection, and the gold list with each error's provenance;
+// the current item's summary and the source show the gold errors as the span workspace draws
 // them (span-view.js: severity by line style and tag, not colour alone). By hand (e), any
-// annotator's error goes into the gold list or out of it. Each output's gold is saved with
-// its own version (saver.js); a 409 asks which list to keep.
+// annotator's error goes into the gold list or out of it. Each item's gold is saved with its
+// own version (saver.js), named by the item's opaque id (never its output id, which a
+// system-blind campaign hides from its annotators); a 409 asks which list to keep.
 import { el } from "./api.js";
 import * as gs from "./gold-spans.js";
 import { Saver } from "./saver.js";
@@ -25,11 +26,11 @@ function makeText(sentences) {
   return { sentences: list, text, cps, words, sentenceOf: st.wordSentences(list, words) };
 }
 
-function readItem(output) {
+function readItem(id) {
   return (response) => {
     const items = response && (response.items || (response.gold && response.gold.items));
     if (Array.isArray(items)) {
-      const item = items.find((x) => Number(x.output) === output);
+      const item = items.find((x) => x.item === id);
       if (item) return item.gold && Number.isInteger(item.gold.version) ? item.gold : item;
     }
     return response && response.gold && !Number.isInteger(response.version) ? response.gold : response;
@@ -51,7 +52,7 @@ export function loadItems() {
     const annotations = (item.annotations || []).map((x) => ({ ...x, errors: st.sortErrors(withSeverity(x.errors)) }));
     const goldIn = item.gold || {};
     return {
-      output: Number(item.output),
+      id: String(item.item),
       system: item.system_name || item.system || "",
       text: makeText(item.summary),
       annotations,
@@ -60,14 +61,14 @@ export function loadItems() {
   });
   S.source = S.data.document.sentences && S.data.document.sentences.length ? makeText(S.data.document.sentences) : null;
   for (const item of S.items) {
-    const send = goldSender(readItem(item.output));
+    const send = goldSender(readItem(item.id));
     const saver = new Saver({
-      taskId: `adj-${campaignId}-${documentId}-o${item.output}`,
+      taskId: `adj-${campaignId}-${documentId}-i${item.id}`,
       version: item.gold.version,
       base: goldState(item),
       format: FORMAT,
       // The body the API takes: the item with its own base version.
-      send: (body) => send({ items: [{ output: item.output, base_version: body.base_version, errors: body.errors, no_errors: body.no_errors }] }),
+      send: (body) => send({ items: [{ item: item.id, base_version: body.base_version, errors: body.errors, no_errors: body.no_errors }] }),
       onState: (name, detail) => {
         saver.lastDetail = detail;
         onSaveState();
@@ -75,7 +76,7 @@ export function loadItems() {
       onConflict: (server) => showConflict(item, server),
       onSaved: () => {},
     });
-    ctx.savers.set(item.output, saver);
+    ctx.savers.set(item.id, saver);
   }
 }
 
@@ -84,7 +85,7 @@ const current = () => S.items[S.item];
 function edit(item, next, message = "") {
   if (editRefused()) return false;
   item.gold = { ...item.gold, errors: withSeverity(next.errors), no_errors: Boolean(next.no_errors) };
-  ctx.savers.get(item.output).change(goldState(item));
+  ctx.savers.get(item.id).change(goldState(item));
   ui.render();
   if (message) flash(message, 2500);
   return true;
@@ -95,7 +96,7 @@ export function selectItem(i, { scroll = true } = {}) {
   S.item = i;
   S.candidate = 0;
   ui.render();
-  if (scroll) document.querySelector(`#items [data-output="${S.items[i].output}"]`)?.scrollIntoView({ block: "nearest" });
+  if (scroll) document.querySelector(`#items [data-item="${S.items[i].id}"]`)?.scrollIntoView({ block: "nearest" });
 }
 
 export function take(a) {
@@ -173,7 +174,7 @@ function itemCard(item, i) {
   const partial = new Map();
   for (const entry of gs.candidates(item.annotations)) if (entry.annotators.length < all) partial.set(entry.key, `${entry.annotators.length} of ${all}`);
   const agree = partial.size === 0 && new Set(item.annotations.map((x) => Boolean(x.no_errors))).size <= 1;
-  const li = el("li", null, { class: `facet adj-facet adj-item ${agree ? "agrees" : "differs"}${selected ? " selected" : ""}`, "data-output": String(item.output) });
+  const li = el("li", null, { class: `facet adj-facet adj-item ${agree ? "agrees" : "differs"}${selected ? " selected" : ""}`, "data-item": item.id });
   const head = el("button", null, { type: "button", class: "facet-head", "data-focus-key": `ih-${i}` });
   head.append(el("span", i + 1, { class: "fnum" }), el("span", item.system ? `System ${item.system}` : "Summary", { class: "ftext" }), el("span", agree ? "✓ Agree" : "≠ Differs", { class: "fstatus diff-tag" }));
   head.addEventListener("click", () => selectItem(i, { scroll: false }));
@@ -279,7 +280,7 @@ function resolve(useServer) {
   open = null;
   $("conflict").close();
   if (useServer) item.gold = { version: server.version, errors: gs.normalizeGoldErrors(withSeverity(server.errors)), no_errors: Boolean(server.no_errors) };
-  ctx.savers.get(item.output).resolve(server, goldState(item));
+  ctx.savers.get(item.id).resolve(server, goldState(item));
   ui.render();
   flash(useServer ? "You now have the server's gold list." : "Your gold list is saved on top of the server's.");
 }
