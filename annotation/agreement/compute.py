@@ -48,15 +48,13 @@ from scoring.metrics.agreement.spans import load_spans
 from scoring.metrics.leaderboard.polytope import polytope_document
 from scoring.metrics.polytope import EmptySummaryError
 from scoring.metrics.spans import SIDE_NONE, SIDE_SOURCE, SpanScheme
+from scoring.metrics.spans.agreement import NO_LABEL, error_spans
 from scoring.metrics.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
 from scoring.metrics.stats.sums import bootstrap_sums_cis
 
 from .span_bootstrap import CI_MEASURES, span_item_terms
 
 log = logging.getLogger(__name__)
-
-# A label for the core when the scheme has none (the core wants a non-empty name).
-NO_LABEL = "-"
 
 SPAN_MEASURES = (
     "span_f1_exact",
@@ -139,28 +137,18 @@ SegmentScorer = Callable[[str, Sequence[dict]], float | None]
 SEGMENT_SCORERS: Mapping[str, SegmentScorer] = {"polytope": polytope_segment_score}
 
 
-def _span(error: dict, shift: int, label: str) -> Span:
-    offset = shift if error["side"] == SIDE_SOURCE else 0
-    return Span(error["start"] + offset, error["end"] + offset, error["type"], label)
-
-
 def _span_documents(
     items: Sequence[AgreementItem], label_of: Callable[[dict], str], rank: Mapping[str, int]
 ) -> dict[int, dict[str, list[Span]]]:
     """Per item, per annotator (in report order, so the core's annotator order is the same at
     every level), the spans with offsets."""
-    documents = {}
-    for item in items:
-        shift = len(item.summary) + 1
-        documents[item.output] = {
-            annotator: [
-                _span(error, shift, label_of(error))
-                for error in item.annotations[annotator]
-                if error["side"] != SIDE_NONE
-            ]
+    return {
+        item.output: {
+            annotator: error_spans(item.annotations[annotator], len(item.summary), label_of)
             for annotator in sorted(item.annotations, key=rank.__getitem__)
         }
-    return documents
+        for item in items
+    }
 
 
 def _score(result_score) -> dict:
@@ -245,6 +233,8 @@ def _measure(
         table.per_pair[(a, b)] = {"items": shared}
 
     spans = _span_documents(items, lambda error: error["label"] or NO_LABEL, rank)
+    # The exact F1 is span_f1_exact's (the adjudication pages show it per document) at every
+    # level: the same spans (error_spans), exact matching, counts pooled.
     table.add("span_f1_exact", span_f1(spans, matching=exact))
     table.add("span_f1_partial", span_f1(spans, matching=partial))
     table.add("kappa_type", span_kappa(spans, attribute="subtype", matching=partial))
