@@ -67,6 +67,20 @@ SPAN_MEASURES = (
     "alpha_severity",
 )
 SCORE_MEASURES = ("score_alpha_interval", "score_abs_difference", "score_pearson")
+# What a reader calls each measure (the agreement pages' names, agreement-view.js).
+MEASURE_LABELS = {
+    "span_f1_exact": "Span F1, exact",
+    "span_f1_partial": "Span F1, partial",
+    "kappa_type": "κ, error type",
+    "alpha_type": "α, error type",
+    "kappa_label": "κ, label",
+    "alpha_label": "α, label",
+    "kappa_severity": "κ, severity",
+    "alpha_severity": "α, severity",
+    "score_alpha_interval": "α, segment score",
+    "score_abs_difference": "Mean |score difference|",
+    "score_pearson": "Pearson r, segment score",
+}
 # Measures that one item alone cannot have (they are given per pair and overall only).
 NOT_PER_ITEM = ("score_alpha_interval", "score_pearson")
 # The result's layout; part of the inputs digest, so a result of an older layout is stale.
