@@ -600,3 +600,55 @@ def test_polytope_scores_the_campaign_gold_only_while_its_document_is_adjudicate
     scoring_pending_run_inline(dataset=w["dataset"], ks=[3])
     values, source = polytope()
     assert (values["polytope"], values["polytope_critical"], source) == (100.0, 0.0, "pt-release")
+
+
+def test_the_adjudication_pages_and_the_agreement_page_give_one_exact_span_f1(
+    demo, users, client_for
+):
+    """One definition of "span F1, exact": the agreement page's (the core's ``span_f1`` with
+    exact matching: errors paired one to one by their offsets, type and label not compared,
+    pooled over items and pairs). Annotator marks "half" (Inaccuracy Intrinsic) and
+    "silver-backed"; annotator2 marks the same "half" as Inaccuracy Extrinsic. One pair of
+    spans matches out of 2 + 1: 2 * 1 / 3 = 0.667 on every page (the adjudication pages said
+    0.00: they also compared the type)."""
+    from annotation.agreement.models import SpanAgreementRun
+    from tests.agreement_helpers import span_run_compute
+
+    dataset = Dataset.objects.get(slug="demo")
+    user_create(username="annotator2", password="pw-2", role="Annotator")
+    campaign = polytope_campaign_create(
+        dataset=dataset, slug="one-f1", name="One F1", systems=["demo-abs"],
+        documents=["demo-002"], annotators_per_document=2,
+    )  # fmt: skip
+    tasks = tasks_assign_manual(
+        campaign=campaign, assignments=[("demo-002", "annotator"), ("demo-002", "annotator2")]
+    )
+    marks = {
+        "annotator": [
+            span(SUMMARY_002, "half", "Inaccuracy Intrinsic", "Number & Time"),
+            span(SUMMARY_002, "silver-backed", "Word Form", "Attribute"),
+        ],
+        "annotator2": [span(SUMMARY_002, "half", "Inaccuracy Extrinsic", "Number & Time")],
+    }
+    for task in tasks:
+        task_spans_save(
+            task=task, user=task.annotator, errors=marks[task.annotator.username],
+            no_errors=False, base_version=1,
+        )  # fmt: skip
+        task_submit(task=task)
+    run = SpanAgreementRun.objects.filter(campaign=campaign).latest("id")
+    assert span_run_compute(run.pk) == "succeeded"
+    admin = client_for("admin")
+    agreement = admin.get(f"/api/campaigns/{campaign.pk}/agreement/").json()
+    (item,) = agreement["result"]["per_item"]
+    assert item["span_f1_exact"]["value"] == pytest.approx(2 / 3)
+    assert agreement["result"]["overall"]["span_f1_exact"]["value"] == pytest.approx(2 / 3)
+    listed = admin.get(f"/api/campaigns/{campaign.pk}/adjudication/").json()
+    assert listed["agreement_measure"] == "span_f1_exact"
+    (row,) = listed["documents"]
+    assert row["agreement"] == pytest.approx(2 / 3)
+    document = admin.get(f"/api/campaigns/{campaign.pk}/adjudication/{row['id']}/").json()
+    assert (document["agreement_measure"], document["agreement"]) == (
+        "span_f1_exact",
+        pytest.approx(2 / 3),
+    )

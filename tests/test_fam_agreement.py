@@ -373,6 +373,55 @@ def test_the_split_with_and_without_suggestions_from_hand_made_events(world):
     assert campaign_agreement_get(campaign=world["campaign"])["stale"] is True
 
 
+def _event(task, facet_index, sentence, action):
+    SuggestionEvent.objects.create(
+        task=task,
+        facet=facet_index,
+        sentence=sentence,
+        scorer="tfidf",
+        scorer_version="1",
+        action=action,
+    )
+
+
+def test_events_after_a_run_that_cannot_change_a_figure_leave_it_fresh(world):
+    """The split by suggestions reads, per compared task, which (facet, sentence) pairs it
+    saw (any action) and which it accepted: only a new such pair makes the figures stale."""
+    annotate(world)
+    tasks = world["tasks"]
+    a1, b1, c3 = tasks[("d1", "ann-a")], tasks[("d1", "ann-b")], tasks[("d3", "ann-c")]
+    _event(a1, 0, 0, "shown")
+    _event(b1, 1, 4, "shown")
+    _event(b1, 1, 4, "accepted")
+    campaign = world["campaign"]
+    fam_agreement_request(campaign=campaign, user=world["admin"])
+    body = compute(campaign)
+    assert body["stale"] is False
+    assert body["result"]["suggestions"]["suggestions_shown"] == 2
+    # What the workspace posts around a submission: the shown suggestions never accepted as
+    # ignored, the same suggestions shown again (another scorer's, or a redraw), an accepted
+    # one accepted again; and events of a task on a document nobody else annotated (d3).
+    _event(a1, 0, 0, "ignored")
+    _event(a1, 0, 0, "shown")
+    SuggestionEvent.objects.create(
+        task=a1, facet=0, sentence=0, scorer="rouge", scorer_version="2", action="shown"
+    )
+    _event(b1, 1, 4, "accepted")
+    _event(c3, 0, 2, "shown")
+    _event(c3, 0, 2, "accepted")
+    after = campaign_agreement_get(campaign=campaign)
+    assert after["stale"] is False
+    assert after["current_digest"] == body["inputs_digest"]
+    # A pair seen for the first time changes the split: stale.
+    _event(b1, 0, 3, "ignored")
+    assert campaign_agreement_get(campaign=campaign)["stale"] is True
+    fam_agreement_request(campaign=campaign, user=world["admin"])
+    assert compute(campaign)["stale"] is False
+    # A seen pair accepted now changes the accept rate: stale.
+    _event(a1, 0, 0, "accepted")
+    assert campaign_agreement_get(campaign=campaign)["stale"] is True
+
+
 def test_adjudicators_read_the_agreement_but_do_not_start_runs(world, client_for, users):
     annotate(world)
     campaign = world["campaign"]

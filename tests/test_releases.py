@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import io
 import json
+import re
 import struct
 import tarfile
 import zipfile
@@ -370,6 +371,54 @@ def test_annotators_only_when_asked_under_pseudonyms_and_only_submitted(scored, 
         "their rows are included under pseudonyms (1 annotators" in found["DATASHEET.md"].decode()
     )
     assert "| release-fams | fam | open | 2 | 1 | none given |" in found["DATASHEET.md"].decode()
+
+
+# --- the datasheet's agreement ---------------------------------------------------------------
+
+
+def _section(sheet: str, title: str) -> str:
+    start = sheet.index(f"## {title}\n")
+    end = sheet.index("\n## ", start + 1)
+    return sheet[start:end]
+
+
+def test_the_datasheets_agreement_is_a_small_table_per_campaign():
+    """The FAM campaign of tests/test_fam_agreement.py (its figures worked by hand there):
+    jaccard_union 13/18 over 3 units, jaccard_groups 1/9, f1_union 37/45, kappa 0."""
+    from tests.agreement_helpers import fam_run_compute
+    from tests.test_fam_agreement import annotate, build_world, run_latest
+
+    world = build_world()
+    annotate(world)
+    assert fam_run_compute(run_latest(world["campaign"]).pk) == "succeeded"
+    sheet = members(build(world["dataset"]))["DATASHEET.md"].decode()
+    section = _section(sheet, "Agreement")
+    lines = section.splitlines()
+    assert len(lines) <= 20, section
+    assert "[0]" not in section and ".overall." not in section  # no flattened JSON keys
+    assert "### Campaign `fagr-c` (FAM agreement, facet-aware mappings)" in section
+    assert "2 documents compared; figures are current." in section
+    header = lines.index("| measure | value | interval | n |")
+    assert lines[header + 1] == "| --- | --- | --- | --- |"
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in lines[header + 2 :] if line}
+    assert list(rows) == [
+        "Jaccard, support sentences (`jaccard_union`)",
+        "Jaccard, groups (`jaccard_groups`)",
+        "F1, support sentences (`f1_union`)",
+        "F1, groups (best match) (`f1_groups`)",
+        "α (MASI), support sentences (`alpha_masi_union`)",
+        "α (MASI), groups (`alpha_masi_groups`)",
+        "κ, document category (`category_kappa`)",
+        "α, document category (`category_alpha`)",
+    ]
+    assert re.fullmatch(
+        r"\| Jaccard, support sentences \(`jaccard_union`\) \| 0\.722 \| "
+        r"95% CI \d\.\d{3}–\d\.\d{3} \| 3 \|",
+        rows["Jaccard, support sentences (`jaccard_union`)"],
+    )
+    assert " | 0.111 | " in rows["Jaccard, groups (`jaccard_groups`)"]
+    assert " | 0.822 | " in rows["F1, support sentences (`f1_union`)"]
+    assert " | 0.000 | " in rows["κ, document category (`category_kappa`)"]
 
 
 # --- import of a release ------------------------------------------------------------------

@@ -26,17 +26,42 @@ from scoring.metrics.adjudication import (
     errors_diff,
     fam_diff,
     fam_document_agreement,
-    spans_document_agreement,
 )
-from scoring.metrics.spans import scheme_get
+from scoring.metrics.spans import join_sentences, scheme_get
+from scoring.metrics.spans.agreement import span_f1_exact
 
 from .models import AdjudicationStatus, CampaignAdjudicator, CampaignGold, DocumentAdjudication
 
 # The per-document agreement of the list: for FAM campaigns the mean pairwise Jaccard index of
 # facet supports (facets neither of a pair supports left out), for PolyTope campaigns the
-# exact-match span F1 pooled over items and pairs; both over submitted annotations only.
+# agreement page's exact span F1 (scoring.metrics.spans.agreement.span_f1_exact: errors paired
+# by offsets, type and label not compared) pooled over items and pairs; both over submitted
+# annotations only.
 FAM_AGREEMENT = "jaccard_union"
 SPANS_AGREEMENT = "span_f1_exact"
+
+
+def _spans_agreement(outputs: dict[int, list[tuple[str, dict]]]) -> float | None:
+    """A document's exact span F1 from its submitted rows, counted as the agreement page does.
+
+    Args:
+        outputs: output id -> ``(summary text the offsets index, row)`` per submitted
+            annotator, a row ``{"errors", "no_errors"}``.
+
+    Returns:
+        :func:`span_f1_exact` over the outputs whose judged rows (with errors, or marked clean)
+        index one text; None when nothing is compared.
+    """
+    items = []
+    for rows in outputs.values():
+        judged = [(text, row) for text, row in rows if row["no_errors"] or row["errors"]]
+        if len({text for text, _ in judged}) != 1:
+            continue  # nobody judged it, or annotators marked different texts (left out)
+        annotations = {
+            row["annotator"]: [] if row["no_errors"] else row["errors"] for _, row in judged
+        }
+        items.append((len(judged[0][0]), annotations))
+    return span_f1_exact(items)
 
 
 def user_may_adjudicate(*, user, campaign_id: int) -> bool:
@@ -362,14 +387,31 @@ def adjudication_list(*, campaign: Campaign, user) -> dict:
     gold_items: dict[int, int] = defaultdict(int)
     agreement: dict[int, float | None] = {}
     if polytope:
-        items: dict[int, dict[int, dict[str, list]]] = defaultdict(lambda: defaultdict(dict))
-        for document_id, output_id, name, errors in SpanAnnotation.objects.filter(
+        items: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+        for (
+            document_id,
+            output_id,
+            name,
+            errors,
+            no_errors,
+            text,
+            sentences,
+        ) in SpanAnnotation.objects.filter(
             annotation_set_id=campaign.annotation_set_id, annotator__isnull=False
-        ).values_list("output__document_id", "output_id", "annotator__username", "errors"):
+        ).values_list(
+            "output__document_id",
+            "output_id",
+            "annotator__username",
+            "errors",
+            "no_errors",
+            "annotated_text",
+            "output__sentences",
+        ):
             if (output_id, name) in submitted_item:
-                items[document_id][output_id][name] = errors
+                row = {"annotator": name, "errors": errors, "no_errors": no_errors}
+                items[document_id][output_id].append((text or join_sentences(sentences), row))
         for document_id, outputs in items.items():
-            agreement[document_id] = spans_document_agreement(list(outputs.values()))
+            agreement[document_id] = _spans_agreement(outputs)
         if gold is not None:
             for document_id, version in SpanAnnotation.objects.filter(
                 annotation_set=gold, annotator__isnull=True
@@ -583,10 +625,10 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         if gold_set
         else {}
     )
-    items, submitted_items = [], []
+    items, submitted_items = [], {}
     shown = not campaign_systems_hidden(campaign=campaign, user=user)
     for output in outputs:
-        annotations, waiting, submitted = [], [], {}
+        annotations, waiting, submitted = [], [], []
         for task in tasks.get(output.pk, []):
             name = task.annotator.username
             row = rows.get(output.pk, {}).get(name)
@@ -604,8 +646,10 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
                 }
             )
             if task.status == TaskStatus.SUBMITTED:
-                submitted[name] = row.errors
-        submitted_items.append(submitted)
+                text = row.annotated_text or join_sentences(output.sentences)
+                row_data = {"annotator": name, "errors": row.errors, "no_errors": row.no_errors}
+                submitted.append((text, row_data))
+        submitted_items[output.pk] = submitted
         gold_row = gold_rows.get(output.pk)
         items.append(
             {
@@ -642,7 +686,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         },
         "scheme": scheme_get(campaign.annotation_set.scheme).describe(),
         "items": items,
-        "agreement": spans_document_agreement(submitted_items),
+        "agreement": _spans_agreement(submitted_items),
         "agreement_measure": SPANS_AGREEMENT,
         **_state_dict(campaign, document, user),
     }

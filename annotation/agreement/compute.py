@@ -48,15 +48,13 @@ from scoring.metrics.agreement.spans import load_spans
 from scoring.metrics.leaderboard.polytope import polytope_document
 from scoring.metrics.polytope import EmptySummaryError
 from scoring.metrics.spans import SIDE_NONE, SIDE_SOURCE, SpanScheme
+from scoring.metrics.spans.agreement import NO_LABEL, error_spans
 from scoring.metrics.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
 from scoring.metrics.stats.sums import bootstrap_sums_cis
 
 from .span_bootstrap import CI_MEASURES, span_item_terms
 
 log = logging.getLogger(__name__)
-
-# A label for the core when the scheme has none (the core wants a non-empty name).
-NO_LABEL = "-"
 
 SPAN_MEASURES = (
     "span_f1_exact",
@@ -69,6 +67,20 @@ SPAN_MEASURES = (
     "alpha_severity",
 )
 SCORE_MEASURES = ("score_alpha_interval", "score_abs_difference", "score_pearson")
+# What a reader calls each measure (the agreement pages' names, agreement-view.js).
+MEASURE_LABELS = {
+    "span_f1_exact": "Span F1, exact",
+    "span_f1_partial": "Span F1, partial",
+    "kappa_type": "κ, error type",
+    "alpha_type": "α, error type",
+    "kappa_label": "κ, label",
+    "alpha_label": "α, label",
+    "kappa_severity": "κ, severity",
+    "alpha_severity": "α, severity",
+    "score_alpha_interval": "α, segment score",
+    "score_abs_difference": "Mean |score difference|",
+    "score_pearson": "Pearson r, segment score",
+}
 # Measures that one item alone cannot have (they are given per pair and overall only).
 NOT_PER_ITEM = ("score_alpha_interval", "score_pearson")
 # The result's layout; part of the inputs digest, so a result of an older layout is stale.
@@ -139,28 +151,18 @@ SegmentScorer = Callable[[str, Sequence[dict]], float | None]
 SEGMENT_SCORERS: Mapping[str, SegmentScorer] = {"polytope": polytope_segment_score}
 
 
-def _span(error: dict, shift: int, label: str) -> Span:
-    offset = shift if error["side"] == SIDE_SOURCE else 0
-    return Span(error["start"] + offset, error["end"] + offset, error["type"], label)
-
-
 def _span_documents(
     items: Sequence[AgreementItem], label_of: Callable[[dict], str], rank: Mapping[str, int]
 ) -> dict[int, dict[str, list[Span]]]:
     """Per item, per annotator (in report order, so the core's annotator order is the same at
     every level), the spans with offsets."""
-    documents = {}
-    for item in items:
-        shift = len(item.summary) + 1
-        documents[item.output] = {
-            annotator: [
-                _span(error, shift, label_of(error))
-                for error in item.annotations[annotator]
-                if error["side"] != SIDE_NONE
-            ]
+    return {
+        item.output: {
+            annotator: error_spans(item.annotations[annotator], len(item.summary), label_of)
             for annotator in sorted(item.annotations, key=rank.__getitem__)
         }
-    return documents
+        for item in items
+    }
 
 
 def _score(result_score) -> dict:
@@ -245,6 +247,8 @@ def _measure(
         table.per_pair[(a, b)] = {"items": shared}
 
     spans = _span_documents(items, lambda error: error["label"] or NO_LABEL, rank)
+    # The exact F1 is span_f1_exact's (the adjudication pages show it per document) at every
+    # level: the same spans (error_spans), exact matching, counts pooled.
     table.add("span_f1_exact", span_f1(spans, matching=exact))
     table.add("span_f1_partial", span_f1(spans, matching=partial))
     table.add("kappa_type", span_kappa(spans, attribute="subtype", matching=partial))

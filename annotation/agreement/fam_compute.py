@@ -160,29 +160,77 @@ class SuggestionRow:
     action: str
 
 
+def compared_tasks(rows: Iterable[tuple[int, int]]) -> set[int]:
+    """The tasks on documents that two annotators or more count on (the compared ones).
+
+    Args:
+        rows: ``(task id, document id)`` of every counted task that has a FAM.
+
+    Returns:
+        The ids of the tasks whose document has two counted tasks or more.
+    """
+    by_document: dict[int, list[int]] = defaultdict(list)
+    for task, document in rows:
+        by_document[document].append(task)
+    return {task for tasks in by_document.values() if len(tasks) >= 2 for task in tasks}
+
+
+def suggestion_pairs(
+    events: Iterable[tuple[int, int, int, str]], tasks: set[int]
+) -> tuple[set[tuple[int, int, int]], set[tuple[int, int, int]]]:
+    """What the split by suggestions reads of the events: the pairs seen and those accepted.
+
+    :func:`suggestions_split` reads, per compared task, the set of ``(facet, sentence)`` it
+    logged any event for and the set it logged ``accepted`` for; neither the scorer, nor the
+    order, nor a repeated event changes a figure.
+
+    Args:
+        events: ``(task, facet, sentence, action)`` of the counted tasks' events.
+        tasks: the compared tasks (:func:`compared_tasks`); others' events are left out.
+
+    Returns:
+        ``(seen, accepted)``: sets of ``(task, facet, sentence)``.
+    """
+    seen, accepted = set(), set()
+    for task, facet, sentence, action in events:
+        if task not in tasks:
+            continue
+        seen.add((int(task), int(facet), int(sentence)))
+        if action == "accepted":
+            accepted.add((int(task), int(facet), int(sentence)))
+    return seen, accepted
+
+
 def fam_inputs_digest(
     *,
     fams: Iterable[tuple[int, int, int, bool]],
     gold: Iterable[tuple[int, int]],
-    events: tuple[int, int | None],
+    suggestions: tuple[Iterable[tuple[int, int, int]], Iterable[tuple[int, int, int]]],
     options: Mapping,
 ) -> str:
     """SHA-256 over what a campaign's agreement is computed from.
 
+    Suggestion events enter only as what a figure reads of them (:func:`suggestion_pairs`):
+    an event that repeats a seen pair (an ``ignored`` logged at submission for a pair shown
+    before, say) or that is on a document nobody else annotated leaves the digest as it is.
+
     Args:
         fams: ``(fam id, version, annotator id, submitted)`` of every counted FAM.
         gold: ``(fam id, version)`` of the campaign's gold FAMs (for the suggestions' survival).
-        events: ``(count, largest id)`` of the counted tasks' suggestion events (they are only
-            ever added).
+        suggestions: ``(seen, accepted)`` from :func:`suggestion_pairs`.
         options: the run's options.
 
     Returns:
         64 hex digits; the same inputs in any order give the same digest.
     """
+    seen, accepted = suggestions
     payload = {
         "fams": sorted([int(f), int(v), int(a), bool(s)] for f, v, a, s in fams),
         "gold": sorted([int(f), int(v)] for f, v in gold),
-        "events": [int(events[0]), None if events[1] is None else int(events[1])],
+        "suggestions": {
+            "seen": sorted(list(pair) for pair in seen),
+            "accepted": sorted(list(pair) for pair in accepted),
+        },
         "options": {key: options[key] for key in sorted(options)},
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))

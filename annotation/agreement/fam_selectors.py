@@ -12,12 +12,10 @@ from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 from django.db.models import (
-    Count,
     F,
     Func,
     IntegerField,
     JSONField,
-    Max,
     QuerySet,
     TextField,
     Value,
@@ -35,8 +33,10 @@ from .fam_compute import (
     DEFAULT_OPTIONS,
     FamTaskRow,
     SuggestionRow,
+    compared_tasks,
     facet_parts,
     fam_inputs_digest,
+    suggestion_pairs,
 )
 from .models import FamAgreementRun, RunSource, RunStatus, SpanAgreementRun
 
@@ -169,21 +169,29 @@ def fam_agreement_digest(*, campaign: Campaign, options: dict | None = None) -> 
     tasks = list(
         _counted_tasks(campaign, options).values("id", "document_id", "annotator_id", "status")
     )
-    submitted = {
-        (t["document_id"], t["annotator_id"]): t["status"] == TaskStatus.SUBMITTED for t in tasks
-    }
+    by_key = {(t["document_id"], t["annotator_id"]): t for t in tasks}
     fams, wanted = _fam_keys(campaign, tasks)
-    keys = [
-        (pk, version, annotator, submitted[(document, annotator)])
-        for pk, version, document, annotator in fams.values_list(
-            "pk", "version", "document_id", "annotator_id"
-        )
-        if (document, annotator) in wanted
-    ]
-    events = _counted_events(campaign, options).aggregate(n=Count("id"), last=Max("id"))
+    keys, with_fam = [], []
+    for pk, version, document, annotator in fams.values_list(
+        "pk", "version", "document_id", "annotator_id"
+    ):
+        task = by_key.get((document, annotator))
+        if task is None:
+            continue
+        keys.append((pk, version, annotator, task["status"] == TaskStatus.SUBMITTED))
+        with_fam.append((task["id"], document))
+    events = (
+        _counted_events(campaign, options)
+        .values_list("task_id", "facet", "sentence", "action")
+        .order_by()
+        .distinct()
+    )
     gold = list(_gold_fams(campaign).values_list("pk", "version"))
     return fam_inputs_digest(
-        fams=keys, gold=gold, events=(events["n"], events["last"]), options=options
+        fams=keys,
+        gold=gold,
+        suggestions=suggestion_pairs(events, compared_tasks(with_fam)),
+        options=options,
     )
 
 
@@ -249,7 +257,10 @@ def _read(campaign: Campaign, options: dict) -> FamAgreementInput:
     digest = fam_inputs_digest(
         fams=[(row.fam, row.version, row.annotator_id, row.submitted) for row in rows],
         gold=[(pk, version) for pk, version, _, _ in gold_rows],
-        events=(len(events), events[-1].id if events else None),
+        suggestions=suggestion_pairs(
+            ((e.task, e.facet, e.sentence, e.action) for e in events),
+            compared_tasks((row.task, row.document) for row in rows),
+        ),
         options=options,
     )
     return FamAgreementInput(

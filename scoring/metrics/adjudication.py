@@ -25,7 +25,6 @@ left it undecided. (The adjudication page's ``gold.js`` builds facets by the sam
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -518,25 +517,3 @@ def error_provenance_check(
             "this error (same place, type and label); mark it edited"
         )
     return provenance
-
-
-def spans_document_agreement(items: Sequence[Mapping[Hashable, Sequence[Mapping]]]) -> float | None:
-    """A document's agreement on error spans: exact-match span F1 pooled over items and pairs.
-
-    For every item (output) and every pair of its annotators, errors are matched one to one
-    when they have the same key (:func:`error_key`); the document's value is ``2 * matched /
-    (errors of A + errors of B)`` summed over every item and pair.
-
-    Args:
-        items: per output, annotator -> their errors (empty when clean).
-
-    Returns:
-        The F1 in [0, 1], or None when no item has two annotators or no pair marked an error.
-    """
-    matched = total = 0
-    for item in items:
-        counts = {name: Counter(map(error_key, errors)) for name, errors in item.items()}
-        for a, b in combinations(sorted(counts), 2):
-            matched += sum((counts[a] & counts[b]).values())
-            total += sum(counts[a].values()) + sum(counts[b].values())
-    return 2 * matched / total if total else None

@@ -7,8 +7,10 @@ manifest has those), so that the same data gives the same datasheet.
 from __future__ import annotations
 
 import hashlib
-import numbers
 
+from annotation.agreement.compute import MEASURE_LABELS as SPAN_MEASURE_LABELS
+from annotation.agreement.compute import SCORE_MEASURES, SPAN_MEASURES
+from annotation.agreement.fam_compute import MEASURES as FAM_MEASURES
 from annotation.campaigns.models import Campaign, TaskStatus
 from annotation.campaigns.models import Task as CampaignTask
 
@@ -29,9 +31,7 @@ SCHEMES = {
     "xsum-hallucinations": "hallucination spans (Maynez et al., ACL 2020): intrinsic or "
     "extrinsic spans in the summary",
 }
-AGREEMENT_LINES = 60
-# Row ids of this Loupe's database in agreement.json: not figures.
-DATABASE_IDS = ("id", "run")
+CAMPAIGN_KINDS = {"fam": "facet-aware mappings", "polytope": "PolyTope error spans"}
 FAR_SCHEMA = """\
 The `far/` folder holds the FAMs and the extractive systems' picks in the structure of the FAR
 release (Mao et al., 2020; `data/FAMs.pkl` and `data/idx2labels_*.pkl`), as plain JSON that any
@@ -60,20 +60,6 @@ def _table(header: tuple[str, ...], rows: list[tuple]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return lines
-
-
-def _flatten(value, path: str = ""):
-    """Numeric leaves of a JSON value as ``(path, number)``, in key order."""
-    if isinstance(value, dict):
-        for key in sorted(value):
-            if key in DATABASE_IDS:
-                continue
-            yield from _flatten(value[key], f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list):
-        for position, item in enumerate(value):
-            yield from _flatten(item, f"{path}[{position}]")
-    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
-        yield path, value
 
 
 def _what(export: Export) -> list[str]:
@@ -184,17 +170,89 @@ def _pool(export: Export) -> list[str]:
     ]
 
 
+def _cell(value) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _figures_table(overall: dict, order: tuple[str, ...], labels: dict[str, str]) -> list[str]:
+    """One row per measure: its name, value, bootstrap interval (when computed) and ``n``."""
+    names = [name for name in order if name in overall]
+    names += sorted(name for name in overall if name not in order)
+    rows = []
+    for name in names:
+        figure = overall[name]
+        interval = ""
+        if figure.get("ci_low") is not None and figure.get("ci_high") is not None:
+            level = figure.get("ci_level")
+            interval = (f"{round(level * 100):g}% " if level else "") + (
+                f"CI {_cell(figure['ci_low'])}–{_cell(figure['ci_high'])}"
+            )
+        label = labels.get(name)
+        rows.append(
+            (
+                f"{label} (`{name}`)" if label else f"`{name}`",
+                _cell(figure.get("value")),
+                interval,
+                figure.get("n", ""),
+            )
+        )
+    return _table(("measure", "value", "interval", "n"), rows)
+
+
+def _campaign_agreement(entry: dict) -> list[str]:
+    name = entry.get("name") or entry["slug"]
+    kind = CAMPAIGN_KINDS.get(entry["kind"], entry["kind"])
+    lines = [f"### Campaign `{entry['slug']}` ({name}, {kind})", ""]
+    agreement = entry["agreement"]
+    unit = "documents" if entry["kind"] == "fam" else "items"
+    counted = agreement.get("documents")
+    state = (
+        "stale: the annotations changed after this run"
+        if agreement.get("stale")
+        else "figures are current"
+    )
+    lines.append(f"{counted if counted is not None else 'No'} {unit} compared; {state}.")
+    if entry["kind"] == "fam":
+        labels = {key: label for key, (label, _) in FAM_MEASURES.items()}
+        order = tuple(FAM_MEASURES)
+    else:
+        labels, order = SPAN_MEASURE_LABELS, SPAN_MEASURES + SCORE_MEASURES
+    return [*lines, "", *_figures_table(agreement.get("overall") or {}, order, labels), ""]
+
+
+def _span_run_agreement(run: dict) -> list[str]:
+    sets = ", ".join(f"`{slug}`" for slug in run.get("annotation_sets", []))
+    lines = [
+        f"### Annotation sets {sets} (scheme `{run.get('scheme')}`, partial matching at "
+        f"IoU ≥ {run.get('min_iou', 0):g})",
+        "",
+    ]
+    order = SPAN_MEASURES + SCORE_MEASURES
+    return [*lines, *_figures_table(run.get("overall") or {}, order, SPAN_MEASURE_LABELS), ""]
+
+
 def _agreement(export: Export) -> list[str]:
-    figures = list(_flatten(export.facts.get("agreement") or {}))
+    summary = export.facts.get("agreement") or {}
+    campaigns = summary.get("campaigns", [])
+    computed = [entry for entry in campaigns if entry.get("agreement")]
+    span_runs = summary.get("span_runs", [])
     lines = ["## Agreement", ""]
-    if not figures:
+    if not computed and not span_runs:
         return [*lines, "No agreement was computed on this dataset (see `agreement.json`).", ""]
-    lines.append("From `agreement.json` (the latest run of each campaign and set):")
-    lines.append("")
-    lines += [f"- `{path}`: {value:g}" for path, value in figures[:AGREEMENT_LINES]]
-    if len(figures) > AGREEMENT_LINES:
-        lines.append(f"- ... {len(figures) - AGREEMENT_LINES} more figures in `agreement.json`.")
-    return [*lines, ""]
+    lines += [
+        "The overall figures of the latest run of each campaign and set of annotation sets; "
+        "`agreement.json` has them with their exclusions and reasons.",
+        "",
+    ]
+    for entry in computed:
+        lines += _campaign_agreement(entry)
+    for run in span_runs:
+        lines += _span_run_agreement(run)
+    missing = [entry["slug"] for entry in campaigns if not entry.get("agreement")]
+    if missing:
+        names = ", ".join(f"`{slug}`" for slug in missing)
+        lines += [f"No agreement run yet for campaign(s) {names}.", ""]
+    return lines
 
 
 def datasheet_text(export: Export) -> str:

@@ -154,6 +154,72 @@ def test_the_campaign_agreement_page(context, campaign, runs):
     expect(page.locator("#documents tbody tr")).to_have_count(1)
 
 
+def test_a_submission_in_the_workspace_leaves_the_agreement_fresh(
+    context, browser, make_world, runs
+):
+    """The workspace sends every suggestion event before it submits (waiting for a batch
+    already on its way) and none after, so the run the submission queues, computed at once as
+    a worker would, is not stale a moment later: the agreement page says it is current."""
+    from annotation.campaigns.models import SuggestionEvent
+    from annotation.campaigns.services import task_fam_save, task_submit
+    from tests.e2e.helpers import eventually, wait_saved, workspace_page
+
+    world = make_world(
+        slug="fresh", documents=("demo-001",), annotators=("alice", "bob"), scorers=("tfidf",)
+    )
+    world.compute_suggestions()
+    bob = world.task("demo-001", "bob")
+    task_fam_save(task=bob, user=bob.annotator, facets=FAMS[("demo-001", "bob")], base_version=1)
+    task_submit(task=bob)  # queues the run that will also cover alice's submission
+    alice = world.task("demo-001", "alice")
+    page = workspace_page(context, world, alice, "alice")
+    sent: list[str] = []
+
+    def record(request):
+        if request.method == "POST" and re.search(r"/(suggestion-events|submit)/$", request.url):
+            sent.append(request.url.rsplit("/", 2)[-2])
+
+    page.on("request", record)
+    expect(page.locator("#facets li[data-index='0'] .chip")).to_have_count(3)
+    held: list = []
+    holding = [True]
+    page.route(
+        "**/suggestion-events/",
+        lambda route: held.append(route) if holding[0] else route.continue_(),
+    )
+    page.keyboard.press("a")  # facet 1: the top suggestion (shown and accepted, sent in 1 s)
+    eventually(lambda: page.wait_for_timeout(50) or bool(held), message="no events were sent")
+    for key in ("2", "o", "3", "u"):  # facet 2 noise, facet 3 no support
+        page.keyboard.press(key)
+    wait_saved(page)
+    page.click("#submit-btn")
+    # The events' batch is still on its way: the submission waits for it.
+    page.wait_for_timeout(700)
+    assert "submit" not in sent, sent
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(page.locator("#banner")).to_contain_text("Submitted")
+    assert sent[-1] == "submit" and sent.count("submit") == 1, sent
+    _compute(runs)  # a worker computes the submission's run at once
+    page.wait_for_timeout(2_000)  # longer than the suggestion log's 1 s batching
+    assert sent[-1] == "submit", f"events were sent after the submission: {sent}"
+    events = SuggestionEvent.objects.filter(task=alice)
+    shown = events.filter(action="shown").count()
+    assert shown >= 3 and events.filter(action="accepted").count() == 1
+    assert events.filter(action="ignored").count() == shown - 1
+
+    researcher = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        admin = researcher.new_page()
+        login(admin, world.url, "admin", "loupe-admin")
+        admin.goto(f"{world.url}/manage/campaigns/{world.campaign.pk}/agreement/")
+        expect(admin.locator("#status")).to_have_attribute("data-state", "fresh", timeout=15_000)
+        expect(admin.locator("#status-text")).not_to_contain_text("Stale")
+    finally:
+        researcher.close()
+
+
 def test_an_annotator_who_is_no_adjudicator_is_told_why(context, campaign):
     world = campaign
     page = context.new_page()

@@ -16,9 +16,9 @@ from scoring.metrics.adjudication import (
     fam_diff,
     fam_document_agreement,
     provenance_validate,
-    spans_document_agreement,
 )
 from scoring.metrics.errors import MetricsError
+from scoring.metrics.spans.agreement import span_f1_exact
 
 
 def facet(groups, label="supported"):
@@ -210,15 +210,23 @@ def test_a_gold_error_names_only_annotators_who_marked_it():
     assert error_provenance_check(E3, marks) == {"method": "edited", "annotators": []}
 
 
-def test_span_agreement_is_exact_f1_pooled_over_items_and_pairs():
-    # Item 1: one match out of 2 + 2 errors; item 2: one match out of 1 + 1; item 3 has one
-    # annotator (no pair); item 4 two clean outputs (no error). 2 * 2 / (4 + 2) = 2/3.
+def test_span_agreement_is_the_exact_span_f1_pooled_over_items_and_pairs():
+    # Spans pair by their offsets alone (type and label are measured apart), as on the
+    # agreement page. Item 1: E1/E1_BOB and E2/E3 pair (E3 only differs in type): 2 of 2 + 2.
+    # Item 2: E2/E2, 1 of 1 + 1 (alice's error marked nowhere has no offsets: left out).
+    # Item 3: one annotator (no pair). Item 4: both clean (no span). Item 5: alice's source
+    # span and bob's summary span at the same offsets never pair: 0 of 1 + 1.
+    # Pooled: 2 * (2 + 1 + 0) / (4 + 2 + 2) = 6/8.
+    nowhere = {**E2, "side": "none", "start": None, "end": None}
+    source = {**E1, "side": "source"}
     items = [
-        {"alice": [E1, E2], "bob": [E1_BOB, E3]},
-        {"alice": [E2], "bob": [E2]},
-        {"alice": [E3]},
-        {"alice": [], "bob": []},
+        (20, {"alice": [E1, E2], "bob": [E1_BOB, E3]}),
+        (20, {"alice": [E2, nowhere], "bob": [E2]}),
+        (20, {"alice": [E3]}),
+        (20, {"alice": [], "bob": []}),
+        (20, {"alice": [source], "bob": [E1]}),
     ]
-    assert spans_document_agreement(items) == pytest.approx(2 / 3)
-    assert spans_document_agreement(items[:1]) == pytest.approx(0.5)
-    assert spans_document_agreement(items[2:]) is None
+    assert span_f1_exact(items) == pytest.approx(6 / 8)
+    assert span_f1_exact(items[:1]) == pytest.approx(1.0)
+    assert span_f1_exact(items[2:4]) is None
+    assert span_f1_exact(items[2:3]) is None

@@ -21,7 +21,7 @@ const COLUMNS = [
 const view = { sort: "agreement", descending: false, status: "" };
 const AGREEMENT_TITLES = {
   jaccard_union: "Mean Jaccard index of the submitted annotators' support sentences, over facets and pairs",
-  span_f1_exact: "Exact-match span F1 of the submitted annotators, pooled over summaries and pairs",
+  span_f1_exact: "Span F1, exact, as on the agreement page: the submitted annotators' errors paired by their offsets (type and label not compared), pooled over the document's summaries and pairs",
 };
 let measure = "";
 let documents = [];

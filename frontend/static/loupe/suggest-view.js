@@ -123,7 +123,9 @@ export function suggestionItems(f) {
       chip.append(el("span", `S${s.sentence + 1}`), el("small", Number(s.score).toFixed(2)));
       chip.addEventListener("click", () => acceptSuggestion(s.sentence));
       row.append(chip);
-      if (S.task.editable) ctx.log.markShown(event(f, s));
+      // Logged only while the task can be edited: a submitted task's redraw (the one right
+      // after submitting, say) logs nothing, so no event reaches the server after the submission.
+      if (!S.readOnly) ctx.log.markShown(event(f, s));
     }
     items.push(row);
   }

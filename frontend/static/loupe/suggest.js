@@ -85,7 +85,7 @@ export class SuggestionLog {
     this.accepted = new Set(stored.accepted || []);
     this.adoptLeftovers();
     this.timer = null;
-    this.sending = false;
+    this.inflight = null; // the flush on its way, if any
     window.addEventListener("online", () => this.schedule(0));
     if (this.queue.length) this.schedule(0);
   }
@@ -173,28 +173,34 @@ export class SuggestionLog {
     this.timer = setTimeout(() => this.flush(), ms);
   }
 
-  async flush() {
-    if (this.sending || !this.queue.length) return true;
-    this.sending = true;
-    const batch = this.queue.slice(0, 500);
-    try {
-      await api(`/api/tasks/${this.taskId}/suggestion-events/`, {
-        method: "POST",
-        body: { events: batch },
-      });
-      this.queue.splice(0, batch.length);
-      this.store();
-      this.sending = false;
-      if (this.queue.length) return this.flush();
-      return true;
-    } catch (error) {
-      this.sending = false;
-      if (error.status === 0 || error.status >= 500) this.schedule(5000);
-      else if (error.status === 400) {
-        this.queue.splice(0, batch.length); // the server refuses them; do not retry forever
+  // Send every queued event; the promise is one for all callers, and it settles only once the
+  // queue is empty (events queued meanwhile go too) or a batch failed. Submitting awaits it, so
+  // no event of the task reaches the server after the submission (the agreement run the
+  // submission queues reads them all). Resolves true when everything was sent.
+  flush() {
+    if (!this.inflight) this.inflight = this.drain().finally(() => (this.inflight = null));
+    return this.inflight;
+  }
+
+  async drain() {
+    while (this.queue.length) {
+      const batch = this.queue.slice(0, 500);
+      try {
+        await api(`/api/tasks/${this.taskId}/suggestion-events/`, {
+          method: "POST",
+          body: { events: batch },
+        });
+        this.queue.splice(0, batch.length);
         this.store();
+      } catch (error) {
+        if (error.status === 0 || error.status >= 500) this.schedule(5000);
+        else if (error.status === 400) {
+          this.queue.splice(0, batch.length); // the server refuses them; do not retry forever
+          this.store();
+        }
+        return false;
       }
-      return false;
     }
+    return true;
   }
 }
