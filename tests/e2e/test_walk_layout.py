@@ -1,0 +1,130 @@
+"""Layout at 1280x800 (issue 27, the walk's defects): nothing in a page header is drawn over
+something else, and a table's columns are all visible or scroll with a visible cue.
+
+Geometry, not screenshots: bounding boxes of what is drawn must not intersect."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import login, workspace_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# CNN/DailyMail's document ids are 40 hexadecimal digits: no place to break a line.
+LONG_ID = "0f3a9c2b7d1e4f5a6b8c9d0e1f2a3b4c5d6e7f80"
+
+# The boxes where each element's contents are drawn (its text clipped by an overflow:hidden
+# box), and whether two of them intersect.
+DRAWN_BOXES = """(selectors) => {
+  const drawn = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const box = (r) => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
+    let boxes = [...range.getClientRects()].map(box);
+    boxes.push(box(el.getBoundingClientRect()));
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        const c = a.getBoundingClientRect();
+        boxes = boxes.map((x) => ({ l: Math.max(x.l, c.left), t: Math.max(x.t, c.top),
+                                     r: Math.min(x.r, c.right), b: Math.min(x.b, c.bottom) }));
+      }
+    }
+    return boxes.filter((x) => x.r - x.l > 0.5 && x.b - x.t > 0.5);
+  };
+  const out = {};
+  for (const [name, selector] of Object.entries(selectors)) {
+    out[name] = [...document.querySelectorAll(selector)]
+      .filter((el) => el.getClientRects().length)
+      .flatMap((el) => drawn(el));
+  }
+  return out;
+}"""
+
+
+def _overlaps(page, first: str, others: dict[str, str]) -> list[str]:
+    """The names of ``others`` whose drawn boxes intersect the drawn boxes of ``first``."""
+    boxes = page.evaluate(DRAWN_BOXES, {"first": first, **others})
+    mine = boxes.pop("first")
+    assert mine, f"{first} is not drawn"
+    hit = []
+    for name, theirs in boxes.items():
+        assert theirs, f"{name} is not drawn"
+        for a in mine:
+            for b in theirs:
+                if a["l"] < b["r"] - 0.5 and b["l"] < a["r"] - 0.5:
+                    if a["t"] < b["b"] - 0.5 and b["t"] < a["b"] - 0.5:
+                        hit.append(name)
+    return sorted(set(hit))
+
+
+def _rename(document, external_id: str) -> None:
+    type(document).objects.filter(pk=document.pk).update(external_id=external_id)
+
+
+def test_a_long_document_id_stays_clear_of_the_workspace_header(context, make_world):
+    world = make_world(documents=("demo-001",))
+    task = world.task("demo-001")
+    _rename(task.document, LONG_ID)
+    page = workspace_page(context, world, task)
+    expect(page.locator("#doc-title")).to_have_text(f"Document {LONG_ID}")
+    expect(page.locator("#coverage-text")).to_have_text("Coverage 0/3")
+    assert (
+        _overlaps(
+            page,
+            "#doc-title",
+            {
+                "coverage label": "#coverage-text",
+                "facet buttons": "#coverage > *",
+                "category": ".ws-category",
+                "actions": ".ws-actions > *",
+            },
+        )
+        == []
+    )
+    # The whole id can still be read: shown in full, or in the title's tooltip.
+    full = page.evaluate(
+        "(id) => { const h = document.getElementById('doc-title');"
+        " return h.scrollWidth <= h.clientWidth || h.title.includes(id); }",
+        LONG_ID,
+    )
+    assert full
+
+
+def test_a_long_document_id_stays_clear_of_the_adjudication_header(context, make_world):
+    from annotation.campaigns.services import task_fam_save, task_submit
+
+    world = make_world(slug="adj", documents=("demo-001",), annotators=("alice", "bob"))
+    facets = [{"groups": [[0]], "label": "supported"}] * 3
+    for name in ("alice", "bob"):
+        task = world.task("demo-001", name)
+        task_fam_save(task=task, user=task.annotator, facets=facets, base_version=1)
+        task_submit(task=task)
+    document = world.task("demo-001", "alice").document
+    _rename(document, LONG_ID)
+    page = context.new_page()
+    login(page, world.url, "admin", "loupe-admin")
+    page.goto(f"{world.url}/manage/campaigns/{world.campaign.pk}/adjudication/{document.pk}/")
+    page.wait_for_selector("#adjudication[aria-busy=false] #facets li.adj-facet")
+    expect(page.locator("#doc-title")).to_have_text(f"Document {LONG_ID}")
+    expect(page.locator("#decided-text")).to_have_text("Decided 0/3")
+    assert (
+        _overlaps(
+            page,
+            "#doc-title",
+            {
+                "decided label": "#decided-text",
+                "facet buttons": "#decided > *",
+                "actions": ".ws-actions > *",
+            },
+        )
+        == []
+    )
+    full = page.evaluate(
+        "(id) => { const h = document.getElementById('doc-title');"
+        " return h.scrollWidth <= h.clientWidth || h.title.includes(id); }",
+        LONG_ID,
+    )
+    assert full
