@@ -5,6 +5,8 @@ Geometry, not screenshots: bounding boxes of what is drawn must not intersect.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -186,3 +188,109 @@ def test_the_polytope_agreement_tables_show_every_column(context, live_server, n
     expect(page.locator("#overall tbody tr").first).to_be_visible()
     for table in ("#overall", "#systems", "#pairs", "#documents"):
         _columns_shown(page, table)
+
+
+def test_the_polytope_correlation_table_shows_every_column(context, demo):
+    """The hand-worked PolyTope dataset has two systems: every system-level coefficient is
+    undefined and says why, beside the paper's r."""
+    from scoring.scores.services import scoring_pending_run_inline
+    from tests.scoring.polytope_helpers import build
+
+    scoring_pending_run_inline(dataset=build()["dataset"])
+    page = context.new_page()
+    login(page, demo.url, "researcher")
+    page.goto(f"{demo.url}/leaderboards/pt/")
+    expect(page.locator("#pt-corr-table tbody tr").first).to_be_visible()
+    _columns_shown(page, "#pt-corr-table")
+
+
+def test_the_judgment_correlation_table_shows_every_column(context, board, tmp_path):
+    """A study of the demo's three systems: FAR has two extractive systems only, so some
+    coefficients are undefined and say why."""
+    import json
+
+    from scoring.judgments.services import human_judgments_import
+
+    ratings = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
+    path = tmp_path / "overall.jsonl"
+    lines = [
+        {"system": system, "doc_id": f"demo-00{d}", "score": value + d / 10}
+        for system, value in ratings.items()
+        for d in range(1, 7)
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    human_judgments_import(dataset=board.dataset, name="overall", source=path, filename=path.name)
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/demo/")
+    expect(page.locator("#corr-table tbody tr").first).to_be_visible()
+    expect(page.locator("#corr-table .reason").first).to_be_visible()
+    _columns_shown(page, "#corr-table")
+
+
+def _cue(page, selector: str) -> dict:
+    """What the scroll box of ``selector`` shows: its hidden sides, its note, how much scrolls."""
+    return page.evaluate(
+        """(selector) => {
+          const box = document.querySelector(selector).closest('.table-scroll');
+          const note = getComputedStyle(box, '::before');
+          const table = box.querySelector('table').getBoundingClientRect();
+          return { more: box.dataset.more || '', note: note.content, display: note.display,
+                   noteAbove: table.top - box.getBoundingClientRect().top,
+                   extra: box.scrollWidth - box.clientWidth };
+        }""",
+        selector,
+    )
+
+
+def test_a_table_that_must_scroll_sideways_says_so(context, board):
+    """With ROUGE precision and recall the leaderboard has 20 score columns: too many for
+    1280 px, so its box scrolls, with a note above it (which stays in view) saying where the
+    hidden columns are; none once every column is shown again."""
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/demo/")
+    expect(page.locator("#lb-table tbody tr")).to_have_count(3)
+    _columns_shown(page, "#lb-table")
+    assert _cue(page, "#lb-table")["more"] == ""
+    page.locator("#show-pr").check()
+    expect(page.locator("#lb-table thead th", has_text="R-1 P")).to_have_count(1)
+    box = page.locator("#lb-table").locator("xpath=..")
+    expect(box).to_have_attribute("data-more", "right")
+    cue = _cue(page, "#lb-table")
+    assert cue["extra"] > 0 and "scroll sideways →" in cue["note"] and cue["noteAbove"] >= 12
+    box.evaluate("(b) => { b.scrollLeft = 10; }")
+    expect(box).to_have_attribute("data-more", "both")
+    box.evaluate("(b) => { b.scrollLeft = b.scrollWidth; }")
+    expect(box).to_have_attribute("data-more", "left")
+    assert "← More columns to the left" in _cue(page, "#lb-table")["note"]
+    page.locator("#show-pr").uncheck()
+    expect(box).not_to_have_attribute("data-more", re.compile(".*"))
+    _columns_shown(page, "#lb-table")
+
+
+def test_the_datasets_table_stays_beside_the_import_card(context, demo):
+    """The releases' sources name a repository and a 40-digit commit, their licenses are
+    sentences: the table keeps every column in its own column of the page, clear of the card."""
+    from annotation.corpus.models import Dataset
+
+    Dataset.objects.create(
+        slug="polytope",
+        name="CNN/DailyMail PolyTope (Huang et al., 2020)",
+        source="hddbang/PolyTope commit 6bcbe2b27062b35cc002cb8d13e7c6ce5718984d",
+        license="research use, see release (the repository has no license file; the articles "
+        "are CNN/DailyMail content)",
+    )
+    Dataset.objects.create(
+        slug="xsum-faith",
+        name="XSum hallucinations (Maynez et al., 2020)",
+        source="google-research-datasets/xsum_hallucination_annotations commit 4abdbb2",
+        license="CC BY 4.0 (summaries and annotations; the XSum articles are not included)",
+    )
+    page = context.new_page()
+    login(page, demo.url, "admin", "loupe-admin")
+    page.goto(f"{demo.url}/manage/datasets/")
+    expect(page.locator("#datasets tbody tr")).to_have_count(3)
+    _columns_shown(page, "#datasets")
+    assert _overlaps(page, "#datasets", {"import card": "#import-form"}) == []
+    assert _overlaps(page, "#datasets td, #datasets th", {"import card": "#import-form"}) == []
