@@ -2,18 +2,50 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
-from .models import System, SystemOutput
+from annotation.corpus.models import Dataset
+
+from .models import OutputVersion, System, SystemOutput
 
 
 def system_list() -> QuerySet[System]:
     """Every system, by name.
 
     Returns:
-        Systems annotated with ``output_count``.
+        Systems annotated with ``output_count`` (their outputs on every dataset, every version).
     """
     return System.objects.annotate(output_count=Count("outputs")).order_by("name")
+
+
+def system_list_for_dataset(*, dataset: Dataset) -> QuerySet[System]:
+    """The systems with outputs on a dataset, by name.
+
+    Args:
+        dataset: the dataset.
+
+    Returns:
+        Systems annotated with ``latest_version`` (the pk of their latest output version on
+        the dataset) and ``output_count``: that version's outputs, the ones a campaign or
+        leaderboard on the dataset reads.
+    """
+    latest = OutputVersion.objects.filter(system=OuterRef("pk"), dataset=dataset)
+    count = (
+        SystemOutput.objects.filter(version_id=OuterRef("latest_version"))
+        .order_by()
+        .values("version_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        System.objects.annotate(
+            latest_version=Subquery(latest.order_by("-number").values("pk")[:1])
+        )
+        .filter(latest_version__isnull=False)
+        .annotate(output_count=Coalesce(Subquery(count, output_field=IntegerField()), 0))
+        .order_by("name")
+    )
 
 
 def system_get(*, slug: str) -> System:

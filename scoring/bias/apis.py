@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
+from scoring.leaderboards.selectors.board import leaderboard_colours
 
 from .plots import PLOTS, bias_plot_svg
 from .selectors import (
@@ -155,6 +156,8 @@ class DatasetBiasPlotApi(APIView):
             )
         run = bias_run_latest_succeeded(dataset=dataset)
         rows = bias_rows_list(run=run) if run else []
-        response = HttpResponse(bias_plot_svg(name, rows), content_type="image/svg+xml")
+        colours = leaderboard_colours(dataset=dataset)  # a system's colour on its leaderboard
+        svg = bias_plot_svg(name, rows, colours=colours)
+        response = HttpResponse(svg, content_type="image/svg+xml")
         response["Cache-Control"] = "private, max-age=0"
         return response

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from scoring.leaderboards.plots import category_bars_svg, scatter_svg, system_colours
+from scoring.leaderboards.plots import category_bars_svg, scatter_svg
+from scoring.leaderboards.plots.colours import REFERENCE_COLOUR, colours_for
 
 PLOTS = ("novel", "abstractiveness", "positions")
 ORDERS = ("1-grams", "2-grams", "3-grams", "4-grams")
@@ -22,7 +23,26 @@ def _bins(count: int) -> list[str]:
     return [f"{i / count:.1f}-{(i + 1) / count:.1f}" for i in range(count)]
 
 
-def bias_plot_svg(name: str, rows: Sequence[dict]) -> str:
+def source_colours(rows: Sequence[dict], board: Mapping[str, str] | None = None) -> dict[str, str]:
+    """One colour per source: a system's the leaderboard's, the references grey.
+
+    Args:
+        rows: the sources' rows.
+        board: the dataset's leaderboard colours (``leaderboard_colours``); None: the
+            systems' sorted order.
+
+    Returns:
+        source -> ``#rrggbb``, no two alike.
+    """
+    systems = [row["source"] for row in rows if row["kind"] != "reference"]
+    colours = colours_for(systems, board)
+    colours.update({row["source"]: REFERENCE_COLOUR for row in rows if row["kind"] == "reference"})
+    return colours
+
+
+def bias_plot_svg(
+    name: str, rows: Sequence[dict], *, colours: Mapping[str, str] | None = None
+) -> str:
     """One of the bias plots of a run's rows (as ``bias_rows_list`` gives them).
 
     * ``novel``: grouped bars, a group per n-gram order, a bar per source at its novel rate
@@ -35,6 +55,8 @@ def bias_plot_svg(name: str, rows: Sequence[dict]) -> str:
     Args:
         name: one of ``PLOTS``.
         rows: the sources' rows, references first.
+        colours: the dataset's leaderboard colours (a system keeps its colour of the
+            leaderboard); None: by the systems' sorted order.
 
     Returns:
         An SVG document (the "No data" SVG when there is nothing to draw).
@@ -42,7 +64,7 @@ def bias_plot_svg(name: str, rows: Sequence[dict]) -> str:
     Raises:
         KeyError: an unknown plot name.
     """
-    colours = system_colours(row["source"] for row in rows)
+    colours = source_colours(rows, colours)
     if name == "novel":
         envelopes = {
             order: {

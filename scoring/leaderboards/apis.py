@@ -19,7 +19,7 @@ from annotation.corpus.models import Dataset
 from annotation.spans.workbook import escape_text
 from annotation.systems.models import System
 from scoring.metrics.rouge import ROUGE_ALL_TYPES
-from scoring.scores.selectors import job_as_dict, rouge_settings_get
+from scoring.scores.selectors import job_as_dict, rouge_settings_get, scoring_fams_exist
 from scoring.scores.services import rouge_config_parse, rouge_settings_update
 
 from .selectors import (
@@ -66,8 +66,10 @@ PARAMETERS = [
 
 
 class LeaderboardApi(APIView):
-    """A dataset's leaderboard: means with bootstrap 95% CIs, coverage and paired tests, and
-    ``colours``, each system's colour in the plots (for the table's swatches)."""
+    """A dataset's leaderboard: means with bootstrap 95% CIs, coverage and paired tests,
+    ``colours``, each system's colour in the plots (for the table's swatches), and
+    ``has_fams``, whether the dataset has a FAM FAR can be computed against (without one the
+    page shows no FAR plots or filters)."""
 
     permission_classes = [IsResearcherOrAdmin]
 
@@ -75,7 +77,13 @@ class LeaderboardApi(APIView):
     def get(self, request, slug: str):
         dataset = get_object_or_404(Dataset, slug=slug)
         envelope = leaderboard_serve(dataset=dataset, **_params(request))
-        return Response({**envelope, "colours": leaderboard_colours(dataset=dataset)})
+        return Response(
+            {
+                **envelope,
+                "colours": leaderboard_colours(dataset=dataset),
+                "has_fams": scoring_fams_exist(dataset=dataset),
+            }
+        )
 
 
 class LeaderboardRougeApi(APIView):

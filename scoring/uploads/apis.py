@@ -10,7 +10,12 @@ from rest_framework.views import APIView
 from annotation.accounts.roles import IsResearcherOrAdmin
 from annotation.corpus.models import Dataset
 from annotation.systems.models import System, SystemKind
-from annotation.systems.selectors import system_get, system_list, system_output_list
+from annotation.systems.selectors import (
+    system_get,
+    system_list,
+    system_list_for_dataset,
+    system_output_list,
+)
 from config.pagination import paginated_response
 from config.uploads import upload_size_check
 
@@ -35,13 +40,32 @@ class SystemSerializer(serializers.Serializer):
 
 
 class SystemListApi(APIView):
-    """Every registered system."""
+    """Every registered system; with ``?dataset=<slug>``, the systems with outputs on that
+    dataset, each ``output_count`` its latest version's outputs there."""
 
     permission_classes = [IsResearcherOrAdmin]
 
-    @extend_schema(responses=SystemSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "dataset",
+                str,
+                description="Only this dataset's systems, with their output counts on it.",
+            )
+        ],
+        responses={
+            200: SystemSerializer(many=True),
+            404: OpenApiResponse(description="No such dataset."),
+        },
+    )
     def get(self, request):
-        return Response(SystemSerializer(system_list().select_related("owner"), many=True).data)
+        slug = request.query_params.get("dataset")
+        if slug:
+            dataset = get_object_or_404(Dataset, slug=slug)
+            systems = system_list_for_dataset(dataset=dataset)
+        else:
+            systems = system_list()
+        return Response(SystemSerializer(systems.select_related("owner"), many=True).data)
 
 
 class SystemCreateApi(APIView):

@@ -89,3 +89,17 @@ def test_nothing_annotated_says_so_and_bad_counts_are_refused():
     bad["systems"][0]["polytope"]["breakdown"]["subtypes"]["Addition"] = "66"
     with pytest.raises(PlotDataError, match="not a count"):
         subtype_bars_svg(bad, title="t")
+
+
+def test_the_count_axis_has_whole_numbers_only():
+    """A few errors (at most 1, 2 or 3 on a bar): the ticks are whole, never 0.5 or 0.2."""
+
+    def labels(systems) -> list[str]:
+        (axis,) = by_class(parse(subtype_bars_svg(systems, title="t")), "g", "y-axis")
+        return [t.text for t in axis.iter(f"{NS}text")][:-1]  # the last is the axis title
+
+    for most, expected in ((1, ["0", "1"]), (2, ["0", "1", "2"]), (3, ["0", "1", "2", "3"])):
+        few = {"systems": [entry("a", "A", {"Addition": most}, 2), entry("b", "B", {}, 1)]}
+        assert labels(few) == expected
+    many = labels(envelope())  # BART's 127
+    assert all(label.isdigit() for label in many) and many[0] == "0", many

@@ -1,7 +1,7 @@
-// New campaign: fills the dataset, system, reference, category and user choices from the JSON
-// API, shows only what the chosen kind and document choice need, and posts the form as JSON to
-// POST /api/campaigns/create/. A refusal puts each field's message next to the field (the input
-// stays as typed); a created campaign opens its page.
+// New campaign: fills the dataset, system (the chosen dataset's), reference, category and user
+// choices from the JSON API, shows only what the chosen kind and document choice need, and
+// posts the form as JSON to POST /api/campaigns/create/. A refusal puts each field's message
+// next to the field (the input stays as typed); a created campaign opens its page.
 import { api, el } from "./api.js";
 import { FormErrors, submitOnEnter } from "./form-errors.js";
 import { CATEGORY_LABELS, slugify } from "./manage-format.js";
@@ -84,18 +84,40 @@ async function fillReferences(slug, token) {
   if ([...select.options].some((o) => o.value === before)) select.value = before;
 }
 
+// The chosen dataset's systems (a PolyTope campaign's items are their outputs on it), each with
+// its latest version's output count there; a system still offered stays chosen.
+function fillSystems(systems) {
+  const box = $("systems");
+  const before = new Set(checked(box));
+  box.replaceChildren();
+  if (systems === null) {
+    box.append(el("span", "Choose a dataset first.", { class: "muted" }));
+    return;
+  }
+  for (const s of systems) {
+    const outputs = `${s.output_count} output${s.output_count === 1 ? "" : "s"} on this dataset`;
+    const item = checkbox("systems", s.slug, s.name, `(${s.slug}, ${outputs})`);
+    item.querySelector("input").checked = before.has(s.slug);
+    box.append(item);
+  }
+  if (!systems.length) box.append(el("span", "No system has outputs on this dataset yet.", { class: "muted" }));
+}
+
 async function datasetChosen() {
   const slug = $("dataset").value;
   datasetToken += 1;
   const token = datasetToken;
   if (!slug) {
     fillCategories({});
+    fillSystems(null);
     return;
   }
   try {
-    const dataset = await api(`/api/datasets/${encodeURIComponent(slug)}/`);
+    const query = encodeURIComponent(slug);
+    const [dataset, systems] = await Promise.all([api(`/api/datasets/${query}/`), api(`/api/systems/?dataset=${query}`)]);
     if (token !== datasetToken) return;
     fillCategories(dataset.categories || {});
+    fillSystems(systems);
     await fillReferences(slug, token);
   } catch (error) {
     status.textContent = `Could not load the dataset ${slug}: ${error.message}`;
@@ -110,9 +132,8 @@ function fillUsers(container, name, users, describe) {
 
 async function load() {
   const wanted = new URLSearchParams(window.location.search).get("dataset");
-  const [datasets, systems, annotators, everyone] = await Promise.all([
+  const [datasets, annotators, everyone] = await Promise.all([
     api("/api/datasets/"),
-    api("/api/systems/"),
     api("/api/users/?role=Annotator"),
     api("/api/users/"),
   ]);
@@ -120,9 +141,6 @@ async function load() {
   select.replaceChildren(option("", datasets.length ? "Choose a dataset…" : "No datasets yet"));
   for (const d of datasets) select.append(option(d.slug, `${d.name} (${d.slug}, ${d.document_count} documents)`));
   if (wanted && datasets.some((d) => d.slug === wanted)) select.value = wanted;
-  const box = $("systems");
-  box.replaceChildren(...systems.map((s) => checkbox("systems", s.slug, s.name, `(${s.slug}, ${s.output_count} outputs)`)));
-  if (!systems.length) box.append(el("span", "No systems yet.", { class: "muted" }));
   fillUsers($("annotators"), "annotators", annotators, () => "");
   const others = everyone.filter((u) => !(u.roles || []).includes("Admin"));
   fillUsers($("adjudicators"), "adjudicators", others, (u) => ((u.roles || []).length ? `(${u.roles.join(", ")})` : ""));

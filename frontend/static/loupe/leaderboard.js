@@ -54,6 +54,11 @@ function draw() {
   }
   document.getElementById("legend").textContent = legend;
   renderCoverage(e);
+  // FAR's plots and filters need a FAM to compute FAR against: without one, a note says so.
+  for (const field of document.querySelectorAll("#controls .far-filter")) field.hidden = !e.has_fams;
+  document.getElementById("plots-section").hidden = !e.has_fams;
+  document.getElementById("no-fams").hidden = Boolean(e.has_fams);
+  if (e.has_fams) renderPlots(dataset, params);
   renderCorrelations(e.correlations, params.pr);
   renderPolytope(e, dataset, params);
   renderApes(e);
@@ -78,7 +83,6 @@ async function load() {
   root.setAttribute("aria-busy", "true");
   const query = queryString({ category: params.category, k: params.k, sort: params.sort, common: params.common });
   renderDownloads(dataset, params);
-  renderPlots(dataset, params);
   let data;
   try {
     data = await api(`/api/datasets/${encodeURIComponent(dataset)}/leaderboard/${query}`);

@@ -20,7 +20,7 @@ async function loadDatasets() {
     const row = el("tr", null, { "data-dataset": d.slug });
     const name = el("th", null, { scope: "row" });
     name.append(link(d.name, `/manage/datasets/${encodeURIComponent(d.slug)}/`), el("small", d.slug, { class: "muted slug" }));
-    row.append(name, num(d.document_count), el("td", d.source), el("td", d.license), el("td", when(d.created_at)));
+    row.append(name, num(d.document_count), el("td", d.source, { class: "source" }), el("td", d.license), el("td", when(d.created_at), { class: "when" }));
     body.append(row);
   }
   $("status").textContent = `${datasets.length} dataset${datasets.length === 1 ? "" : "s"}.`;

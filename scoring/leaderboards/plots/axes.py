@@ -24,13 +24,14 @@ class Scale:
         return self.start + (value - self.lo) / (self.hi - self.lo) * (self.end - self.start)
 
 
-def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+def nice_ticks(lo: float, hi: float, count: int = 5, *, whole: bool = False) -> list[float]:
     """Round tick values covering [lo, hi]: steps of 1, 2, 2.5 or 5 times a power of ten.
 
     Args:
         lo: the smallest value to cover.
         hi: the largest value to cover.
         count: about how many intervals.
+        whole: counts: only whole steps (at least 1, never 2.5), so no tick reads 0.5.
 
     Returns:
         Increasing ticks; the first is <= lo and the last >= hi.
@@ -38,8 +39,13 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
     raw = (hi - lo) / count
+    if whole:
+        raw = max(raw, 1.0)
     power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw - 1e-12)
+    steps = [m * power for m in (1, 2, 2.5, 5, 10)]
+    if whole:
+        steps = [m for m in steps if abs(m - round(m)) < 1e-9]
+    step = next(m for m in steps if m >= raw - 1e-12)
     first = math.floor(lo / step + 1e-9)
     last = math.ceil(hi / step - 1e-9)
     return [round(i * step, 10) for i in range(first, last + 1)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .axes import Area, Scale, domain, frame, x_axis, y_axis
+from .axes import Area, Scale, domain, frame, legend, x_axis, y_axis
 from .colours import colours_for
 from .envelope import Stat, metric_stat, system_names
 from .svg import HEIGHT, MUTED, WIDTH, document, el, no_data, text
@@ -44,27 +44,40 @@ def _distance(box: tuple[float, ...], x: float, y: float) -> float:
 
 
 def _place_labels(
-    points: list[tuple[float, float, str]], segments: list[tuple[float, float, float, float]]
-) -> list[tuple[str, float, float]]:
+    points: list[tuple[float, float, str]],
+    segments: list[tuple[float, float, float, float]],
+    area: Area = AREA,
+) -> list[tuple[str, float, float] | None]:
     """Greedy label placement: the cheapest spot, where overlapping points, labels, whiskers
-    and the edges costs, and so does being nearer another point than one's own."""
+    and the edges costs, and so does being nearer another point than one's own.
+
+    A label is only drawn where it overlaps no other label and no other point and lies inside
+    the drawing; a point without such a spot gets None (the plot's legend names it instead),
+    so labels never pile up over coinciding points."""
     margin = RADIUS + 2
-    taken = [(x - margin, y - margin, x + margin, y + margin) for x, y, _ in points]
+    markers = [(x - margin, y - margin, x + margin, y + margin) for x, y, _ in points]
+    taken = list(markers)
     lines = [
         (min(a, c) - 1.5, min(b, d) - 1.5, max(a, c) + 1.5, max(b, d) + 1.5)
         for a, b, c, d in segments
     ]
-    bounds = (AREA.left + 2, AREA.top - 4, WIDTH - 4, AREA.bottom - 2)
-    placed = []
+    bounds = (area.left + 2, area.top - 4, WIDTH - 4, area.bottom - 2)
+    labels: list[tuple[float, ...]] = []
+    placed: list[tuple[str, float, float] | None] = []
     for own, (x, y, label) in enumerate(points):
         width = text_width(label, LABEL_SIZE)
         best, best_cost = None, None
         for anchor, dx, dy in _LABEL_SPOTS:
             left = x + dx - {"start": 0, "end": width, "middle": width / 2}[anchor]
-            box = (left, y + dy - 9, left + width, y + dy + 2)
+            # The text's box (ascent to descent of LABEL_SIZE) and its white halo.
+            box = (left - 1, y + dy - LABEL_SIZE - 1, left + width + 1, y + dy + 4.5)
+            outside = (box[2] - box[0]) * (box[3] - box[1]) - _overlap(box, bounds)
+            clashes = sum(_overlap(box, other) for other in labels)
+            clashes += sum(_overlap(box, m) for i, m in enumerate(markers) if i != own)
+            if clashes > 0 or outside > 0:
+                continue
             cost = sum(_overlap(box, other) for other in taken)
             cost += 0.5 * sum(_overlap(box, line) for line in lines)
-            cost += 4 * ((box[2] - box[0]) * (box[3] - box[1]) - _overlap(box, bounds))
             near = _distance(box, x, y)
             if any(
                 _distance(box, px_, py_) < near + 6
@@ -76,8 +89,12 @@ def _place_labels(
                 best, best_cost = (anchor, x + dx, y + dy, box), cost
             if cost == 0:
                 break
+        if best is None:
+            placed.append(None)
+            continue
         anchor, tx, ty, box = best
         taken.append(box)
+        labels.append(box)
         placed.append((anchor, tx, ty))
     return placed
 
@@ -88,6 +105,26 @@ def _segment(stat: Stat, scale: Scale, fixed: float, horizontal: bool) -> tuple 
         return None
     a, b = scale(stat.ci_low * 100), scale(stat.ci_high * 100)
     return (a, fixed, b, fixed) if horizontal else (fixed, a, fixed, b)
+
+
+def _layout(rows: list, x_ticks: list[float], y_ticks: list[float], area: Area, ci: bool):
+    """The scales, the points' centres, their labels' spots and whiskers in ``area``."""
+    x_scale = Scale(x_ticks[0], x_ticks[-1], area.left, area.right)
+    y_scale = Scale(y_ticks[0], y_ticks[-1], area.bottom, area.top)
+    centres = [(x_scale(sx.mean * 100), y_scale(sy.mean * 100)) for _, _, sx, sy in rows]
+    whiskers = [
+        [
+            _segment(sx, x_scale, cy, horizontal=True) if ci else None,
+            _segment(sy, y_scale, cx, horizontal=False) if ci else None,
+        ]
+        for (_, _, sx, sy), (cx, cy) in zip(rows, centres, strict=True)
+    ]
+    labels = _place_labels(
+        [(cx, cy, truncate(r[1], 28)) for (cx, cy), r in zip(centres, rows, strict=True)],
+        [segment for pair in whiskers for segment in pair if segment is not None],
+        area,
+    )
+    return (x_scale, y_scale), centres, labels, whiskers
 
 
 def scatter_svg(
@@ -135,27 +172,24 @@ def scatter_svg(
         return domain(v * 100 for v in values)
 
     x_ticks, y_ticks = extent([r[2] for r in rows]), extent([r[3] for r in rows])
-    x_scale = Scale(x_ticks[0], x_ticks[-1], AREA.left, AREA.right)
-    y_scale = Scale(y_ticks[0], y_ticks[-1], AREA.bottom, AREA.top)
-    x_title, y_title = metric_label(x), metric_label(y)
-    body = [
-        frame(AREA),
-        *y_axis(AREA, y_scale, y_ticks, f"{y_title} (\u00d7100)"),
-        *x_axis(AREA, x_scale, x_ticks, f"{x_title} (\u00d7100)", grid=True),
-    ]
-    centres = [(x_scale(sx.mean * 100), y_scale(sy.mean * 100)) for _, _, sx, sy in rows]
-    whiskers = [
-        [
-            _segment(sx, x_scale, cy, horizontal=True) if ci else None,
-            _segment(sy, y_scale, cx, horizontal=False) if ci else None,
-        ]
-        for (_, _, sx, sy), (cx, cy) in zip(rows, centres, strict=True)
-    ]
-    labels = _place_labels(
-        [(cx, cy, truncate(r[1], 28)) for (cx, cy), r in zip(centres, rows, strict=True)],
-        [segment for pair in whiskers for segment in pair if segment is not None],
-    )
     palette = colours_for((row[0] for row in rows), colours)
+    x_title, y_title = metric_label(x), metric_label(y)
+    # Labelled points; when a label finds no free spot, a legend below the title names every
+    # system in its colour, and the plot area starts under it.
+    area, legend_marks = AREA, []
+    layout = _layout(rows, x_ticks, y_ticks, area, ci)
+    if None in layout[2]:
+        entries = [(slug, truncate(name, 30), palette[slug]) for slug, name, *_ in rows]
+        legend_marks, legend_bottom = legend(entries, top=48)
+        area = Area(left=AREA.left, top=legend_bottom + 16, right=AREA.right, bottom=AREA.bottom)
+        layout = _layout(rows, x_ticks, y_ticks, area, ci)
+    (x_scale, y_scale), centres, labels, whiskers = layout
+    body = [
+        frame(area),
+        *legend_marks,
+        *y_axis(area, y_scale, y_ticks, f"{y_title} (\u00d7100)"),
+        *x_axis(area, x_scale, x_ticks, f"{x_title} (\u00d7100)", grid=True),
+    ]
     lines, points, names = [], [], []
     for (slug, name, sx, sy), (cx, cy), spot, pair in zip(
         rows, centres, labels, whiskers, strict=True
@@ -196,6 +230,8 @@ def scatter_svg(
                 stroke_width=1.5,
             )
         )
+        if spot is None:  # named in the legend
+            continue
         anchor, tx, ty = spot
         names.append(
             text(

@@ -68,7 +68,7 @@ def subtype_bars_svg(envelope: Mapping, *, title: str) -> str:
     legend_marks, legend_bottom = legend(entries, top=48, key="subtype")
     area = Area(left=72, top=legend_bottom + 24, right=WIDTH - 24, bottom=HEIGHT - 58)
     totals = [sum(counts.values()) for _, _, _, counts in bars]
-    ticks = nice_ticks(0.0, float(max(max(totals), 1)))
+    ticks = nice_ticks(0.0, float(max(max(totals), 1)), whole=True)  # counts: 0, 1, 2, ...
     scale = Scale(ticks[0], ticks[-1], area.bottom, area.top)
     body = [frame(area), *legend_marks, *y_axis(area, scale, ticks, "Errors (count)")]
     slot = (area.right - area.left) / len(bars)
