@@ -26,7 +26,7 @@ import {
   submitFromKeyboard,
   reopen,
 } from "./actions.js";
-import { acceptTop, toggleSuggestions, onSuggestions } from "./suggest-view.js";
+import { acceptTop, nextScorer, toggleSuggestions, onSuggestions } from "./suggest-view.js";
 import {
   onSaveState,
   loadHistory,
@@ -48,6 +48,7 @@ function bindKeyboard() {
     "]": () => cycleGroup(1),
     x: () => deleteGroup(currentGroup()),
     a: acceptTop,
+    A: nextScorer,
     u: () => toggleLabel("no_support"),
     o: () => toggleLabel("noise"),
     s: () => toggleSuggestions(),
