@@ -77,9 +77,31 @@ export function loadItems() {
     });
     ctx.savers.set(item.output, saver);
   }
+  S.item = itemFromAddress();
+}
+
+// After the first drawing: the summary the address named is in view.
+export function showCurrentItem() {
+  if (S.item > 0) document.querySelector(`#items [data-output="${S.items[S.item].output}"]`)?.scrollIntoView({ block: "nearest" });
 }
 
 const current = () => S.items[S.item];
+
+// The summary being adjudicated is in the address (?output=<id>, left out for the first), so
+// a reload or a copied link opens that one; replaceState keeps Back for leaving the document.
+function setItem(i) {
+  S.item = i;
+  const url = new URL(window.location.href);
+  if (i > 0) url.searchParams.set("output", String(S.items[i].output));
+  else url.searchParams.delete("output");
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+}
+
+// The summary the address names (0, the first, without one or for an unknown output).
+function itemFromAddress() {
+  const output = Number(new URL(window.location.href).searchParams.get("output"));
+  return Math.max(0, S.items.findIndex((item) => item.output === output));
+}
 
 function edit(item, next, message = "") {
   if (editRefused()) return false;
@@ -92,7 +114,7 @@ function edit(item, next, message = "") {
 
 export function selectItem(i, { scroll = true } = {}) {
   if (i < 0 || i >= S.items.length) return;
-  S.item = i;
+  setItem(i);
   S.candidate = 0;
   ui.render();
   if (scroll) document.querySelector(`#items [data-output="${S.items[i].output}"]`)?.scrollIntoView({ block: "nearest" });
@@ -185,7 +207,7 @@ function itemCard(item, i) {
     button.append(el("kbd", a + 1), el("span", annotation.annotator, { class: "who-name" }), el("small", count ? `${count} error${count > 1 ? "s" : ""}` : annotation.no_errors ? "no errors" : "nothing marked", { class: "muted" }));
     button.disabled = S.readOnly;
     button.addEventListener("click", () => {
-      S.item = i;
+      setItem(i);
       take(a);
     });
     row.append(button, errorList(annotation.errors, { partial }));
@@ -201,7 +223,7 @@ function itemCard(item, i) {
       button.append(el("kbd", key), el("span", name, { class: "who-name" }));
       button.disabled = S.readOnly;
       button.addEventListener("click", () => {
-        S.item = i;
+        setItem(i);
         action();
       });
       row.append(button);
