@@ -3,6 +3,7 @@
 // bootstrap intervals (overall, per system, per annotator pair, per document), the list of the
 // lowest-agreement documents linked to their adjudication, the split with and without
 // suggestions, and the conventions. DOM builders only; text goes in with textContent.
+import { counted } from "./plural.js";
 import { el } from "./api.js";
 import { CATEGORY_LABELS, fixed, keepSortFocus, sortHeader } from "./leaderboard-format.js";
 
@@ -191,7 +192,7 @@ export function matrix(table, measures, rows, { headLabel }) {
 export function drawPairs(table, data) {
   const measures = shownMeasures(data);
   const rows = data.pairs.map((pair) => ({
-    head: `${pair.a} – ${pair.b}${pair.items !== undefined ? ` (${pair.items} items)` : ""}`,
+    head: `${pair.a} – ${pair.b}${pair.items !== undefined ? ` (${counted(pair.items, "item")})` : ""}`,
     figures: pair.figures,
     attrs: { "data-pair": `${pair.a}|${pair.b}` },
   }));
