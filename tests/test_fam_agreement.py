@@ -422,6 +422,33 @@ def test_events_after_a_run_that_cannot_change_a_figure_leave_it_fresh(world):
     assert campaign_agreement_get(campaign=campaign)["stale"] is True
 
 
+def test_an_empty_suggestion_group_says_why_it_is_empty(world):
+    """Issue 27: with suggestions seen on every compared document, the "not shown" group has no
+    document, and its figures said "no facet has support from either annotator"; they say
+    the group has no document, and the group says why."""
+    annotate(world, submit=False)
+    for key in [("d1", "ann-a"), ("d1", "ann-b"), ("d2", "ann-a"), ("d2", "ann-b")]:
+        SuggestionEvent.objects.create(
+            task=world["tasks"][key],
+            facet=0,
+            sentence=0,
+            scorer="tfidf",
+            scorer_version="1",
+            action="shown",
+        )
+    for key in FAMS:
+        task_submit(task=Task.objects.get(pk=world["tasks"][key].pk))
+    split = compute(world["campaign"])["result"]["suggestions"]
+    assert (split["shown"]["documents"], split["not_shown"]["documents"]) == (2, 0)
+    assert "reason" not in split["shown"]
+    empty = split["not_shown"]
+    why = "no compared document without suggestions: on each, some annotator saw them"
+    assert empty["reason"] == why
+    for measure in ("jaccard_union", "jaccard_groups", "f1_union", "f1_groups"):
+        assert empty[measure]["value"] is None
+        assert empty[measure]["reason"] == "no document in this subset"
+
+
 def test_adjudicators_read_the_agreement_but_do_not_start_runs(world, client_for, users):
     annotate(world)
     campaign = world["campaign"]

@@ -14,7 +14,9 @@ Conventions (also written into every result under ``conventions``):
   annotator, gaps over 10 minutes counted as 10 minutes), as the campaign progress page does.
 - Suggestions: a task "saw suggestions" when the workspace logged any suggestion event for it
   (shown, accepted or ignored). A document is ``shown`` when every counted task of it saw
-  suggestions, ``not_shown`` when none did, ``mixed`` otherwise.
+  suggestions, ``not_shown`` when none did, ``mixed`` otherwise. An empty group (``shown`` in a
+  campaign without suggestions, ``not_shown`` when some annotator saw them on every document)
+  says why it is empty (its ``reason``).
 """
 
 from __future__ import annotations
@@ -277,8 +279,17 @@ def _share(part: int, whole: int, reason: str) -> dict:
     return {"value": part / whole, "n": whole, "reason": None}
 
 
-def _group_entry(result: FamCampaignAgreement, documents, rows) -> dict:
+# Why a group of the suggestions split has no document.
+_EMPTY_GROUP = {
+    "shown": "no compared document on which every annotator saw suggestions",
+    "not_shown": "no compared document without suggestions: on each, some annotator saw them",
+}
+
+
+def _group_entry(result: FamCampaignAgreement, documents, rows, key: str) -> dict:
     entry: dict = {"documents": len(documents), "tasks": len(rows)}
+    if not documents:
+        entry["reason"] = _EMPTY_GROUP[key]
     for name, (score, interval) in result.subset(documents).items():
         entry[name] = _figure(score, interval)
     median, mean = seconds_summary([row.seconds for row in rows])
@@ -306,8 +317,8 @@ def suggestions_split(
         ``{"shown": group, "not_shown": group[, "mixed": group], "suggestions_shown": n,
         "suggestions_accepted": n, "accept_rate": share, "accepted_kept": share,
         "accepted_in_gold": share}``: a group has ``documents``, ``tasks``, the four mean
-        measures with their intervals and the median and mean seconds per task; a share is
-        ``{"value", "n", "reason"}``.
+        measures with their intervals and the median and mean seconds per task, and when it
+        has no document a ``reason`` saying why; a share is ``{"value", "n", "reason"}``.
     """
     compared = set(result.documents)
     rows = [row for row in rows if row.document in compared]
@@ -334,7 +345,7 @@ def suggestions_split(
         if key == "mixed" and not documents:
             continue
         members = [row for document in documents for row in by_document[document]]
-        split[key] = _group_entry(result, documents, members)
+        split[key] = _group_entry(result, documents, members, key)
     shown = sum(len(pairs) for pairs in seen.values())
     n_accepted = sum(len(pairs) for pairs in accepted.values())
     kept = in_gold = with_gold = 0

@@ -169,8 +169,16 @@ def test_a_gold_fam_built_by_keyboard_only(context, adjudication):
     page.wait_for_url(world.url_of(following))
     page.wait_for_selector("#adjudication[aria-busy=false]")
     expect(page.locator("#doc-title")).to_have_text("Document demo-003")
+    # The address names the document: a reload stays on it (issue 27).
+    page.reload()
+    page.wait_for_selector("#adjudication[aria-busy=false]")
+    expect(page.locator("#doc-title")).to_have_text("Document demo-003")
     _press(page, "p")
     page.wait_for_url(world.url_of(world.document))
+    page.wait_for_selector("#adjudication[aria-busy=false]")
+    page.reload()
+    page.wait_for_selector("#adjudication[aria-busy=false]")
+    expect(page.locator("#doc-title")).to_have_text("Document demo-001")
 
     # The list shows it adjudicated with its gold version.
     page.goto(f"{world.url}/manage/campaigns/{world.campaign.pk}/adjudication/")
@@ -349,3 +357,49 @@ def test_an_annotator_adjudicating_a_system_blind_campaign_saves_items_by_their_
     assert saved["gold"]["version"] == 1 and saved["gold"]["updated_by"] == "alice"
     _press(page, "d")
     expect(page.locator("#adj-status")).to_have_text("Adjudicated")
+
+
+def test_the_address_keeps_the_summary_being_adjudicated(context, demo):
+    """Issue 27: moving to another summary of a PolyTope document (j, k, a click) left the
+    address as it was, so a reload went back to the first summary. The address now names the
+    summary by its opaque item id (?item=<id>, never the output id a blind campaign hides); a
+    reload, and a link, open that one."""
+    from annotation.accounts.roles import ANNOTATOR
+    from annotation.accounts.services import user_create
+    from annotation.campaigns.services import (
+        polytope_campaign_create,
+        task_spans_save,
+        task_submit,
+        tasks_assign_manual,
+    )
+
+    user_create(username="alice", password="pw-alice", role=ANNOTATOR)
+    campaign = polytope_campaign_create(
+        dataset=demo.dataset, slug="adj-two", name="Two summaries", systems=["demo-abs", "lead-3"],
+        documents=["demo-002"], annotators_per_document=1,
+    )  # fmt: skip
+    tasks = tasks_assign_manual(campaign=campaign, assignments=[("demo-002", "alice")])
+    for task in tasks:
+        task_spans_save(task=task, user=task.annotator, errors=[], no_errors=True, base_version=1)
+        task_submit(task=task)
+    document = tasks[0].document
+    url = f"{demo.url}/manage/campaigns/{campaign.pk}/adjudication/{document.pk}/"
+    page = context.new_page()
+    login(page, demo.url, "admin", "loupe-admin")
+    page.goto(url)
+    page.wait_for_selector("#adjudication[aria-busy=false] #items li.adj-item")
+    items = page.locator("#items li.adj-item")
+    expect(items).to_have_count(2)
+    expect(items.first).to_have_class(re.compile(r"\bselected\b"))
+    second = items.nth(1).get_attribute("data-item")
+
+    _press(page, "j")
+    expect(items.nth(1)).to_have_class(re.compile(r"\bselected\b"))
+    expect(page).to_have_url(f"{url}?item={second}")
+    page.reload()
+    page.wait_for_selector("#adjudication[aria-busy=false] #items li.adj-item")
+    expect(items.nth(1)).to_have_class(re.compile(r"\bselected\b"))
+    expect(items.first).not_to_have_class(re.compile(r"\bselected\b"))
+    # Back to the first: the address drops the parameter again.
+    items.first.locator(".facet-head").click()
+    expect(page).to_have_url(url)

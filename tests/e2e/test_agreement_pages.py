@@ -129,6 +129,13 @@ def test_the_campaign_agreement_page(context, campaign, runs):
     expect(lowest.locator("a")).to_have_attribute("href", adjudication)
     # The split by suggestions: this campaign showed none, so every document is "not shown".
     expect(page.locator("#suggestions-table tr[data-group='not_shown'] td").first).to_have_text("2")
+    # The empty group says why it is empty, not that every facet was skipped (issue 27).
+    empty = page.locator("#suggestions-table tr[data-group='shown']")
+    expect(empty.locator("td").first).to_have_text("0")
+    expect(empty.locator(".why")).to_have_text(
+        "No document: no compared document on which every annotator saw suggestions."
+    )
+    expect(empty).not_to_contain_text("no facet has support")
     _fits(page)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "campaign-agreement.png"), full_page=True)

@@ -576,3 +576,29 @@ def test_a_refused_save_says_why_and_keeps_the_change(context, span_world, live_
     )
     expect(page.locator("#flash")).to_contain_text("the campaign is closed")
     assert len(pending_copies(page, task)) == 1
+
+
+def test_the_marked_error_notice_covers_no_error_card(context, span_world, live_server):
+    """Issue 27: at 1280x800 the "Marked error" notice sat over the card of the error just
+    marked (bottom right, in the errors column). It now sits outside that column."""
+    tasks = span_world()
+    page = item_page(context, live_server.url, tasks[(DOCUMENT, SYSTEM)])
+    assert page.viewport_size == {"width": 1280, "height": 800}
+    column = page.locator("#errors").bounding_box()
+    for n in range(1, 5):
+        press(page, "l", "Enter", "3", "4")  # the next word: Inaccuracy Intrinsic / Number & Time
+        notice = page.locator("#flash")
+        expect(notice).to_contain_text(f"Marked error {n}:")
+        expect(page.locator("#errors li.err")).to_have_count(n)
+        box = notice.bounding_box()
+        assert box["x"] + box["width"] <= column["x"], (box, column)
+        assert box["y"] + box["height"] <= 800
+        for card in page.locator("#errors li.err").all():
+            other = card.bounding_box()
+            apart = (
+                box["x"] + box["width"] <= other["x"]
+                or other["x"] + other["width"] <= box["x"]
+                or box["y"] + box["height"] <= other["y"]
+                or other["y"] + other["height"] <= box["y"]
+            )
+            assert apart, (n, box, other)

@@ -157,7 +157,11 @@ def test_a_suggestion_is_accepted(context, make_world):
     def logged(action):
         return SuggestionEvent.objects.filter(task=task, action=action)
 
-    eventually(lambda: logged("accepted").count() >= 2, message="accepted events not logged")
+    # The first "a" alone logs two (both scorers suggested that sentence): wait for the click's.
+    eventually(
+        lambda: logged("accepted").filter(scorer="tfidf", sentence=other).exists(),
+        message="accepted events not logged",
+    )
     assert logged("shown").filter(facet=0).count() == 6
     accepted = {(e.scorer, e.sentence, e.scorer_version) for e in logged("accepted")}
     assert ("rougeavg-f", top, rouge.scorer_version) in accepted
@@ -174,6 +178,58 @@ def test_a_suggestion_is_accepted(context, make_world):
     expect(page.locator("#flash")).to_be_hidden(timeout=5_000)  # let the last notice fade
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "workspace.png"))
+
+
+def test_suggestion_badges_name_their_scorer_and_a_follows_the_chosen_scorer(context, make_world):
+    """Issue 27: with ROUGE-1 F and ROUGE-AVG F the badges read "R11" and "R1", and "a" only
+    ever took the first scorer's pick. The badges now say "R-1 #1" and "R-avg #1" (spelled out
+    in their title), and "a" adds the pick of the scorer whose row is current (A switches)."""
+    world = make_world(documents=("demo-001",), scorers=("rouge1-f", "rougeavg-f"))
+    world.compute_suggestions()
+    task = world.task()
+    page = workspace_page(context, world, task)
+    facet = page.locator("#facets li[data-index='0']")
+    expect(facet.locator(".srow .chip")).to_have_count(6)
+
+    # Facet 1: both scorers rank sentence 1 first.
+    marks = sentence(page, 0).locator(".mark.sugg")
+    expect(marks).to_have_text(["R-1 #1", "R-avg #1"])
+    spelled = re.compile(r"^Suggested by ROUGE-1 F, rank 1 of 3")
+    expect(marks.first).to_have_attribute("title", spelled)
+    spelled = re.compile(r"^Suggested by ROUGE-AVG F, rank 1 of 3")
+    expect(marks.nth(1)).to_have_attribute("aria-label", spelled)
+    expect(page.locator("#sugg-status")).to_contain_text("R-1 = ROUGE-1 F")
+    expect(page.locator("#sugg-status")).to_contain_text("R-avg = ROUGE-AVG F")
+
+    # Facet 3: ROUGE-1 F ranks sentence 6 first, ROUGE-AVG F sentence 2.
+    page.keyboard.press("3")
+    facet = page.locator("#facets li[data-index='2']")
+    current = facet.locator(".srow[aria-current='true']")
+    expect(current).to_have_attribute("data-scorer", "rouge1-f")
+    page.keyboard.press("Shift+A")
+    expect(current).to_have_attribute("data-scorer", "rougeavg-f")
+    page.keyboard.press("a")
+    expect(sentence(page, 1)).to_have_class(IN_GROUP)
+    expect(sentence(page, 5)).not_to_have_class(IN_GROUP)
+    expect(page.locator("#flash")).to_contain_text("ROUGE-AVG F #1")
+    # Again: that scorer's next pick not yet in the group (its #2, sentence 8).
+    page.keyboard.press("a")
+    expect(sentence(page, 7)).to_have_class(IN_GROUP)
+    wait_saved(page)
+    assert groups(page, world, task)[2] == [[1, 7]]
+
+    # A suggestion with the keyboard focus is the one "a" takes (here ROUGE-1 F's #1).
+    facet.locator(".srow[data-scorer='rouge1-f'] .chip[data-sentence='5']").focus()
+    page.keyboard.press("a")
+    expect(sentence(page, 5)).to_have_class(IN_GROUP)
+    expect(current).to_have_attribute("data-scorer", "rouge1-f")
+    wait_saved(page)
+    assert groups(page, world, task)[2] == [[1, 5, 7]]
+
+    # The keyboard help says so.
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_contain_text("the current scorer")
+    expect(page.locator("#help")).to_contain_text("switch the current scorer")
 
 
 def test_submit_marks_the_task_done_and_logs_ignored_suggestions(context, make_world):

@@ -319,6 +319,17 @@ def test_a_subset_gives_the_means_over_its_documents():
         result.subset(["nope"])
 
 
+def test_an_empty_subset_says_it_has_no_document():
+    """Issue 27: an empty subset said "no facet has support from either annotator", as if
+    its documents' facets had all been skipped; it has no document at all."""
+    documents = _random_fams(random.Random(9), n_documents=(4, 4))
+    result = fam_campaign_agreement(documents, resamples=50)
+    for name, (score, interval) in result.subset([]).items():
+        assert score.value is None and score.n == 0, name
+        assert score.reason == "no document in this subset", name
+        assert interval.low is None and interval.clusters == 0, name
+
+
 def test_categories_must_cover_every_annotated_document():
     with pytest.raises(UnknownDocumentError, match="no categories"):
         fam_campaign_agreement(EXAMPLE, categories={})

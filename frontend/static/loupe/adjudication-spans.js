@@ -78,9 +78,32 @@ export function loadItems() {
     });
     ctx.savers.set(item.id, saver);
   }
+  S.item = itemFromAddress();
+}
+
+// After the first drawing: the summary the address named is in view.
+export function showCurrentItem() {
+  if (S.item > 0) document.querySelector(`#items [data-item="${S.items[S.item].id}"]`)?.scrollIntoView({ block: "nearest" });
 }
 
 const current = () => S.items[S.item];
+
+// The summary being adjudicated is in the address (?item=<its opaque id>, left out for the
+// first; never the output id, which a blind campaign hides), so a reload or a copied link
+// opens that one; replaceState keeps Back for leaving the document.
+function setItem(i) {
+  S.item = i;
+  const url = new URL(window.location.href);
+  if (i > 0) url.searchParams.set("item", String(S.items[i].id));
+  else url.searchParams.delete("item");
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+}
+
+// The summary the address names (0, the first, without one or for an unknown item).
+function itemFromAddress() {
+  const wanted = new URL(window.location.href).searchParams.get("item");
+  return Math.max(0, S.items.findIndex((item) => item.id === wanted));
+}
 
 function edit(item, next, message = "") {
   if (editRefused()) return false;
@@ -93,7 +116,7 @@ function edit(item, next, message = "") {
 
 export function selectItem(i, { scroll = true } = {}) {
   if (i < 0 || i >= S.items.length) return;
-  S.item = i;
+  setItem(i);
   S.candidate = 0;
   ui.render();
   if (scroll) document.querySelector(`#items [data-item="${S.items[i].id}"]`)?.scrollIntoView({ block: "nearest" });
@@ -186,7 +209,7 @@ function itemCard(item, i) {
     button.append(el("kbd", a + 1), el("span", annotation.annotator, { class: "who-name" }), el("small", count ? `${count} error${count > 1 ? "s" : ""}` : annotation.no_errors ? "no errors" : "nothing marked", { class: "muted" }));
     button.disabled = S.readOnly;
     button.addEventListener("click", () => {
-      S.item = i;
+      setItem(i);
       take(a);
     });
     row.append(button, errorList(annotation.errors, { partial }));
@@ -202,7 +225,7 @@ function itemCard(item, i) {
       button.append(el("kbd", key), el("span", name, { class: "who-name" }));
       button.disabled = S.readOnly;
       button.addEventListener("click", () => {
-        S.item = i;
+        setItem(i);
         action();
       });
       row.append(button);

@@ -153,6 +153,7 @@ async function main() {
   describe();
   wire();
   render();
+  if (S.kind === "spans") spans.showCurrentItem();
   page.onSaveState();
   root.setAttribute("aria-busy", "false");
   if (S.readOnly) flash(S.why, 5000);

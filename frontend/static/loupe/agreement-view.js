@@ -3,6 +3,7 @@
 // bootstrap intervals (overall, per system, per annotator pair, per document), the list of the
 // lowest-agreement documents linked to their adjudication, the split with and without
 // suggestions, and the conventions. DOM builders only; text goes in with textContent.
+import { counted } from "./plural.js";
 import { el } from "./api.js";
 import { CATEGORY_LABELS, fixed, keepSortFocus, sortHeader } from "./leaderboard-format.js";
 
@@ -191,7 +192,7 @@ export function matrix(table, measures, rows, { headLabel }) {
 export function drawPairs(table, data) {
   const measures = shownMeasures(data);
   const rows = data.pairs.map((pair) => ({
-    head: `${pair.a} – ${pair.b}${pair.items !== undefined ? ` (${pair.items} items)` : ""}`,
+    head: `${pair.a} – ${pair.b}${pair.items !== undefined ? ` (${counted(pair.items, "item")})` : ""}`,
     figures: pair.figures,
     attrs: { "data-pair": `${pair.a}|${pair.b}` },
   }));
@@ -339,14 +340,19 @@ export function drawSuggestions(container, suggestions) {
   for (const key of groups) {
     const group = suggestions[key];
     const tr = el("tr", null, { "data-group": key });
-    tr.append(
-      el("th", GROUPS[key], { scope: "row" }),
-      el("td", group.documents ?? "—", { class: "num" }),
-      el("td", group.tasks ?? "—", { class: "num" }),
-      ...measures.map((m) => figureCell(m, group[m], { quiet: true })),
-      el("td", seconds(group.seconds_per_task_median), { class: "num" }),
-      el("td", seconds(group.seconds_per_task_mean), { class: "num" }),
-    );
+    tr.append(el("th", GROUPS[key], { scope: "row" }), el("td", group.documents ?? "—", { class: "num" }), el("td", group.tasks ?? "—", { class: "num" }));
+    if (group.documents === 0) {
+      // An empty group has no figures: one cell says why it is empty.
+      const cell = el("td", null, { colspan: String(measures.length + 2) });
+      cell.append(el("small", `No document: ${group.reason || "no compared document is in this group"}.`, { class: "why" }));
+      tr.append(cell);
+    } else {
+      tr.append(
+        ...measures.map((m) => figureCell(m, group[m], { quiet: true })),
+        el("td", seconds(group.seconds_per_task_median), { class: "num" }),
+        el("td", seconds(group.seconds_per_task_mean), { class: "num" }),
+      );
+    }
     tbody.append(tr);
   }
   table.append(thead, tbody);

@@ -3,6 +3,7 @@
 // split with and without suggestions. "Stale" when the annotations changed since the run, with
 // a Recompute button; while a run is queued or running the page polls until it is done.
 // Data: GET / POST /api/campaigns/<id>/agreement/; drawing: agreement-view.js.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 import * as view from "./agreement-view.js";
@@ -77,7 +78,7 @@ function drawResult(envelope) {
   if (data.kind === "fam") view.drawSuggestions($("suggestions"), data.suggestions);
   view.documentTable($("documents"), data, { adjudicationUrl, sortKey: lowestMeasure, more: $("more") });
   $("conventions-list").replaceChildren(view.conventionItems(data.conventions));
-  const annotators = data.annotators.length ? `${data.annotators.length} annotators` : `${data.pairs.length} annotator pair${data.pairs.length === 1 ? "" : "s"}`;
+  const annotators = data.annotators.length ? counted(data.annotators.length, "annotator") : counted(data.pairs.length, "annotator pair");
   const hidden = envelope.systems_hidden ? " · systems hidden (system-blind campaign)" : "";
   $("subtitle").textContent = `${envelope.kind === "spans" ? "Error spans" : "FAMs"} · ${annotators} · ${data.documents.length} ${envelope.kind === "spans" ? "items" : "documents"}${hidden}`;
 }

@@ -2,6 +2,7 @@
 // figures as a table and three server-rendered SVG plots; Compute starts a run and follows it
 // (409: a run is already waiting or running, which is followed); with nothing to measure, the
 // empty state (job-follow.js) says what to add.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import { showMissing } from "./job-follow.js";
 import { recoveryText } from "./job-recovery.js";
@@ -47,7 +48,7 @@ function describe(data) {
   if (run.status === "failed") return `The latest run failed${data.rows.length ? "; the figures below are the previous run's" : ""}.`;
   const pairs = Object.values(data.meta.pairs || {}).reduce((a, b) => a + b, 0);
   const reused = run.reused_from ? " (inputs unchanged: reused)" : "";
-  return `Computed ${when(run.finished_at)}${reused} over ${data.meta.documents} documents, ${pairs} pairs.`;
+  return `Computed ${when(run.finished_at)}${reused} over ${counted(data.meta.documents, "document")}, ${counted(pairs, "pair")}.`;
 }
 
 function render(data) {

@@ -2,6 +2,7 @@
 // choices from the JSON API, shows only what the chosen kind and document choice need, and
 // posts the form as JSON to POST /api/campaigns/create/. A refusal puts each field's message
 // next to the field (the input stays as typed); a created campaign opens its page.
+import { counted } from "./plural.js";
 import { api, el } from "./api.js";
 import { FormErrors, submitOnEnter } from "./form-errors.js";
 import { CATEGORY_LABELS, slugify } from "./manage-format.js";
@@ -78,7 +79,7 @@ async function fillReferences(slug, token) {
   const before = select.value;
   select.replaceChildren();
   for (const ref of references) {
-    select.append(option(String(ref.position), `${ref.position}: ${ref.label || "reference"} (${ref.sentences.length} sentences in the first document)`));
+    select.append(option(String(ref.position), `${ref.position}: ${ref.label || "reference"} (${counted(ref.sentences.length, "sentence")} in the first document)`));
   }
   if (!references.length) select.append(option("0", "Reference 0"));
   if ([...select.options].some((o) => o.value === before)) select.value = before;
@@ -139,7 +140,7 @@ async function load() {
   ]);
   const select = $("dataset");
   select.replaceChildren(option("", datasets.length ? "Choose a dataset…" : "No datasets yet"));
-  for (const d of datasets) select.append(option(d.slug, `${d.name} (${d.slug}, ${d.document_count} documents)`));
+  for (const d of datasets) select.append(option(d.slug, `${d.name} (${d.slug}, ${counted(d.document_count, "document")})`));
   if (wanted && datasets.some((d) => d.slug === wanted)) select.value = wanted;
   fillUsers($("annotators"), "annotators", annotators, () => "");
   const others = everyone.filter((u) => !(u.roles || []).includes("Admin"));

@@ -5,6 +5,7 @@
 // Wilcoxon tests) run on the workers: “Run the paired tests” POSTs /api/crossdataset/tests/
 // (409: a run is already pending, which is followed) and GET /api/crossdataset/tests/<id>/ is
 // polled until it is done (job-follow.js). With no system, the empty state says what to upload.
+import { counted } from "./plural.js";
 import { api, el } from "./api.js";
 import { followNodes, JobFollower } from "./job-follow.js";
 import { showError } from "./leaderboard-format.js";
@@ -161,7 +162,7 @@ const follower = new JobFollower(followNodes(document.getElementById("tests-job"
 let current = null; // the evaluation shown: its parameters start the tests
 
 function drawRun(run) {
-  if (run.state === "succeeded") testsStatus.textContent = `Run ${run.run}: ${run.pairs_total} pairs tested.`;
+  if (run.state === "succeeded") testsStatus.textContent = `Run ${run.run}: ${counted(run.pairs_total, "pair")} tested.`;
   else if (run.state === "failed") testsStatus.textContent = `The paired tests failed: ${run.error}`;
   else testsStatus.textContent = "";
   drawTests(run.tests);
@@ -245,7 +246,7 @@ async function load() {
     // Empty state: no system has a "trained on" dataset with outputs on the chosen ones.
     document.getElementById("cdx-empty").hidden = body.systems.length > 0;
     status.textContent = body.systems.length
-      ? `${body.systems.length} systems on ${body.datasets.join(", ")} by ${body.metric}.`
+      ? `${counted(body.systems.length, "system")} on ${body.datasets.join(", ")} by ${body.metric}.`
       : `No system to evaluate on ${body.datasets.join(", ") || "these datasets"}.`;
   } catch (error) {
     status.textContent = "";

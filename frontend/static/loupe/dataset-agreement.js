@@ -3,6 +3,7 @@
 // intervals, per pair and per summary; admins start a run over chosen sets and the page
 // follows it. The dataset's campaigns link to their own agreement pages.
 // Data: /api/datasets/<slug>/, /api/span-agreement/?dataset=<slug>, /api/span-agreement/<id>/.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import { documentUrl, showError } from "./leaderboard-format.js";
 import * as view from "./agreement-view.js";
@@ -91,7 +92,7 @@ function draw(data, run) {
   $("conventions-list").replaceChildren(view.conventionItems(data.conventions));
   const counts = data.counts || {};
   const annotators = run.source === "campaign" ? `campaign ${run.campaign}` : setNames(run.annotation_sets || []).join(", ");
-  $("overall-note").textContent = `${annotators}${counts.items !== undefined ? ` · ${counts.items} items` : ""}`;
+  $("overall-note").textContent = `${annotators}${counts.items !== undefined ? ` · ${counted(counts.items, "item")}` : ""}`;
 }
 
 function drawCompute() {

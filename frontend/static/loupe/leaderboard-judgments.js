@@ -1,5 +1,6 @@
 // The leaderboard's human judgments: the dataset's studies (GET /api/datasets/<slug>/judgments/),
 // the form that uploads one (multipart POST) and Delete on the studies the user may delete.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import { refusal } from "./issues.js";
 
@@ -41,9 +42,9 @@ export class JudgmentsPanel {
     this.list.replaceChildren(
       ...studies.map((study) => {
         const item = el("li", null, { "data-study": study.name });
-        const facts = [shape(study.kind, study.per_document), `${study.n_systems} systems`];
-        if (study.per_document) facts.push(`${study.n_documents} documents`);
-        facts.push(`${study.n_rows} rows`);
+        const facts = [shape(study.kind, study.per_document), counted(study.n_systems, "system")];
+        if (study.per_document) facts.push(counted(study.n_documents, "document"));
+        facts.push(counted(study.n_rows, "row"));
         facts.push(`uploaded${study.uploaded_by ? ` by ${study.uploaded_by}` : ""}, ${when(study.uploaded_at)}`);
         const text = el("div", null, { class: "study-text" });
         text.append(el("strong", study.name), el("small", facts.join(" · "), { class: "muted" }));
@@ -97,7 +98,7 @@ export class JudgmentsPanel {
       this.form.reset();
       const systems = `Systems: ${study.systems.join(", ")}.`;
       const verb = study.replaced ? "Replaced" : "Uploaded";
-      this.show("done", `${verb} ${study.name}: ${study.rows} rows, ${shape(study.kind, study.per_document)}.`, el("p", systems));
+      this.show("done", `${verb} ${study.name}: ${counted(study.rows, "row")}, ${shape(study.kind, study.per_document)}.`, el("p", systems));
       await this.changed();
     } catch (error) {
       this.refused(error);
@@ -109,7 +110,7 @@ export class JudgmentsPanel {
   }
 
   async remove(study) {
-    if (!window.confirm(`Delete the study “${study.name}” (${study.n_rows} judgments)? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete the study “${study.name}” (${counted(study.n_rows, "judgment")})? This cannot be undone.`)) return;
     try {
       await api(`${this.url}${encodeURIComponent(study.name)}/`, { method: "DELETE" });
       this.show("done", `Deleted ${study.name}.`);

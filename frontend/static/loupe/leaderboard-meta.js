@@ -1,6 +1,7 @@
 // The meta-evaluation section of the leaderboard page: every metric against each per-document
 // human study (e.g. REALSumm's LitePyramid recall), at system level by subset of systems with
 // 95% intervals over documents and at summary level, and a release's own ROUGE against Loupe's.
+import { counted } from "./plural.js";
 import { el } from "./api.js";
 import { fixed, metricLabel } from "./leaderboard-format.js";
 
@@ -78,7 +79,7 @@ export function renderMetaEvaluation(envelope, method) {
   const studies = document.getElementById("meta-studies");
   studies.replaceChildren(
     ...(block.studies || []).flatMap((study) => [
-      el("h3", `${study.study}: ${Object.keys(study.human_means).length} judged systems`),
+      el("h3", `${study.study}: ${counted(Object.keys(study.human_means).length, "judged system")}`),
       studyTable(study, method),
     ]),
   );

@@ -2,6 +2,7 @@
 // breakdown (a server-rendered stacked bar of subtypes, and per system a subtype table and a
 // severity x label table) and PolyTope's correlations with the automatic metrics beside the
 // figures of Huang et al. (2020), Table 4. All text goes in as text.
+import { counted } from "./plural.js";
 import { el } from "./api.js";
 import {
   CATEGORY_LABELS,
@@ -29,12 +30,12 @@ export function polytopeCell(row) {
     cell.append(el("span", "—", { class: "mean", "aria-hidden": "true" }), el("small", "not annotated", { class: "n" }));
     return cell;
   }
-  cell.append(el("span", fixed(p.score, 2), { class: "mean", title: `${fixed(p.score, 3)} (pooled over ${p.words} words, penalty ${p.penalty})` }));
+  cell.append(el("span", fixed(p.score, 2), { class: "mean", title: `${fixed(p.score, 3)} (pooled over ${counted(p.words, "word")}, penalty ${p.penalty})` }));
   if (p.ci_low !== null && p.ci_high !== null) {
     cell.append(el("small", `${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}`, { class: "ci", title: "95% confidence interval (bootstrap of the pooled ratio)" }));
   }
   const annotated = `${p.n} of ${p.outputs} annotated`;
-  cell.append(el("small", annotated, { class: "n", title: `${p.n} of the system's ${p.outputs} outputs in scope are annotated; the score pools their ${p.words} words` }));
+  cell.append(el("small", annotated, { class: "n", title: `${p.n} of the system's ${counted(p.outputs, "output")} in scope are annotated; the score pools their ${counted(p.words, "word")}` }));
   return cell;
 }
 
@@ -49,7 +50,7 @@ export function severityCell(row) {
   }
   const { shown, spoken } = severityText(p);
   cell.append(el("span", shown, { class: "mean", "aria-hidden": "true" }), el("span", spoken, { class: "sr-only" }));
-  cell.append(el("small", `${p.errors} errors · ${p.clean} clean`, { class: "n" }));
+  cell.append(el("small", `${counted(p.errors, "error")} · ${p.clean} clean`, { class: "n" }));
   return cell;
 }
 
@@ -105,7 +106,7 @@ function drawBreakdown(envelope, select) {
   const p = row.polytope;
   const aspects = ["Accuracy", "Fluency"].map((aspect) => `${aspect} ${p.breakdown.aspects[aspect] || 0}`).join(", ");
   document.getElementById("breakdown-summary").textContent =
-    `${row.name}: ${p.errors} errors in ${p.n} annotated outputs (${p.clean} clean; ${p.words} words; penalty ${fixed(p.penalty, 1)}). ` +
+    `${row.name}: ${counted(p.errors, "error")} in ${counted(p.n, "annotated output")} (${p.clean} clean; ${counted(p.words, "word")}; penalty ${fixed(p.penalty, 1)}). ` +
     `By aspect: ${aspects}. Annotations scored: ${sources(p)}.`;
   document.getElementById("subtype-caption").textContent = `${row.name}: errors by subtype`;
   drawSubtypes(p, envelope.polytope);
@@ -139,15 +140,11 @@ export function renderPolytope(envelope, dataset, params) {
   drawBreakdown(envelope, select);
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 // One row per metric and level: n, the three coefficients and, when given, the paper's r.
 export function correlationRows(items, paper) {
   return items.map((c) => {
     const row = el("tr", null, { "data-metric": c.metric, "data-level": c.level });
-    const n = c.level === "system" ? plural(c.n, "system") : `${plural(c.n, "output")} (${plural(c.n_systems, "system")})`;
+    const n = c.level === "system" ? counted(c.n, "system") : `${counted(c.n, "output")} (${counted(c.n_systems, "system")})`;
     row.append(el("td", metricLabel(c.metric)), el("td", c.level), el("td", n, { class: "count" }));
     row.append(coefficientCell(c.pearson), coefficientCell(c.spearman), coefficientCell(c.kendall));
     if (paper) {
@@ -179,8 +176,8 @@ export function renderPolytopeCorrelations(envelope, showPrecisionRecall) {
   document.getElementById("pt-corr-about").textContent =
     `Pearson r (with Spearman ρ and Kendall τ) between PolyTope and each automatic metric: at system level one point per ` +
     `annotated system (its pooled PolyTope score against the metric's mean over its annotated outputs), at instance level ` +
-    `one point per annotated output. Here ${systems} system${systems === 1 ? " is" : "s are"} annotated, with ${outputs} ` +
-    `outputs in all. ${paper.source} reports r over ${paper.n_systems} systems and ${paper.n_outputs.toLocaleString("en")} ` +
+    `one point per annotated output. Here ${systems} system${systems === 1 ? " is" : "s are"} annotated, with ${counted(outputs, "output")} ` +
+    `in all. ${paper.source} reports r over ${paper.n_systems} systems and ${paper.n_outputs.toLocaleString("en")} ` +
     `annotated outputs; with other systems and far fewer outputs annotated these figures differ from the paper's, and a ` +
     `system-level r needs at least 3 annotated systems. They are what Loupe computes from this dataset's annotations, ` +
     `not a reproduction of the paper's Table 4.`;
@@ -198,6 +195,6 @@ export function renderFaithfulnessCorrelations(envelope, showPrecisionRecall) {
   document.getElementById("faith-corr-about").textContent =
     `${block.definition} Correlations with each automatic metric: at system level one point per system (its mean ` +
     `faithfulness against the metric's mean over the same outputs), at instance level one point per judged output; ` +
-    `here ${systems} systems and ${outputs} outputs.`;
+    `here ${counted(systems, "system")} and ${counted(outputs, "output")}.`;
   document.querySelector("#faith-corr-table tbody").replaceChildren(...correlationRows(items, null));
 }

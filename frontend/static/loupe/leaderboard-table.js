@@ -1,5 +1,6 @@
 // The leaderboard table: one row per system with means x100 and 95% CIs, metric headers that
 // ask the server to sort (and test) by that metric, and each row's paired test against the next.
+import { counted } from "./plural.js";
 import { el } from "./api.js";
 import {
   keepSortFocus,
@@ -51,7 +52,7 @@ function significanceCell(test) {
 function caption(envelope) {
   const ci = envelope.ci;
   const over = envelope.common_only
-    ? `over the ${envelope.common_documents} documents every system covers`
+    ? `over the ${counted(envelope.common_documents, "document")} every system covers`
     : "over each system's own documents";
   return (
     `Means ×100 with ${Math.round(ci.level * 100)}% confidence intervals ` +
@@ -115,7 +116,7 @@ export function renderTable(table, envelope, { showPrecisionRecall, onSort }) {
         const td = scoreCell(metric, cell ? cell.mean : null, cell ? [cell.ci_low, cell.ci_high] : null);
         // A mean over fewer documents than the row's (FAR where a FAM has no supported facet).
         if (cell && cell.n !== row.n_documents) {
-          td.append(el("small", `n = ${cell.n}`, { class: "n", title: `mean over ${cell.n} of the row's ${row.n_documents} documents` }));
+          td.append(el("small", `n = ${cell.n}`, { class: "n", title: `mean over ${cell.n} of the row's ${counted(row.n_documents, "document")}` }));
         }
         tr.append(td);
       }

@@ -1,6 +1,7 @@
 // The leaderboard page: reads the view (category, k, sort, common documents, P/R columns) from
 // the URL, asks GET /api/datasets/<slug>/leaderboard/ and draws the table and its companions,
 // and lists the human judgment studies with a form to upload one.
+import { counted } from "./plural.js";
 import { api } from "./api.js";
 import {
   bindControls,
@@ -41,7 +42,7 @@ function draw() {
   const e = envelope;
   document.getElementById("title").textContent = e.dataset_name || e.dataset;
   const scope = e.category ? CATEGORY_LABELS[e.category] : "All documents";
-  document.getElementById("subtitle").textContent = `${e.dataset} · ${e.systems.length} systems · ${scope} · k = ${e.k}`;
+  document.getElementById("subtitle").textContent = `${e.dataset} · ${counted(e.systems.length, "system")} · ${scope} · k = ${e.k}`;
   renderTable(table, e, { showPrecisionRecall: params.pr, onSort: sortBy });
   document.getElementById("rouge-settings").textContent = rougeText(e.rouge);
   let legend = legendText(e);

@@ -1,4 +1,5 @@
 // Leaderboards index: every dataset (GET /api/datasets/) with a link to its leaderboard page.
+import { counted } from "./plural.js";
 import { api, el } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 
@@ -15,7 +16,7 @@ async function main() {
     });
     document.querySelector("#datasets tbody").replaceChildren(...rows);
     status.textContent = datasets.length
-      ? `${datasets.length} datasets. Open one to compare its systems.`
+      ? `${counted(datasets.length, "dataset")}. Open one to compare its systems.`
       : "No datasets yet. An admin can import one with manage.py import_dataset.";
   } catch (error) {
     status.textContent = "";

@@ -1,5 +1,6 @@
 // Campaigns (admins): every campaign with its dataset, kind, state and progress, each linking to
 // its page; from GET /api/campaigns/.
+import { counted } from "./plural.js";
 import { api, el } from "./api.js";
 import { campaignBadge, KIND_LABELS, link } from "./manage-format.js";
 
@@ -9,7 +10,7 @@ function progressCell(campaign) {
   const total = campaign.task_count || 0;
   const done = campaign.done_count || 0;
   const bar = el("progress", null, { max: String(Math.max(total, 1)), value: String(done) });
-  const text = el("span", total ? `${done} of ${total} tasks done` : "no tasks assigned yet");
+  const text = el("span", total ? `${done} of ${counted(total, "task")} done` : "no tasks assigned yet");
   const id = `progress-${campaign.id}`;
   text.id = id;
   bar.setAttribute("aria-labelledby", id);

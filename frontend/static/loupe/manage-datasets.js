@@ -1,6 +1,7 @@
 // Manage datasets: the list (GET /api/datasets/) and the import form, which posts the file
 // (multipart) to POST /api/datasets/import/ with dry_run for "Validate only" and shows the
 // pipeline's report, or every problem of a refused file, in the page.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import { fieldErrors, FormErrors, submitOnEnter } from "./form-errors.js";
 import { facts, link, num } from "./manage-format.js";
@@ -102,8 +103,8 @@ function showSummary(data) {
     ...issueNodes(data.issues, `Warnings (${(data.issues || []).length})`),
   ];
   const title = data.dry_run
-    ? `Valid: ${data.documents} documents would become ${data.dataset}. Nothing was written.`
-    : `Imported ${data.dataset}: ${data.documents} documents.`;
+    ? `Valid: ${counted(data.documents, "document")} would become ${data.dataset}. Nothing was written.`
+    : `Imported ${data.dataset}: ${counted(data.documents, "document")}.`;
   show("done", title, ...nodes);
 }
 

@@ -1,5 +1,6 @@
 // The document view: one system's output on one document against the support groups, from
 // GET /api/datasets/<slug>/systems/<system>/documents/<id>/, with links to the neighbours.
+import { counted } from "./plural.js";
 import { api, el } from "./api.js";
 import {
   bindControls,
@@ -43,7 +44,7 @@ function drawFacts(view) {
     fam = set === view.fam.source ? view.fam.source : `${view.fam.source} (annotation set ${set})`;
   }
   const extraction = view.extracted
-    ? `${view.extracted.length} sentences, ${view.extraction_method || "given"}`
+    ? `${counted(view.extracted.length, "sentence")}, ${view.extraction_method || "given"}`
     : "none (abstractive output)";
   const facts = [
     ["Category", view.document.category ? CATEGORY_LABELS[view.document.category] : "—"],
@@ -80,7 +81,7 @@ function drawDocument(view) {
   document.getElementById("facets").replaceChildren(...facetItems(facets, view.considered, highlight));
   const covered = facets.filter((f) => f.covered).length;
   document.getElementById("facets-summary").textContent = view.fam
-    ? `${covered} of ${facets.length} facets covered by the first k = ${view.k} extracted sentences. ` +
+    ? `${covered} of ${counted(facets.length, "facet")} covered by the first k = ${view.k} extracted sentences. ` +
       "A facet is covered when every sentence of one of its support groups is considered; hover over or " +
       "focus a group to see its sentences in the document."
     : "No facet-aware mapping (FAM) for this document, so there are no support groups to compare with.";

@@ -2,6 +2,7 @@
 // against the previous one, and its download link; admins start a new version (zip or tar.gz,
 // with the annotators' anonymised FAMs or not) and the list follows the Celery job's progress.
 // Data: /api/datasets/<slug>/releases/ and /api/datasets/<slug>/ (public); textContent only.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import { showError } from "./leaderboard-format.js";
 import { pollMs } from "./timing.js";
@@ -82,7 +83,7 @@ function releaseItem(release) {
     const bar = el("progress", null, { max: String(progress.total || 1), "aria-label": `Export of version ${release.version}` });
     if (progress.total) bar.value = progress.done || 0;
     else bar.removeAttribute("value"); // indeterminate until the job knows its total
-    const text = progress.total ? `${progress.done || 0} of ${progress.total} rows${progress.stage ? ` · ${progress.stage}` : ""}` : release.status === "queued" ? "Waiting for a worker…" : progress.stage || "Starting…";
+    const text = progress.total ? `${progress.done || 0} of ${counted(progress.total, "row")}${progress.stage ? ` · ${progress.stage}` : ""}` : release.status === "queued" ? "Waiting for a worker…" : progress.stage || "Starting…";
     li.append(bar, el("p", text, { class: "muted rel-progress" }));
   }
   if (release.status === "failed") li.append(el("p", `The export failed: ${release.error || "no reason given"}`, { class: "error" }));

@@ -2,6 +2,7 @@
 // GET /api/scoring-jobs/<id>/ until it is final, or until the server refuses for good (a 4xx
 // other than 429: the job is gone, or not ours to see). The leaderboard and the upload page
 // share it.
+import { counted } from "./plural.js";
 import { el, when } from "./api.js";
 import { JobFollower } from "./job-follow.js";
 import { recoveryText } from "./job-recovery.js";
@@ -61,7 +62,7 @@ export class JobView extends JobFollower {
     this.counts.textContent =
       job.status === "queued" && !job.chunks_total
         ? "Waiting for a worker to start it."
-        : `${job.chunks_done} of ${job.chunks_total} chunks · ${job.outputs_total} outputs · ` +
+        : `${job.chunks_done} of ${counted(job.chunks_total, "chunk")} · ${counted(job.outputs_total, "output")} · ` +
           `${job.scores_written} scores written`;
     const recovered = recoveryText(job);
     if (recovered) this.counts.textContent += ` · ${recovered}`;

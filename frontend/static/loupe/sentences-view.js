@@ -1,6 +1,6 @@
 // Workspace document pane: the numbered sentences and their marks.
 import { el } from "./api.js";
-import { scorerLabel } from "./suggest.js";
+import { badgeText, scorerLabel } from "./scorer-names.js";
 import { $, S, currentGroup } from "./state.js";
 import { setCursor, toggle } from "./actions.js";
 import { facetSuggestions } from "./suggest-view.js";
@@ -65,10 +65,13 @@ export function renderSentences() {
       }
     });
     for (const s of suggested) {
+      const count = suggestions.filter((item) => item.scorer === s.scorer).length;
+      const spelled = `Suggested by ${scorerLabel(s.scorer)}, rank ${s.rank} of ${count}, score ${Number(s.score).toFixed(2)}`;
       marks.push(
-        el("span", `${S.letters[s.scorer] || "?"}${s.rank}`, {
-          class: `mark sugg s${Math.max(0, Object.keys(S.letters).indexOf(s.scorer)) % 3}`,
-          title: `Suggested by ${scorerLabel(s.scorer)}: rank ${s.rank}, score ${Number(s.score).toFixed(2)}`,
+        el("span", badgeText(S.tags[s.scorer] || s.scorer, s.rank), {
+          class: `mark sugg s${Math.max(0, Object.keys(S.tags).indexOf(s.scorer)) % 3}`,
+          title: spelled,
+          "aria-label": spelled,
         }),
       );
     }

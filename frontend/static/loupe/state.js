@@ -17,7 +17,8 @@ export const S = {
   show: localStorage.getItem("loupe:show-suggestions") !== "0",
   readOnly: false,
   server: null, // the server's state while a conflict is open
-  letters: {},
+  tags: {}, // scorer -> its short tag in the badges ("R-1")
+  scorer: null, // the current scorer: the one whose pick "a" adds
   sentences: [], // <li> per sentence
   cards: [], // per facet: {li, head, status, body, groups, radios, note, sugg, others}
   historyOpen: false,

@@ -1,7 +1,10 @@
-// Workspace suggestions: ranking per facet, accepting, showing/hiding, and their chips.
+// Workspace suggestions: ranking per facet, accepting, showing/hiding, and their chips. One
+// scorer is the current one (its row is marked): "a" adds its best pick not yet in the group,
+// "A" makes the next scorer current, and a suggestion chip with the keyboard focus (or clicked)
+// is accepted as it is and makes its scorer current.
 import { el } from "./api.js";
 import * as fam from "./fam.js";
-import { scorerLabel, scorerLetters } from "./suggest.js";
+import { scorerLabel, scorerTags, tagAndLabel } from "./scorer-names.js";
 import { $, S, flash, currentGroup, ctx, ui } from "./state.js";
 import { edit, setCursor } from "./actions.js";
 
@@ -50,24 +53,80 @@ export function acceptSuggestion(sentence) {
   S.sentences[sentence].scrollIntoView({ block: "nearest" });
 }
 
-export function acceptTop() {
+// The scorers in the order of their rows, and the current one (the first until one is chosen).
+export function scorerNames() {
+  return Object.keys(S.suggestions.scorers || {});
+}
+
+export function currentScorer() {
+  const names = scorerNames();
+  return names.includes(S.scorer) ? S.scorer : names[0] || null;
+}
+
+// Mark the current scorer's rows without redrawing them (a chip keeps its focus).
+function markCurrentRows() {
+  const current = currentScorer();
+  for (const row of document.querySelectorAll("#facets .srow")) {
+    const on = row.dataset.scorer === current;
+    row.classList.toggle("current", on);
+    row.setAttribute("aria-current", String(on));
+  }
+}
+
+function chooseScorer(scorer) {
+  if (!scorerNames().includes(scorer) || scorer === S.scorer) return;
+  S.scorer = scorer;
+  markCurrentRows();
+}
+
+function suggestionsUsable() {
   if (!S.show) {
     flash("Suggestions are hidden: press s to show them.");
-    return;
+    return false;
   }
   if (!suggestionsReady()) {
     flash("Suggestions are not ready yet.");
-    return;
+    return false;
   }
+  return true;
+}
+
+// "a": the focused suggestion chip, else the current scorer's best pick not yet in the group.
+export function acceptTop() {
+  if (!suggestionsUsable()) return;
   const g = currentGroup();
   const members = g >= 0 ? S.facets[S.facet].groups[g] : [];
-  const top = facetSuggestions(S.facet).find((s) => !members.includes(s.sentence));
-  if (!top) {
-    flash("Every suggestion for this facet is already in the group.");
+  const focused = document.activeElement && document.activeElement.closest("#facets .srow .chip");
+  const all = facetSuggestions(S.facet);
+  let pick = null;
+  if (focused) {
+    const scorer = focused.closest(".srow").dataset.scorer;
+    const sentence = Number(focused.dataset.sentence);
+    pick = all.find((s) => s.scorer === scorer && s.sentence === sentence);
+    if (pick) chooseScorer(scorer);
+    if (pick && members.includes(sentence)) {
+      flash(`Sentence ${sentence + 1} is already in the group.`);
+      return;
+    }
+  }
+  const scorer = currentScorer();
+  if (!pick) pick = all.find((s) => s.scorer === scorer && !members.includes(s.sentence));
+  if (!pick) {
+    const more = scorerNames().length > 1 ? " Press A to switch the current scorer." : "";
+    flash(`Every ${scorerLabel(scorer)} suggestion for this facet is already in the group.${more}`);
     return;
   }
-  acceptSuggestion(top.sentence);
-  flash(`Added sentence ${top.sentence + 1} (${scorerLabel(top.scorer)} #${top.rank}).`);
+  acceptSuggestion(pick.sentence);
+  flash(`Added sentence ${pick.sentence + 1} (${scorerLabel(pick.scorer)} #${pick.rank}).`);
+}
+
+// "A": the next scorer becomes the current one.
+export function nextScorer() {
+  if (!suggestionsUsable()) return;
+  const names = scorerNames();
+  S.scorer = names[(names.indexOf(currentScorer()) + 1) % names.length];
+  markCurrentRows();
+  flash(`a now adds ${scorerLabel(S.scorer)}'s suggestions.`);
 }
 
 export function toggleSuggestions(value = !S.show) {
@@ -87,7 +146,7 @@ export function onSuggestions(data, error) {
     return;
   }
   S.suggestions = data;
-  S.letters = scorerLetters(Object.keys(data.scorers || {}));
+  S.tags = scorerTags(Object.keys(data.scorers || {}));
   ui.render();
 }
 
@@ -107,9 +166,13 @@ export function suggestionItems(f) {
   const members = g >= 0 ? S.facets[f].groups[g] : [];
   const items = [el("h3", "Suggestions")];
   const all = facetSuggestions(f);
-  for (const scorer of Object.keys(S.suggestions.scorers)) {
-    const row = el("div", null, { class: "srow", "data-scorer": scorer });
-    row.append(el("span", `${S.letters[scorer]} · ${scorerLabel(scorer)}`, { class: "sname" }));
+  const current = currentScorer();
+  for (const scorer of scorerNames()) {
+    const on = scorer === current;
+    const row = el("div", null, { class: `srow${on ? " current" : ""}`, "data-scorer": scorer, "aria-current": String(on) });
+    const name = el("span", tagAndLabel(S.tags[scorer], scorer, " · "), { class: "sname" });
+    name.append(el("kbd", "a", { class: "sa", title: "a adds this scorer's suggestions (A switches)" }));
+    row.append(name);
     for (const s of all.filter((item) => item.scorer === scorer)) {
       const added = members.includes(s.sentence);
       const chip = el("button", null, {
@@ -118,10 +181,14 @@ export function suggestionItems(f) {
         "data-sentence": String(s.sentence),
         "data-focus-key": `sg-${f}-${scorer}-${s.rank}`,
         title: added ? "Already in the current group" : "Add to the current group",
-        "aria-label": `Sentence ${s.sentence + 1}, score ${Number(s.score).toFixed(2)}${added ? ", in the group" : ", add to the group"}`,
+        "aria-label": `${scorerLabel(scorer)} #${s.rank}: sentence ${s.sentence + 1}, score ${Number(s.score).toFixed(2)}${added ? ", in the group" : ", add to the group"}`,
       });
       chip.append(el("span", `S${s.sentence + 1}`), el("small", Number(s.score).toFixed(2)));
-      chip.addEventListener("click", () => acceptSuggestion(s.sentence));
+      chip.addEventListener("focus", () => chooseScorer(scorer));
+      chip.addEventListener("click", () => {
+        chooseScorer(scorer);
+        acceptSuggestion(s.sentence);
+      });
       row.append(chip);
       // Logged only while the task can be edited: a submitted task's redraw (the one right
       // after submitting, say) logs nothing, so no event reaches the server after the submission.

@@ -4,37 +4,6 @@ import { api } from "./api.js";
 import { startHeartbeat, TAB, tabAlive } from "./saver.js";
 import { pollMs } from "./timing.js";
 
-const ROUGE = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougel: "ROUGE-L", rougeavg: "ROUGE-AVG" };
-
-// "rougeavg-f" -> "ROUGE-AVG F"; "tfidf" -> "TF-IDF"; unknown names are shown as they are.
-export function scorerLabel(name) {
-  const match = /^(rouge(?:1|2|l|avg))-([fpr])$/i.exec(name);
-  if (match) return `${ROUGE[match[1].toLowerCase()]} ${match[2].toUpperCase()}`;
-  if (name === "tfidf") return "TF-IDF";
-  if (name === "tfidf-document") return "TF-IDF (doc)";
-  if (name === "embedding") return "Embedding";
-  return name;
-}
-
-const SHORT = { rougeavg: "R", rouge1: "R1", rouge2: "R2", rougel: "RL" };
-
-// A short tag per scorer for the badges in the text ("R", "T", "E"), unique within the task.
-export function scorerLetters(names) {
-  const letters = {};
-  const used = new Set();
-  for (const name of names) {
-    const rouge = /^(rouge(?:1|2|l|avg))-[fpr]$/i.exec(name);
-    let letter = rouge
-      ? SHORT[rouge[1].toLowerCase()]
-      : { tfidf: "T", "tfidf-document": "TD", embedding: "E" }[name] || name.slice(0, 2).toUpperCase();
-    const base = letter;
-    for (let i = 2; used.has(letter); i += 1) letter = `${base}${i}`;
-    used.add(letter);
-    letters[name] = letter;
-  }
-  return letters;
-}
-
 // Poll GET suggestions until they are ready or failed; onUpdate gets every answer. A failed
 // request is retried with backoff (and at once when the browser is back online).
 export function pollSuggestions(taskId, onUpdate) {

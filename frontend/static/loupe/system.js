@@ -1,5 +1,6 @@
 // A system's page: its output versions (older ones stay readable), the version's upload report
 // and its per-document scores, sortable here, each row linking to the document view.
+import { counted } from "./plural.js";
 import { api, el, when } from "./api.js";
 import {
   bindControls,
@@ -34,7 +35,7 @@ function drawVersions() {
   const latest = data.versions[0];
   const options = [el("option", `Latest (version ${latest.number})`, { value: "0" })];
   for (const v of data.versions) {
-    options.push(el("option", `Version ${v.number} · ${when(v.created_at)} · ${v.outputs} outputs`, { value: String(v.number) }));
+    options.push(el("option", `Version ${v.number} · ${when(v.created_at)} · ${counted(v.outputs, "output")}`, { value: String(v.number) }));
   }
   controls.version.replaceChildren(...options);
   setSelect(controls.version, params.version);
@@ -44,7 +45,7 @@ function drawVersions() {
     ["Version", `${data.version} of ${data.versions.length}${data.version === latest.number ? " (latest, on the leaderboard)" : " (older: not on the leaderboard)"}`],
     ["Uploaded", `${when(shown.created_at)}${shown.uploaded_by ? ` by ${shown.uploaded_by}` : ""}`],
     ["Source", shown.source || "—"],
-    ["Outputs", `${shown.outputs} documents`],
+    ["Outputs", counted(shown.outputs, "document")],
   ];
   renderFacts(document.getElementById("version-facts"), facts);
   const report = shown.report || [];
@@ -94,7 +95,7 @@ function polytopeDocumentCell(p) {
   }
   cell.append(el("span", fixed(p.score, 2), { class: "mean" }));
   const errors = p.errors ? `${p.critical} C · ${p.major} M · ${p.minor} m` : "no errors";
-  cell.append(el("small", `${errors} · ${p.words} words`, { class: "n" }));
+  cell.append(el("small", `${errors} · ${counted(p.words, "word")}`, { class: "n" }));
   return cell;
 }
 
@@ -119,7 +120,7 @@ function meanRow(metrics) {
     const mean = data.means[metric];
     const cell = scoreCell(metric, mean ? mean.mean : null);
     const n = mean ? mean.n : 0;
-    cell.append(el("small", `n = ${n}`, { class: "n", title: `${n} documents with a ${metricLabel(metric)} score` }));
+    cell.append(el("small", `n = ${n}`, { class: "n", title: `${counted(n, "document")} with a ${metricLabel(metric)} score` }));
     row.append(cell);
   }
   if (data.polytope) row.append(polytopeMeanCell());
@@ -152,8 +153,8 @@ function drawMeanNotes(metrics) {
   }
   const lines = [...groups.values()].map(({ leftOut, metrics: columns }) => {
     const names = columns.map(metricLabel).join(", ");
-    if (!leftOut.length) return el("li", `${names}: mean over all ${total} documents.`);
-    return el("li", `${names}: mean over ${total - leftOut.length} of ${total} documents; left out: ${leftOutText(leftOut)}.`);
+    if (!leftOut.length) return el("li", `${names}: mean over all ${counted(total, "document")}.`);
+    return el("li", `${names}: mean over ${total - leftOut.length} of ${counted(total, "document")}; left out: ${leftOutText(leftOut)}.`);
   });
   const p = data.polytope;
   if (p && total) {
@@ -161,7 +162,7 @@ function drawMeanNotes(metrics) {
     lines.push(
       el(
         "li",
-        `PolyTope: ${fixed(p.score, 2)}, pooled over the words of the ${p.n} annotated outputs ` +
+        `PolyTope: ${fixed(p.score, 2)}, pooled over the words of the ${counted(p.n, "annotated output")} ` +
           `(${p.critical} critical, ${p.major} major, ${p.minor} minor errors; ${p.clean} clean)` +
           (missing ? `; ${missing} output${missing === 1 ? "" : "s"} not annotated, which is not the same as clean.` : "."),
       ),
@@ -205,7 +206,7 @@ function draw() {
   const scope = data.category ? CATEGORY_LABELS[data.category] : "all categories";
   document.getElementById("subtitle").textContent = `${data.kind} system on ${data.dataset} · version ${data.version} · k = ${data.k}`;
   document.getElementById("count").textContent =
-    `${data.documents.length} documents with an output (${scope}).` +
+    `${counted(data.documents.length, "document")} with an output (${scope}).` +
     (data.kind === "extractive" && !data.metrics.includes("far") ? ` No FAR scores at k = ${data.k} yet.` : "");
   drawVersions();
   drawTable();

@@ -3,6 +3,7 @@
 // This entry wires the keyboard and buttons and loads the task; the rest lives in
 // state.js, actions.js, sentences-view.js, facets-view.js, suggest-view.js and dialogs.js;
 // what it shares with the span workspace is task-page.js, task-actions.js and task-dialogs.js.
+import { counted } from "./plural.js";
 import { api } from "./api.js";
 import * as fam from "./fam.js";
 import { toggleInstructions } from "./instructions.js";
@@ -26,7 +27,7 @@ import {
   submitFromKeyboard,
   reopen,
 } from "./actions.js";
-import { acceptTop, toggleSuggestions, onSuggestions } from "./suggest-view.js";
+import { acceptTop, nextScorer, toggleSuggestions, onSuggestions } from "./suggest-view.js";
 import {
   onSaveState,
   loadHistory,
@@ -48,6 +49,7 @@ function bindKeyboard() {
     "]": () => cycleGroup(1),
     x: () => deleteGroup(currentGroup()),
     a: acceptTop,
+    A: nextScorer,
     u: () => toggleLabel("no_support"),
     o: () => toggleLabel("noise"),
     s: () => toggleSuggestions(),
@@ -121,8 +123,8 @@ async function main() {
   $("doc-title").textContent = `Document ${task.document.external_id}`;
   const parts = [
     task.campaign.name,
-    `${task.document.sentences.length} sentences`,
-    `${n} facet${n === 1 ? "" : "s"}`,
+    counted(task.document.sentences.length, "sentence"),
+    counted(n, "facet"),
     task.campaign.blind ? "blind" : "not blind",
   ];
   if (!task.editable) parts.push(`annotator ${task.annotator}`);

@@ -64,6 +64,7 @@ FAM_CAMPAIGN_MEASURES = (
 
 _NO_UNIT = "no facet has support from either annotator (every facet was skipped)"
 _NO_CATEGORIES = "no document categories were given"
+_NO_DOCUMENT = "no document in this subset"
 
 
 def _masi(a: frozenset, b: frozenset) -> float:
@@ -205,7 +206,8 @@ class FamCampaignAgreement:
 
         Returns:
             measure -> ``(score, interval)`` for each of ``MEAN_MEASURES``, resampled with the
-            result's own seed, level and resamples.
+            result's own seed, level and resamples; an empty subset's scores are undefined
+            with the reason "no document in this subset".
 
         Raises:
             UnknownDocumentError: a document that is not in the result.
@@ -228,11 +230,10 @@ class FamCampaignAgreement:
         for name, parts in chosen.items():
             total, n = float(parts[:, 0].sum()), int(parts[:, 1].sum())
             excluded = int(parts[:, 2].sum())
-            score = (
-                Score(total / n, n=n, excluded=excluded)
-                if n
-                else Score.undefined(_NO_UNIT, excluded=excluded)
-            )
+            if n:
+                score = Score(total / n, n=n, excluded=excluded)
+            else:
+                score = Score.undefined(_NO_UNIT if rows else _NO_DOCUMENT, excluded=excluded)
             out[name] = (score, intervals[name])
         return out
 
