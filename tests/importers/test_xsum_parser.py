@@ -242,9 +242,9 @@ def test_tiny_report_counts_and_lines(tiny):
     assert "offsets checked on all 7 span rows: 6 give their span" in first
     assert "1 of them clipped" in first
     assert "1 match no convention" in first
-    assert "1 repeated rows kept once, 1 rows typed NULL but with words not stored" in first
-    assert "1 no-span rows beside the same worker's spans ignored, 1 missing worker rows" in first
-    assert "3 summaries write ' as \\'" not in first and "1 summaries write ' as \\'" in first
+    assert "1 repeated row kept once, 1 row typed NULL but with words not stored" in first
+    assert "1 no-span row beside the same worker's spans ignored, 1 missing worker row," in first
+    assert "3 summaries write ' as \\'" not in first and "1 summary writes ' as \\'" in first
     assert lines == [
         f"{HALLUCINATIONS_FILE}:6 [hallucinated_span]: BERTS2S summary of 101, wid_0: repeats "
         "an earlier row; kept once",
@@ -355,7 +355,7 @@ def test_real_report_counts_every_row(release):
     assert "26 of them clipped" in first
     assert "13 match no convention" in first
     assert "33 repeated rows kept once, 7 rows typed NULL but with words not stored" in first
-    assert "5 no-span rows beside the same worker's spans ignored, 1 missing worker rows" in first
+    assert "5 no-span rows beside the same worker's spans ignored, 1 missing worker row," in first
     assert len(release.report) == 1 + 13 + 33 + 7 + 5 + 1
 
 

@@ -17,6 +17,7 @@ from annotation.imports.bundle import (
     SpanSetRecord,
 )
 from scoring.metrics.spans import SpanSchemeError, scheme_get, validate_errors
+from scoring.metrics.wording import counted
 
 from .judgements import Judgement, Tally, judgements
 from .offsets import CLIPPED, PLACED, UNPLACED
@@ -79,15 +80,18 @@ def _counts_line(tally: Tally, documents: int, escaped: int) -> ReportLine:
     spans = rows[PLACED] + rows[CLIPPED] + rows[UNPLACED]
     return ReportLine(
         Location(HALLUCINATIONS_FILE),
-        f"{documents} documents without article text; offsets checked on all {spans} span rows: "
+        f"{counted(documents, 'document')} without article text; offsets checked on all "
+        f"{counted(spans, 'span row')}: "
         f"{rows[PLACED] + rows[CLIPPED]} give their span under the release's convention "
         f"([start - 1, end - 1) of the summary: 0-based and end exclusive into the tool's "
         f"line break + summary), {rows[CLIPPED]} of them clipped where they began at that line "
         f"break; {rows[UNPLACED]} match no convention and are kept as words without a position. "
-        f"{rows['duplicate']} repeated rows kept once, {rows['typeless']} rows typed NULL but "
-        f"with words not stored, {rows['no-span beside spans']} no-span rows beside the same "
-        f"worker's spans ignored, {rows['missing worker']} missing worker rows, "
-        f"{rows['no span']} clean judgements (no span). {escaped} summaries write ' as \\' "
+        f"{counted(rows['duplicate'], 'repeated row')} kept once, "
+        f"{counted(rows['typeless'], 'row')} typed NULL but with words not stored, "
+        f"{counted(rows['no-span beside spans'], 'no-span row')} beside the same worker's "
+        f"spans ignored, {counted(rows['missing worker'], 'missing worker row')}, "
+        f"{counted(rows['no span'], 'clean judgement')} (no span). "
+        f"{counted(escaped, 'summary writes', 'summaries write')} ' as \\' "
         "(stored as ', which the offsets count as one character).",
     )
 
