@@ -108,3 +108,34 @@ def test_bars_with_nothing_to_draw_say_no_data():
         root = parse(svg)
         check_document(root, svg)
         assert is_empty(root)
+
+
+def test_ten_systems_numbers_labels_and_note_keep_apart():
+    """Ten systems with error bars: the numbers 9, 10 and 11-wide labels would touch in one
+    row, so they alternate over two; no text box comes within 2 units of another."""
+    import itertools
+
+    from tests.plot_helpers import mark_box, stat
+
+    def ten(category):
+        systems = [
+            {"system": f"s{i}", "name": f"System {i}", "far": stat(0.3 + i / 50)} for i in range(10)
+        ]
+        return {"ci": {"level": 0.95}, "category": category, "systems": systems}
+
+    envs = {c: ten(c) for c in ("noise", "low", "high", "low+high")}
+    svg = category_bars_svg(envs, title="FAR by category")
+    root = parse(svg)
+    check_document(root, svg)
+    numbers = by_class(root, "text", "bar-number")
+    assert len(numbers) == len(by_class(root, "rect", "bar")) == 40
+    texts = [t for c in ("bar-number", "category-label", "note") for t in by_class(root, "text", c)]
+    assert len(by_class(root, "text", "note")) == 1
+    boxes = [(t.text, mark_box(t)) for t in texts]
+    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+        width = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+        height = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
+        assert width <= -2 or height <= -2, (a, b, box_a, box_b)
+    bottom = plot_area(root)[3]
+    assert all(mark_box(t)[1] > bottom for t in texts)
+    assert max(mark_box(t)[3] for t in texts) <= float(root.get("height"))

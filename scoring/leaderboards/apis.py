@@ -286,7 +286,9 @@ class SystemVersionListApi(APIView):
 
 
 class SystemScoresApi(APIView):
-    """Per-document scores of a system's output version (the latest unless ``version``)."""
+    """Per-document scores of a system's output version (the latest unless ``version``), and
+    ``has_fams``, whether the dataset has a FAM FAR can be computed against (without one the
+    page shows no FAR filters)."""
 
     permission_classes = [IsResearcherOrAdmin]
 
@@ -325,6 +327,7 @@ class SystemScoresApi(APIView):
                 "k": data["k"],
                 "category": data.get("category") or None,
                 "versions": output_version_list(dataset=dataset, system=system),
+                "has_fams": scoring_fams_exist(dataset=dataset),
                 **table,
             }
         )

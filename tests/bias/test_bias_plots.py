@@ -15,7 +15,7 @@ from scoring.bias.plots import PLOTS
 from scoring.bias.services import bias_run_inline
 from scoring.leaderboards.selectors.board import leaderboard_colours
 from tests.bias.conftest import add_output
-from tests.plot_helpers import by_class, mark_box, parse
+from tests.plot_helpers import NS, by_class, mark_box, parse
 
 DOCUMENTS = [
     [
@@ -121,3 +121,40 @@ def test_scatter_labels_never_overlap_and_every_point_is_named(eleven, client_fo
     assert points <= labelled | legend, points - labelled - legend
     # The extractive systems' points coincide: their labels cannot all sit beside them.
     assert legend, "five coinciding points were all labelled"
+
+
+def _overlap(box_a, box_b, gap: float = 0.0) -> bool:
+    """Whether two boxes overlap or come closer than ``gap`` in both directions."""
+    width = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+    height = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
+    return width > -gap and height > -gap
+
+
+@pytest.mark.parametrize("name", ["novel", "positions"])
+def test_bar_numbers_of_eleven_sources_never_run_together(eleven, client_for, name):
+    """No bar number, category label or note touches another (at least 2 units apart), and
+    a bar's number, when drawn, stands centred under its own bar; the novel plot (four groups,
+    room for them) numbers every bar, a number read in a <title> too."""
+    root = _plot(client_for("researcher"), name)
+    texts = [
+        t for cls in ("bar-number", "category-label", "note") for t in by_class(root, "text", cls)
+    ]
+    boxes = [("".join(t.itertext()), mark_box(t)) for t in texts]
+    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+        assert not _overlap(box_a, box_b, gap=2.0), (a, b, box_a, box_b)
+    bars = by_class(root, "rect", "bar")
+    legend = [item.get("data-system") for item in by_class(root, "g", "legend-item")]
+    centres = [
+        (float(bar.get("x")) + float(bar.get("width")) / 2, legend.index(bar.get("data-system")))
+        for bar in bars
+    ]
+    numbers = by_class(root, "text", "bar-number")
+    for number in numbers:
+        x = float(number.get("x"))
+        centre, index = min(centres, key=lambda pair: abs(pair[0] - x))
+        assert abs(centre - x) < 0.02 and index + 1 == int(number.text), (number.text, x)
+    if name == "novel":
+        assert len(numbers) == len(bars) == 44
+        for bar in bars:
+            number = legend.index(bar.get("data-system")) + 1
+            assert bar.find(f"{NS}title").text.startswith(f"{number}. "), bar.get("data-system")

@@ -1,6 +1,6 @@
 """A dataset without FAMs (the hand-worked PolyTope one) has no FAR: its leaderboard shows no
-FAR plots and no facet-category or k filter, and one line says why; the demo (gold FAMs) keeps
-them. Checked at 1280x800."""
+FAR plots and no facet-category or k filter, and one line says why; so does a system's page
+(no filter, one line); the demo (gold FAMs) keeps them. Checked at 1280x800."""
 
 from __future__ import annotations
 
@@ -15,6 +15,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 NOTE = (
     "No FAR plots or facet-category and k filters: this dataset has no FAMs (gold or released)"
     " to compute FAR against."
+)
+SYSTEM_NOTE = (
+    "No facet-category or k filter: this dataset has no FAMs (gold or released) to compute FAR"
+    " against."
 )
 
 
@@ -49,3 +53,37 @@ def test_without_fams_no_far_plots_or_filters_and_a_note_says_why(context, board
     expect(page.locator("#category")).to_be_visible()
     expect(page.locator("#k")).to_be_visible()
     expect(page.locator("#no-fams")).to_be_hidden()
+
+
+def test_a_system_page_without_fams_has_no_far_filters_and_a_note_says_why(context, board):
+    from scoring.scores.services import scoring_pending_run_inline
+    from tests.scoring.polytope_helpers import build
+
+    scoring_pending_run_inline(dataset=build()["dataset"])
+    page = context.new_page()
+    login(page, board.url, "researcher")
+    page.goto(f"{board.url}/leaderboards/pt/systems/a/")
+    expect(page.locator("#system-page")).to_have_attribute("aria-busy", "false")
+    assert api(page, board.url, "/api/datasets/pt/systems/a/scores/")["has_fams"] is False
+    expect(page.locator("#doc-table tbody tr")).to_have_count(3)
+    expect(page.locator("#category")).to_be_hidden()
+    expect(page.locator("#k")).to_be_hidden()
+    expect(page.locator("#version")).to_be_visible()
+    expect(page.locator("#show-pr")).to_be_visible()
+    note = page.locator("#no-fams")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(SYSTEM_NOTE)
+    box = note.bounding_box()
+    assert box["height"] < 30 and box["x"] + box["width"] <= 1280  # one line
+    # Nothing else speaks of k or of FAR scores to come.
+    expect(page.locator("#subtitle")).not_to_contain_text("k =")
+    expect(page.locator("#count")).not_to_contain_text("FAR")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+    # The demo has gold FAMs: a system's page keeps the filters, without the note.
+    page.goto(f"{board.url}/leaderboards/demo/systems/lead-3/")
+    expect(page.locator("#system-page")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#category")).to_be_visible()
+    expect(page.locator("#k")).to_be_visible()
+    expect(page.locator("#no-fams")).to_be_hidden()
+    expect(page.locator("#subtitle")).to_contain_text("k = 3")

@@ -134,6 +134,7 @@ def test_partial_coverage_is_said_and_common_only_restricts(scored, client_for, 
     assert [(v["number"], v["outputs"]) for v in versions] == [(2, 2), (1, 6)]
     old = api.get("/api/datasets/demo/systems/lead-3/scores/", {"version": 1}).json()
     assert old["version"] == 1 and len(old["documents"]) == 6
+    assert old["has_fams"] is True  # gold FAMs: the system page keeps its FAR filters
 
 
 def test_downloads_and_command_serve_the_same_rows(scored, client_for):

@@ -147,6 +147,7 @@ def test_correlations_with_the_automatic_metrics_and_as_a_human_study(pt, resear
 
 def test_the_system_scores_api_gives_each_outputs_polytope(pt, researcher):
     data = researcher.get("/api/datasets/pt/systems/a/scores/").json()
+    assert data["has_fams"] is False  # no FAM to compute FAR against: the page says so
     by_doc = {d["external_id"]: d["polytope"] for d in data["documents"]}
     assert by_doc["d1"] == {
         "score": 50.0,

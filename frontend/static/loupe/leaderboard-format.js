@@ -122,6 +122,14 @@ export function renderFacts(list, pairs) {
   );
 }
 
+// FAR's filters (facet category and k, the .far-filter fields of leaderboard_filters.html) need a
+// FAM to compute FAR against: without one they are hidden and the #no-fams line
+// (no_fams_note.html) says why.
+export function showFarFilters(hasFams) {
+  for (const field of document.querySelectorAll("#controls .far-filter")) field.hidden = !hasFams;
+  document.getElementById("no-fams").hidden = hasFams;
+}
+
 export function showError(node, message) {
   node.textContent = message;
   node.hidden = !message;

@@ -10,6 +10,7 @@ import {
   queryString,
   readParams,
   showError,
+  showFarFilters,
   writeParams,
 } from "./leaderboard-format.js";
 import { renderApes } from "./leaderboard-apes.js";
@@ -56,9 +57,8 @@ function draw() {
   document.getElementById("legend").textContent = legend;
   renderCoverage(e);
   // FAR's plots and filters need a FAM to compute FAR against: without one, a note says so.
-  for (const field of document.querySelectorAll("#controls .far-filter")) field.hidden = !e.has_fams;
+  showFarFilters(Boolean(e.has_fams));
   document.getElementById("plots-section").hidden = !e.has_fams;
-  document.getElementById("no-fams").hidden = Boolean(e.has_fams);
   if (e.has_fams) renderPlots(dataset, params);
   renderCorrelations(e.correlations, params.pr);
   renderPolytope(e, dataset, params);

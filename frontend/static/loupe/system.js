@@ -17,6 +17,7 @@ import {
   scoreCell,
   setSelect,
   showError,
+  showFarFilters,
   sortHeader,
   visibleMetrics,
   writeParams,
@@ -204,10 +205,14 @@ function draw() {
   document.getElementById("title").textContent = data.name;
   document.title = `${data.name} on ${data.dataset} · Loupe`;
   const scope = data.category ? CATEGORY_LABELS[data.category] : "all categories";
-  document.getElementById("subtitle").textContent = `${data.kind} system on ${data.dataset} · version ${data.version} · k = ${data.k}`;
+  // Without a FAM there is no FAR: no k or category filter (a line says why), no k to name.
+  const hasFams = Boolean(data.has_fams);
+  showFarFilters(hasFams);
+  document.getElementById("subtitle").textContent =
+    `${data.kind} system on ${data.dataset} · version ${data.version}` + (hasFams ? ` · k = ${data.k}` : "");
   document.getElementById("count").textContent =
     `${counted(data.documents.length, "document")} with an output (${scope}).` +
-    (data.kind === "extractive" && !data.metrics.includes("far") ? ` No FAR scores at k = ${data.k} yet.` : "");
+    (hasFams && data.kind === "extractive" && !data.metrics.includes("far") ? ` No FAR scores at k = ${data.k} yet.` : "");
   drawVersions();
   drawTable();
 }

@@ -8,11 +8,37 @@ from .axes import Area, Scale, domain, frame, legend, y_axis
 from .colours import colours_for
 from .envelope import Stat, metric_stat, system_names
 from .svg import GRID, HEIGHT, INK, MUTED, WIDTH, document, el, no_data, text
-from .textfit import truncate
+from .textfit import text_width, truncate
 from .values import data_value, metric_label, optional, shown
 
 CATEGORY_ORDER = ("noise", "low", "high", "low+high")
 CATEGORY_LABELS = {"noise": "Noise", "low": "Low", "high": "High", "low+high": "Low + High"}
+# The bar numbers under the bars: their font size, the room kept between two of them, and the
+# step between their rows when they alternate over two rows (a number's box is 1.3 sizes high).
+NUMBER_SIZE = 10
+NUMBER_GAP = 3.0
+NUMBER_STEP = 16
+
+
+def number_rows(slot: float, count: int) -> int:
+    """How many rows the bar numbers 1..``count`` need so that no two touch.
+
+    Numbers sit centred under their bars, ``slot`` apart; one row when the widest fits in a
+    slot, else two alternating rows (neighbours a row apart, a row's numbers two slots apart).
+
+    Args:
+        slot: the distance between two neighbouring bars' centres.
+        count: the number of systems (the widest number).
+
+    Returns:
+        1 or 2; 0 when even two rows would not keep the numbers apart (none are drawn then;
+        the legend's colours and each bar's tooltip, which starts with its number, remain).
+    """
+    room = text_width(str(count), NUMBER_SIZE) + NUMBER_GAP
+    for rows in (1, 2):
+        if rows * slot >= room:
+            return rows
+    return 0
 
 
 def _ci_text(envelopes: Mapping[str, Mapping]) -> str:
@@ -72,15 +98,24 @@ def category_bars_svg(
     palette = colours_for(slugs, colours)
     entries = [(s, f"{i}. {truncate(names[s], 30)}", palette[s]) for i, s in enumerate(slugs, 1)]
     legend_marks, legend_bottom = legend(entries, top=48)
-    area = Area(left=72, top=legend_bottom + 16, right=WIDTH - 24, bottom=HEIGHT - 52)
+    left, right = 72, WIDTH - 24
+    group_width = (right - left) / len(groups)
+    slot = group_width * 0.84 / len(slugs)
+    rows = number_rows(slot, len(slugs))
+    # Below the baseline: the numbers' rows, then the category labels, then (with error bars)
+    # the note in the bottom right corner, each clear of the next.
+    category_offset = 32 + NUMBER_STEP * max(rows - 1, 0)
+    with_ci = any(
+        s.ci_low is not None and s.ci_high is not None for _, g in groups for s in g.values()
+    )
+    bottom = HEIGHT - 20 - category_offset - 4 * with_ci
+    area = Area(left=left, top=legend_bottom + 16, right=right, bottom=bottom)
     values = [v for _, stats in groups for s in stats.values() for v in (s.mean, s.ci_high)]
     ticks = domain((v * 100 for v in values if v is not None), zero=True)
     scale = Scale(ticks[0], ticks[-1], area.bottom, area.top)
     label, ci_text = metric_label(metric), _ci_text(envelopes)
     body = [frame(area), *legend_marks, *y_axis(area, scale, ticks, f"{label} (\u00d7100)")]
 
-    group_width = (area.right - area.left) / len(groups)
-    slot = group_width * 0.84 / len(slugs)
     bar_width = min(slot * 0.82, 44.0)
     marks, any_ci = [], False
     for g, (category, stats) in enumerate(groups):
@@ -94,7 +129,7 @@ def category_bars_svg(
             has_ci = stat.ci_low is not None and stat.ci_high is not None
             any_ci = any_ci or has_ci
             tip = (
-                f"{names[slug]}, {shown_name}: {label} {shown(stat.mean)}"
+                f"{i + 1}. {names[slug]}, {shown_name}: {label} {shown(stat.mean)}"
                 + (
                     f" ({ci_text} {shown(stat.ci_low)}\u2013{shown(stat.ci_high)})"
                     if has_ci
@@ -104,14 +139,14 @@ def category_bars_svg(
             )
             geometry = (centre, bar_width, scale, area.bottom)
             marks += _bar(slug, names[slug], category, stat, palette[slug], geometry, tip)
-            if slot >= 9:
+            if rows:
                 marks.append(
                     text(
                         centre,
-                        area.bottom + 13,
+                        area.bottom + 13 + NUMBER_STEP * (i % rows),
                         str(i + 1),
                         class_="bar-number",
-                        font_size=10,
+                        font_size=NUMBER_SIZE,
                         fill=MUTED,
                         text_anchor="middle",
                     )
@@ -120,7 +155,7 @@ def category_bars_svg(
         marks.append(
             text(
                 middle,
-                area.bottom + 32,
+                area.bottom + category_offset,
                 shown_name,
                 class_="category-label",
                 font_size=13,
