@@ -10,7 +10,7 @@ import hashlib
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, login
+from tests.e2e.helpers import ARTIFACTS, login, requests_held
 from tests.job_helpers import hold_job_sends
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -116,6 +116,7 @@ def test_the_public_switch_lets_anyone_download(context, demo, queued):
     login(page, demo.url, "admin", "loupe-admin")
     page.goto(f"{demo.url}/manage/datasets/demo/releases/")
     box = page.locator("#public")
+    expect(box).to_be_enabled()  # the page knows the dataset's setting
     expect(box).not_to_be_checked()
     href = page.locator("#releases a.download").get_attribute("href")
     box.check()
@@ -130,3 +131,31 @@ def test_the_public_switch_lets_anyone_download(context, demo, queued):
         assert anonymous.request.get(f"{demo.url}{href}").ok
     finally:
         anonymous.close()
+
+
+def test_the_public_switch_waits_for_the_server(context, demo):
+    """The switch is usable only once the page has read the dataset's setting, and not while a
+    change of it is on its way: an answer that arrives late never undoes what the admin just
+    chose (before, ticking it before the page's first read returned was undone by that read)."""
+    from annotation.corpus.services import dataset_set_public
+
+    dataset_set_public(dataset=demo.dataset, public=True)
+    page = context.new_page()
+    login(page, demo.url, "admin", "loupe-admin")
+    box = page.locator("#public")
+    note = page.locator("#public-note")
+    with requests_held(page, "**/api/datasets/demo/"):
+        page.goto(f"{demo.url}/manage/datasets/demo/releases/")
+        expect(box).to_be_disabled()  # the setting is not known yet
+    expect(box).to_be_enabled()
+    expect(box).to_be_checked()
+    expect(note).to_have_text("Anyone with a link may download the releases.")
+
+    with requests_held(page, "**/api/datasets/demo/"):
+        box.uncheck()
+        expect(box).to_be_disabled()  # the change is on its way
+    expect(box).to_be_enabled()
+    expect(box).not_to_be_checked()
+    expect(note).to_have_text("Admins and researchers only.")
+    demo.dataset.refresh_from_db()
+    assert not demo.dataset.public

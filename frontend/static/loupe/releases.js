@@ -168,16 +168,26 @@ async function exportRelease(event) {
   await load();
 }
 
+// The public switch and its note as the server holds them; the switch is usable only once
+// the page knows that state and while no change of it is on its way (a late answer could
+// otherwise put back a state the admin has just changed).
+function showPublic(isPublic) {
+  $("public").checked = isPublic;
+  $("public-note").textContent = isPublic ? "Anyone with a link may download the releases." : "Admins and researchers only.";
+}
+
 async function setPublic() {
   const box = $("public");
   const wanted = box.checked;
+  box.disabled = true;
   try {
     const dataset = await api(`/api/datasets/${encodeURIComponent(slug)}/`, { method: "PATCH", body: { public: wanted } });
-    box.checked = Boolean(dataset.public);
-    $("public-note").textContent = box.checked ? "Anyone with a link may download the releases." : "Admins and researchers only.";
+    showPublic(Boolean(dataset.public));
   } catch (error) {
     box.checked = !wanted;
     showError($("error"), `Not changed: ${error.message}`);
+  } finally {
+    box.disabled = false;
   }
 }
 
@@ -187,13 +197,16 @@ async function main() {
     $("export-form").addEventListener("submit", exportRelease);
     $("public-form").addEventListener("submit", (e) => e.preventDefault());
     $("public").addEventListener("change", setPublic);
+    // The switch stays disabled (the template) until the dataset's setting is known.
     api(`/api/datasets/${encodeURIComponent(slug)}/`)
       .then((dataset) => {
         $("title").textContent = `Releases of ${dataset.name || slug}`;
-        $("public").checked = Boolean(dataset.public);
-        $("public-note").textContent = dataset.public ? "Anyone with a link may download the releases." : "Admins and researchers only.";
+        showPublic(Boolean(dataset.public));
+        $("public").disabled = false;
       })
-      .catch(() => {});
+      .catch((error) => {
+        $("public-note").textContent = `Could not read who may download: ${error.message}`;
+      });
   }
   await load();
 }
