@@ -6,6 +6,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from scoring.metrics.wording import counted
 from tests.e2e.helpers import ARTIFACTS, choose_file, login
 from tests.e2e.leaderboard_helpers import wait_query
 from tests.job_helpers import hold_job_sends
@@ -239,8 +240,9 @@ def test_after_an_upload_the_page_follows_the_scoring_job_to_the_leaderboard(
     assert job.status == "succeeded" and job.scores_written > 0
     expect(panel.locator(".job-status")).to_contain_text(f"Job {job.pk} (upload, k = 3) succeeded")
     expect(panel.locator(".job-counts")).to_have_text(
-        f"{job.chunks_done} of {job.chunks_total} chunks · {job.outputs_total} outputs · "
-        f"{job.scores_written} scores written"
+        f"{job.chunks_done} of {counted(job.chunks_total, 'chunk')} · "
+        f"{counted(job.outputs_total, 'output')} · "
+        f"{counted(job.scores_written, 'score')} written"
     )
     expect(panel.locator("progress")).to_be_hidden()
     expect(panel.locator(".job-error")).to_be_hidden()
