@@ -149,6 +149,42 @@ def requests_held(page, pattern: str):
         page.unroute(pattern)
 
 
+def requests_in_flight(page) -> set:
+    """The page's requests not finished or failed yet, from now on.
+
+    Args:
+        page: the Playwright page.
+
+    Returns:
+        A live set of requests, which the page's events keep up to date.
+    """
+    flying: set = set()
+    page.on("request", lambda request: flying.add(request))
+    page.on("requestfinished", lambda request: flying.discard(request))
+    page.on("requestfailed", lambda request: flying.discard(request))
+    return flying
+
+
+def close_offline_page(context, page, flying: set) -> None:
+    """Close a page of an offline context so that nothing it sends can reach the server.
+
+    Closing a page ends Playwright's session with it before the page is gone, and the emulated
+    offline state ends with it: a request the page still has in flight, or starts from a timer
+    then (a save retried with backoff), reaches the server although the context is offline. So
+    the context's clock stops first (``context.clock.install()`` must have run before the page
+    opened), the page's requests settle, it closes, and the clock runs on.
+
+    Args:
+        context: the page's browser context, offline, with its clock installed.
+        page: the page to close.
+        flying: the page's requests in flight (:func:`requests_in_flight`).
+    """
+    context.clock.pause_at(time.time() + 0.1)  # no timer fires from here on
+    eventually(lambda: page.wait_for_timeout(20) or not flying, message="a request stays in flight")
+    page.close()
+    context.clock.resume()
+
+
 def eventually(check: Callable[[], bool], timeout: float = 10.0, message: str = "") -> None:
     """Poll ``check`` until it is true (the page saves asynchronously)."""
     deadline = time.monotonic() + timeout
