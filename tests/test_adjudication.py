@@ -439,6 +439,16 @@ def test_the_list_counts_agreement_status_and_gold_version(world):
 # --- PolyTope ---------------------------------------------------------------------------------
 
 
+def _submit_marks(tasks, marks: dict[str, list]) -> None:
+    """Save each task's errors (``marks`` by annotator) and submit it."""
+    for task in tasks:
+        task_spans_save(
+            task=task, user=task.annotator, errors=marks[task.annotator.username],
+            no_errors=False, base_version=1,
+        )  # fmt: skip
+        task_submit(task=task)
+
+
 @pytest.fixture
 def spans_world(demo, users):
     dataset = Dataset.objects.get(slug="demo")
@@ -453,12 +463,7 @@ def spans_world(demo, users):
     half = span(SUMMARY_002, "half", "Inaccuracy Intrinsic", "Number & Time")
     word = span(SUMMARY_002, "silver-backed", "Word Form", "Attribute")
     marks = {"annotator": [half, word], "annotator2": [half]}
-    for task in tasks:
-        task_spans_save(
-            task=task, user=task.annotator, errors=marks[task.annotator.username],
-            no_errors=False, base_version=1,
-        )  # fmt: skip
-        task_submit(task=task)
+    _submit_marks(tasks, marks)
     output = tasks[0].output
     return {
         "campaign": campaign,
@@ -630,12 +635,7 @@ def test_the_adjudication_pages_and_the_agreement_page_give_one_exact_span_f1(
         ],
         "annotator2": [span(SUMMARY_002, "half", "Inaccuracy Extrinsic", "Number & Time")],
     }
-    for task in tasks:
-        task_spans_save(
-            task=task, user=task.annotator, errors=marks[task.annotator.username],
-            no_errors=False, base_version=1,
-        )  # fmt: skip
-        task_submit(task=task)
+    _submit_marks(tasks, marks)
     run = SpanAgreementRun.objects.filter(campaign=campaign).latest("id")
     assert span_run_compute(run.pk) == "succeeded"
     admin = client_for("admin")

@@ -125,6 +125,18 @@ def compute(campaign) -> dict:
     return campaign_agreement_get(campaign=campaign)
 
 
+def _event(task, facet_index, sentence, action):
+    """One suggestion event of the TF-IDF scorer."""
+    SuggestionEvent.objects.create(
+        task=task,
+        facet=facet_index,
+        sentence=sentence,
+        scorer="tfidf",
+        scorer_version="1",
+        action=action,
+    )
+
+
 def test_hand_worked_figures_through_the_task_and_the_api(world, client_for):
     annotate(world)
     campaign = world["campaign"]
@@ -319,15 +331,8 @@ def test_the_split_with_and_without_suggestions_from_hand_made_events(world):
         (b1, 1, 5, "shown"),
         (b1, 1, 5, "accepted"),
     ]
-    for task, facet_index, sentence, action in events:
-        SuggestionEvent.objects.create(
-            task=task,
-            facet=facet_index,
-            sentence=sentence,
-            scorer="tfidf",
-            scorer_version="1",
-            action=action,
-        )
+    for event in events:
+        _event(*event)
     # Time per task: d1 A 0, 60, 100 s -> 100 s; d1 B 0, 30 -> 30 s; d2 A 0, 20 -> 20 s;
     # d2 B 0, 700 -> 600 s (a gap over 10 minutes counts as 10 minutes).
     _saves_at(a1, [0, 60, 100])
@@ -371,17 +376,6 @@ def test_the_split_with_and_without_suggestions_from_hand_made_events(world):
         task=a1, facet=1, sentence=2, scorer="tfidf", scorer_version="1", action="shown"
     )
     assert campaign_agreement_get(campaign=world["campaign"])["stale"] is True
-
-
-def _event(task, facet_index, sentence, action):
-    SuggestionEvent.objects.create(
-        task=task,
-        facet=facet_index,
-        sentence=sentence,
-        scorer="tfidf",
-        scorer_version="1",
-        action=action,
-    )
 
 
 def test_events_after_a_run_that_cannot_change_a_figure_leave_it_fresh(world):

@@ -86,3 +86,18 @@ def wait_query(page, query: str) -> None:
     """Wait until the table shows the leaderboard for exactly this API query."""
     expect(page.locator("#lb-table")).to_have_attribute("data-query", query)
     expect(page.locator("#leaderboard")).to_have_attribute("aria-busy", "false")
+
+
+def overall_study(board, tmp_path) -> None:
+    """A per-document study of the demo's three systems, named ``overall``."""
+    from scoring.judgments.services import human_judgments_import
+
+    ratings = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
+    path = tmp_path / "overall.jsonl"
+    lines = [
+        {"system": system, "doc_id": f"demo-00{d}", "score": value + d / 10}
+        for system, value in ratings.items()
+        for d in range(1, 7)
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    human_judgments_import(dataset=board.dataset, name="overall", source=path, filename=path.name)

@@ -16,6 +16,7 @@ from tests.e2e.leaderboard_helpers import (
     api,
     assert_table_matches,
     fixed,
+    overall_study,
     partial_upload,
     table_rows,
     wait_query,
@@ -207,25 +208,10 @@ def test_the_job_follower_stops_when_the_job_is_gone(context, demo):
     assert len(checks) == asked
 
 
-def _overall_study(board, tmp_path) -> None:
-    """A per-document study of the demo's three systems, named ``overall``."""
-    from scoring.judgments.services import human_judgments_import
-
-    ratings = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
-    path = tmp_path / "overall.jsonl"
-    lines = [
-        {"system": system, "doc_id": f"demo-00{d}", "score": value + d / 10}
-        for system, value in ratings.items()
-        for d in range(1, 7)
-    ]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    human_judgments_import(dataset=board.dataset, name="overall", source=path, filename=path.name)
-
-
 def _studied_board(context, board, tmp_path, *, opened: str, asked: str):
     """The demo's board page with the ``overall`` study, opened at the query ``opened``, once it
     shows the API query ``asked``, and that query's envelope."""
-    _overall_study(board, tmp_path)
+    overall_study(board, tmp_path)
     page = context.new_page()
     login(page, board.url, "researcher")
     page.goto(f"{board.url}/leaderboards/demo/{opened}")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import login, workspace_page
+from tests.e2e.leaderboard_helpers import overall_study
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,6 +67,18 @@ def _rename(document, external_id: str) -> None:
     type(document).objects.filter(pk=document.pk).update(external_id=external_id)
 
 
+def _assert_title_clear(page, others: dict[str, str]) -> None:
+    """The header's document title overlaps none of ``others`` (name -> selector), and the whole
+    id can still be read: shown in full, or in the title's tooltip."""
+    assert _overlaps(page, "#doc-title", others) == []
+    full = page.evaluate(
+        "(id) => { const h = document.getElementById('doc-title');"
+        " return h.scrollWidth <= h.clientWidth || h.title.includes(id); }",
+        LONG_ID,
+    )
+    assert full
+
+
 def test_a_long_document_id_stays_clear_of_the_workspace_header(context, make_world):
     world = make_world(documents=("demo-001",))
     task = world.task("demo-001")
@@ -73,26 +86,15 @@ def test_a_long_document_id_stays_clear_of_the_workspace_header(context, make_wo
     page = workspace_page(context, world, task)
     expect(page.locator("#doc-title")).to_have_text(f"Document {LONG_ID}")
     expect(page.locator("#coverage-text")).to_have_text("Coverage 0/3")
-    assert (
-        _overlaps(
-            page,
-            "#doc-title",
-            {
-                "coverage label": "#coverage-text",
-                "facet buttons": "#coverage > *",
-                "category": ".ws-category",
-                "actions": ".ws-actions > *",
-            },
-        )
-        == []
+    _assert_title_clear(
+        page,
+        {
+            "coverage label": "#coverage-text",
+            "facet buttons": "#coverage > *",
+            "category": ".ws-category",
+            "actions": ".ws-actions > *",
+        },
     )
-    # The whole id can still be read: shown in full, or in the title's tooltip.
-    full = page.evaluate(
-        "(id) => { const h = document.getElementById('doc-title');"
-        " return h.scrollWidth <= h.clientWidth || h.title.includes(id); }",
-        LONG_ID,
-    )
-    assert full
 
 
 def test_a_long_document_id_stays_clear_of_the_adjudication_header(context, make_world):
@@ -112,24 +114,14 @@ def test_a_long_document_id_stays_clear_of_the_adjudication_header(context, make
     page.wait_for_selector("#adjudication[aria-busy=false] #facets li.adj-facet")
     expect(page.locator("#doc-title")).to_have_text(f"Document {LONG_ID}")
     expect(page.locator("#decided-text")).to_have_text("Decided 0/3")
-    assert (
-        _overlaps(
-            page,
-            "#doc-title",
-            {
-                "decided label": "#decided-text",
-                "facet buttons": "#decided > *",
-                "actions": ".ws-actions > *",
-            },
-        )
-        == []
+    _assert_title_clear(
+        page,
+        {
+            "decided label": "#decided-text",
+            "facet buttons": "#decided > *",
+            "actions": ".ws-actions > *",
+        },
     )
-    full = page.evaluate(
-        "(id) => { const h = document.getElementById('doc-title');"
-        " return h.scrollWidth <= h.clientWidth || h.title.includes(id); }",
-        LONG_ID,
-    )
-    assert full
 
 
 # Each table's columns: whether every header cell is drawn inside the page (1280 px wide) and
@@ -207,19 +199,7 @@ def test_the_polytope_correlation_table_shows_every_column(context, demo):
 def test_the_judgment_correlation_table_shows_every_column(context, board, tmp_path):
     """A study of the demo's three systems: FAR has two extractive systems only, so some
     coefficients are undefined and say why."""
-    import json
-
-    from scoring.judgments.services import human_judgments_import
-
-    ratings = {"lead-3": 2.0, "demo-extsum": 3.5, "demo-abs": 4.0}
-    path = tmp_path / "overall.jsonl"
-    lines = [
-        {"system": system, "doc_id": f"demo-00{d}", "score": value + d / 10}
-        for system, value in ratings.items()
-        for d in range(1, 7)
-    ]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    human_judgments_import(dataset=board.dataset, name="overall", source=path, filename=path.name)
+    overall_study(board, tmp_path)
     page = context.new_page()
     login(page, board.url, "researcher")
     page.goto(f"{board.url}/leaderboards/demo/")
