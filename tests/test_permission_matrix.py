@@ -554,20 +554,17 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
     outer = transaction.atomic()
     with django_db_blocker.unblock():
         outer.__enter__()
-        try:
+    try:
+        with django_db_blocker.unblock():
             users = make_role_users()
             demo_load()
             made = {"users": users, "context": _context(users), "counts": _row_counts()}
-        except BaseException:
+        yield made
+    finally:
+        with django_db_blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
-            built.disable()
-            raise
-    yield made
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        outer.__exit__(None, None, None)
-    built.disable()
+        built.disable()
 
 
 def _row_counts() -> dict[str, int]:
