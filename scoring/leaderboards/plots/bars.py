@@ -105,9 +105,7 @@ def category_bars_svg(
     # Below the baseline: the numbers' rows, then the category labels, then (with error bars)
     # the note in the bottom right corner, each clear of the next.
     category_offset = 32 + NUMBER_STEP * max(rows - 1, 0)
-    with_ci = any(
-        s.ci_low is not None and s.ci_high is not None for _, g in groups for s in g.values()
-    )
+    with_ci = any(s.has_ci for _, g in groups for s in g.values())
     bottom = HEIGHT - 20 - category_offset - 4 * with_ci
     area = Area(left=left, top=legend_bottom + 16, right=right, bottom=bottom)
     values = [v for _, stats in groups for s in stats.values() for v in (s.mean, s.ci_high)]
@@ -117,7 +115,7 @@ def category_bars_svg(
     body = [frame(area), *legend_marks, *y_axis(area, scale, ticks, f"{label} (\u00d7100)")]
 
     bar_width = min(slot * 0.82, 44.0)
-    marks, any_ci = [], False
+    marks = []
     for g, (category, stats) in enumerate(groups):
         start = area.left + g * group_width + group_width * 0.08
         shown_name = CATEGORY_LABELS.get(category, category)
@@ -126,13 +124,11 @@ def category_bars_svg(
             if stat is None:
                 continue
             centre = start + slot * (i + 0.5)
-            has_ci = stat.ci_low is not None and stat.ci_high is not None
-            any_ci = any_ci or has_ci
             tip = (
                 f"{i + 1}. {names[slug]}, {shown_name}: {label} {shown(stat.mean)}"
                 + (
                     f" ({ci_text} {shown(stat.ci_low)}\u2013{shown(stat.ci_high)})"
-                    if has_ci
+                    if stat.has_ci
                     else ""
                 )
                 + (f", n={stat.n}" if stat.n is not None else "")
@@ -168,7 +164,7 @@ def category_bars_svg(
     body.append(el("g", marks, class_="marks"))
     body.append(el("line", x1=area.left, y1=area.bottom, x2=area.right, y2=area.bottom, stroke=INK))
     desc = _describe(groups, names, label, ci_text)
-    if any_ci:
+    if with_ci:
         note = f"Error bars: {ci_text}s of the mean."
         body.append(
             text(
@@ -209,7 +205,7 @@ def _bar(slug, name, category, stat: Stat, colour, geometry, tip) -> list[str]:
             stroke_width=0.5,
         )
     ]
-    if stat.ci_low is not None and stat.ci_high is not None:
+    if stat.has_ci:
         low, high = scale(stat.ci_low * 100), scale(stat.ci_high * 100)
         cap = min(width * 0.3, 6.0)
         path = (

@@ -17,6 +17,11 @@ class Stat:
     ci_high: float | None
     n: int | None
 
+    @property
+    def has_ci(self) -> bool:
+        """Whether both ends of the confidence interval are known."""
+        return self.ci_low is not None and self.ci_high is not None
+
 
 def metric_stat(entry: Mapping, metric: str) -> Stat | None:
     """The ``{"mean", "ci_low", "ci_high", "n"}`` object of ``metric`` in a system's entry.
