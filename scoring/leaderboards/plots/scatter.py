@@ -46,7 +46,7 @@ def _distance(box: tuple[float, ...], x: float, y: float) -> float:
 def _place_labels(
     points: list[tuple[float, float, str]],
     segments: list[tuple[float, float, float, float]],
-    area: Area = AREA,
+    area: Area,
 ) -> list[tuple[str, float, float] | None]:
     """Greedy label placement: the cheapest spot, where overlapping points, labels, whiskers
     and the edges costs, and so does being nearer another point than one's own.
@@ -56,7 +56,6 @@ def _place_labels(
     so labels never pile up over coinciding points."""
     margin = RADIUS + 2
     markers = [(x - margin, y - margin, x + margin, y + margin) for x, y, _ in points]
-    taken = list(markers)
     lines = [
         (min(a, c) - 1.5, min(b, d) - 1.5, max(a, c) + 1.5, max(b, d) + 1.5)
         for a, b, c, d in segments
@@ -76,7 +75,8 @@ def _place_labels(
             clashes += sum(_overlap(box, m) for i, m in enumerate(markers) if i != own)
             if clashes > 0 or outside > 0:
                 continue
-            cost = sum(_overlap(box, other) for other in taken)
+            # Past the clash check the label overlaps no other label or point: only its own.
+            cost = _overlap(box, markers[own])
             cost += 0.5 * sum(_overlap(box, line) for line in lines)
             near = _distance(box, x, y)
             if any(
@@ -93,7 +93,6 @@ def _place_labels(
             placed.append(None)
             continue
         anchor, tx, ty, box = best
-        taken.append(box)
         labels.append(box)
         placed.append((anchor, tx, ty))
     return placed
@@ -101,7 +100,7 @@ def _place_labels(
 
 def _segment(stat: Stat, scale: Scale, fixed: float, horizontal: bool) -> tuple | None:
     """The pixel ends of a CI whisker, or None when the interval is unknown."""
-    if stat.ci_low is None or stat.ci_high is None:
+    if not stat.has_ci:
         return None
     a, b = scale(stat.ci_low * 100), scale(stat.ci_high * 100)
     return (a, fixed, b, fixed) if horizontal else (fixed, a, fixed, b)
