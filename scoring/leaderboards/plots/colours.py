@@ -34,7 +34,8 @@ def _extra_colour(index: int) -> str:
 
 
 def palette_colour(index: int) -> str:
-    """The ``index``-th colour of the systems' palette (0-based); never the same for two.
+    """The ``index``-th colour of the systems' palette (0-based): :data:`SYSTEM_PALETTE`'s,
+    then a generated hue (:func:`_extra_colour`) for each system past it.
 
     Args:
         index: the system's place in sorted order.
@@ -44,13 +45,7 @@ def palette_colour(index: int) -> str:
     """
     if index < len(SYSTEM_PALETTE):
         return SYSTEM_PALETTE[index]
-    taken = {*SYSTEM_PALETTE, REFERENCE_COLOUR}
-    extra = index - len(SYSTEM_PALETTE)
-    colour = _extra_colour(extra)
-    while colour in taken:  # never in practice; keeps the promise regardless
-        extra += 1000
-        colour = _extra_colour(extra)
-    return colour
+    return _extra_colour(index - len(SYSTEM_PALETTE))
 
 
 def system_colours(systems: Iterable[str]) -> dict[str, str]:
