@@ -48,7 +48,7 @@ from scoring.metrics.agreement.spans import load_spans
 from scoring.metrics.leaderboard.polytope import polytope_document
 from scoring.metrics.polytope import EmptySummaryError
 from scoring.metrics.spans import SIDE_NONE, SIDE_SOURCE, SpanScheme
-from scoring.metrics.spans.agreement import NO_LABEL, error_spans
+from scoring.metrics.spans.agreement import EXACT, error_label, error_spans
 from scoring.metrics.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
 from scoring.metrics.stats.sums import bootstrap_sums_cis
 
@@ -246,7 +246,7 @@ def _measure(
     for (a, b), shared in _pairs_of(items, rank).items():
         table.per_pair[(a, b)] = {"items": shared}
 
-    spans = _span_documents(items, lambda error: error["label"] or NO_LABEL, rank)
+    spans = _span_documents(items, error_label, rank)
     # The exact F1 is span_f1_exact's (the adjudication pages show it per document) at every
     # level: the same spans (error_spans), exact matching, counts pooled.
     table.add("span_f1_exact", span_f1(spans, matching=exact))
@@ -410,7 +410,7 @@ def span_agreement_compute(
         StatsError: a bad ``level`` or ``resamples``.
     """
     rank = {annotator: i for i, annotator in enumerate(annotators)}
-    matchings = (SpanMatching("exact"), SpanMatching("partial", min_iou=min_iou))
+    matchings = (EXACT, SpanMatching("partial", min_iou=min_iou))
     how = _Resampling(level=level, resamples=resamples, seed=seed)
     scorer = SEGMENT_SCORERS.get(scheme.name)
     scores = None

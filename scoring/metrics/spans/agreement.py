@@ -16,12 +16,20 @@ EXACT = SpanMatching("exact")
 SpanItem = tuple[int, Mapping[Hashable, Sequence[Mapping]]]
 
 
-def _label(error: Mapping) -> str:
+def error_label(error: Mapping) -> str:
+    """The label the agreement core gets for a marked error.
+
+    Args:
+        error: a stored ``MarkedError`` dict.
+
+    Returns:
+        The error's label, or :data:`NO_LABEL` when it has none.
+    """
     return error.get("label") or NO_LABEL
 
 
 def error_spans(
-    errors: Sequence[Mapping], summary_length: int, label_of: Callable[[Mapping], str] = _label
+    errors: Sequence[Mapping], summary_length: int, label_of: Callable[[Mapping], str] = error_label
 ) -> list[Span]:
     """One annotator's errors on one output as the core's spans.
 
