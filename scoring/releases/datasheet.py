@@ -32,6 +32,10 @@ SCHEMES = {
     "extrinsic spans in the summary",
 }
 CAMPAIGN_KINDS = {"fam": "facet-aware mappings", "polytope": "PolyTope error spans"}
+# The agreement tables' rows: each kind's measures in order, with their labels.
+FAM_ORDER = tuple(FAM_MEASURES)
+FAM_LABELS = {key: label for key, (label, _) in FAM_MEASURES.items()}
+SPAN_ORDER = SPAN_MEASURES + SCORE_MEASURES
 FAR_SCHEMA = """\
 The `far/` folder holds the FAMs and the extractive systems' picks in the structure of the FAR
 release (Mao et al., 2020; `data/FAMs.pkl` and `data/idx2labels_*.pkl`), as plain JSON that any
@@ -205,18 +209,17 @@ def _campaign_agreement(entry: dict) -> list[str]:
     lines = [f"### Campaign `{entry['slug']}` ({name}, {kind})", ""]
     agreement = entry["agreement"]
     unit = "documents" if entry["kind"] == "fam" else "items"
-    counted = agreement.get("documents")
+    compared = agreement.get("documents")
     state = (
         "stale: the annotations changed after this run"
         if agreement.get("stale")
         else "figures are current"
     )
-    lines.append(f"{counted if counted is not None else 'No'} {unit} compared; {state}.")
+    lines.append(f"{compared if compared is not None else 'No'} {unit} compared; {state}.")
     if entry["kind"] == "fam":
-        labels = {key: label for key, (label, _) in FAM_MEASURES.items()}
-        order = tuple(FAM_MEASURES)
+        order, labels = FAM_ORDER, FAM_LABELS
     else:
-        labels, order = SPAN_MEASURE_LABELS, SPAN_MEASURES + SCORE_MEASURES
+        order, labels = SPAN_ORDER, SPAN_MEASURE_LABELS
     return [*lines, "", *_figures_table(agreement.get("overall") or {}, order, labels), ""]
 
 
@@ -227,8 +230,8 @@ def _span_run_agreement(run: dict) -> list[str]:
         f"IoU ≥ {run.get('min_iou', 0):g})",
         "",
     ]
-    order = SPAN_MEASURES + SCORE_MEASURES
-    return [*lines, *_figures_table(run.get("overall") or {}, order, SPAN_MEASURE_LABELS), ""]
+    overall = run.get("overall") or {}
+    return [*lines, *_figures_table(overall, SPAN_ORDER, SPAN_MEASURE_LABELS), ""]
 
 
 def _agreement(export: Export) -> list[str]:
