@@ -49,7 +49,7 @@ def palette_colour(index: int) -> str:
 
 
 def system_colours(systems: Iterable[str]) -> dict[str, str]:
-    """One colour per system, given in the systems' sorted order, no two alike.
+    """One colour per system, given in the systems' sorted order (the first fifteen distinct).
 
     Every plot of a board takes the same mapping, so a system has one colour on the page;
     the first fifteen come from :data:`SYSTEM_PALETTE`, more get generated hues.
