@@ -12,11 +12,7 @@ from django.http import Http404
 
 from annotation.accounts.roles import ADMIN, has_role
 from annotation.campaigns.models import Campaign, CampaignKind, Task, TaskStatus
-from annotation.campaigns.selectors import (
-    campaign_item_id,
-    campaign_items,
-    campaign_systems_hidden,
-)
+from annotation.campaigns.selectors import campaign_item_names, campaign_items
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.fams.services import empty_facets
@@ -596,9 +592,9 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
     """One document of a PolyTope campaign: per item (output), every annotator's errors side by
     side, which annotators marked each distinct error, and the item's gold errors.
 
-    Each item is named by its opaque ``item`` id (:func:`campaign_item_id`). Its system
-    (``system``: its slug, ``system_name``) and its ``output`` id are None for a reader from
-    whom the campaign hides them (:func:`campaign_systems_hidden`: until a system-blind
+    Items are named as :func:`annotation.campaigns.selectors.campaign_item_names` names them:
+    each by its opaque ``item`` id; its system (``system``: its slug, ``system_name``) and its
+    ``output`` id are None for a reader from whom the campaign hides them (until a system-blind
     campaign is Done, anyone who annotates it and readers who are not admins).
 
     Args:
@@ -626,7 +622,7 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         else {}
     )
     items, submitted_items = [], {}
-    shown = not campaign_systems_hidden(campaign=campaign, user=user)
+    names = campaign_item_names(campaign=campaign, user=user, outputs=[o.pk for o in outputs])
     for output in outputs:
         annotations, waiting, submitted = [], [], []
         for task in tasks.get(output.pk, []):
@@ -653,10 +649,10 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         gold_row = gold_rows.get(output.pk)
         items.append(
             {
-                "item": campaign_item_id(campaign_id=campaign.pk, output_id=output.pk),
-                "output": output.pk if shown else None,
-                "system": output.system.slug if shown else None,
-                "system_name": output.system.name if shown else None,
+                "item": names.ids[output.pk],
+                "output": names.shown(output.pk),
+                "system": output.system.slug if names.reveal else None,
+                "system_name": output.system.name if names.reveal else None,
                 "summary": output.sentences,
                 "annotations": annotations,
                 "waiting": waiting,
