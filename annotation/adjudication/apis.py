@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 
 from annotation.accounts.roles import IsAdmin, IsAnyRole
 from annotation.campaigns.models import Campaign, CampaignKind
-from annotation.campaigns.selectors import campaign_item_id, campaign_systems_hidden
 from config.exceptions import ApplicationError
 
 from . import selectors, services
@@ -262,12 +261,11 @@ class AdjudicationDocumentApi(APIView):
             rows = services.gold_spans_save(
                 campaign=campaign, document=document, items=fields["items"], user=request.user
             )
-            shown = not campaign_systems_hidden(campaign=campaign, user=request.user)
             body = {
                 "items": [
                     {
-                        "item": campaign_item_id(campaign_id=campaign.pk, output_id=row.output_id),
-                        "output": row.output_id if shown else None,
+                        "item": rows.names.ids[row.output_id],
+                        "output": rows.names.shown(row.output_id),
                         "version": row.version,
                         "errors": row.errors if row.version else [],
                         "no_errors": row.no_errors if row.version else False,

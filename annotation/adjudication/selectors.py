@@ -12,11 +12,7 @@ from django.http import Http404
 
 from annotation.accounts.roles import ADMIN, has_role
 from annotation.campaigns.models import Campaign, CampaignKind, Task, TaskStatus
-from annotation.campaigns.selectors import (
-    campaign_item_id,
-    campaign_items,
-    campaign_systems_hidden,
-)
+from annotation.campaigns.selectors import campaign_item_names, campaign_items
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, Fam
 from annotation.fams.services import empty_facets
@@ -41,25 +37,25 @@ FAM_AGREEMENT = "jaccard_union"
 SPANS_AGREEMENT = "span_f1_exact"
 
 
-def _spans_agreement(outputs: dict[int, list[tuple[str, dict]]]) -> float | None:
+def _spans_agreement(outputs: list[list[tuple[str, str, list, bool]]]) -> float | None:
     """A document's exact span F1 from its submitted rows, counted as the agreement page does.
 
     Args:
-        outputs: output id -> ``(summary text the offsets index, row)`` per submitted
-            annotator, a row ``{"errors", "no_errors"}``.
+        outputs: per output, ``(summary text the offsets index, annotator, errors,
+            no_errors)`` per submitted annotator.
 
     Returns:
         :func:`span_f1_exact` over the outputs whose judged rows (with errors, or marked clean)
         index one text; None when nothing is compared.
     """
     items = []
-    for rows in outputs.values():
-        judged = [(text, row) for text, row in rows if row["no_errors"] or row["errors"]]
-        if len({text for text, _ in judged}) != 1:
+    for rows in outputs:
+        judged = [
+            (text, name, errors, clean) for text, name, errors, clean in rows if clean or errors
+        ]
+        if len({text for text, _, _, _ in judged}) != 1:
             continue  # nobody judged it, or annotators marked different texts (left out)
-        annotations = {
-            row["annotator"]: [] if row["no_errors"] else row["errors"] for _, row in judged
-        }
+        annotations = {name: [] if clean else errors for _, name, errors, clean in judged}
         items.append((len(judged[0][0]), annotations))
     return span_f1_exact(items)
 
@@ -408,10 +404,10 @@ def adjudication_list(*, campaign: Campaign, user) -> dict:
             "output__sentences",
         ):
             if (output_id, name) in submitted_item:
-                row = {"annotator": name, "errors": errors, "no_errors": no_errors}
-                items[document_id][output_id].append((text or join_sentences(sentences), row))
+                text = text or join_sentences(sentences)
+                items[document_id][output_id].append((text, name, errors, no_errors))
         for document_id, outputs in items.items():
-            agreement[document_id] = _spans_agreement(outputs)
+            agreement[document_id] = _spans_agreement(list(outputs.values()))
         if gold is not None:
             for document_id, version in SpanAnnotation.objects.filter(
                 annotation_set=gold, annotator__isnull=True
@@ -596,9 +592,9 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
     """One document of a PolyTope campaign: per item (output), every annotator's errors side by
     side, which annotators marked each distinct error, and the item's gold errors.
 
-    Each item is named by its opaque ``item`` id (:func:`campaign_item_id`). Its system
-    (``system``: its slug, ``system_name``) and its ``output`` id are None for a reader from
-    whom the campaign hides them (:func:`campaign_systems_hidden`: until a system-blind
+    Items are named as :func:`annotation.campaigns.selectors.campaign_item_names` names them:
+    each by its opaque ``item`` id; its system (``system``: its slug, ``system_name``) and its
+    ``output`` id are None for a reader from whom the campaign hides them (until a system-blind
     campaign is Done, anyone who annotates it and readers who are not admins).
 
     Args:
@@ -625,8 +621,8 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
         if gold_set
         else {}
     )
-    items, submitted_items = [], {}
-    shown = not campaign_systems_hidden(campaign=campaign, user=user)
+    items, submitted_items = [], []
+    names = campaign_item_names(campaign=campaign, user=user, outputs=[o.pk for o in outputs])
     for output in outputs:
         annotations, waiting, submitted = [], [], []
         for task in tasks.get(output.pk, []):
@@ -647,16 +643,15 @@ def adjudication_spans_document(*, campaign: Campaign, document: Document, user)
             )
             if task.status == TaskStatus.SUBMITTED:
                 text = row.annotated_text or join_sentences(output.sentences)
-                row_data = {"annotator": name, "errors": row.errors, "no_errors": row.no_errors}
-                submitted.append((text, row_data))
-        submitted_items[output.pk] = submitted
+                submitted.append((text, name, row.errors, row.no_errors))
+        submitted_items.append(submitted)
         gold_row = gold_rows.get(output.pk)
         items.append(
             {
-                "item": campaign_item_id(campaign_id=campaign.pk, output_id=output.pk),
-                "output": output.pk if shown else None,
-                "system": output.system.slug if shown else None,
-                "system_name": output.system.name if shown else None,
+                "item": names.ids[output.pk],
+                "output": names.shown(output.pk),
+                "system": output.system.slug if names.reveal else None,
+                "system_name": output.system.name if names.reveal else None,
                 "summary": output.sentences,
                 "annotations": annotations,
                 "waiting": waiting,

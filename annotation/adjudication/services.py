@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from annotation.accounts.roles import ROLES, has_role
 from annotation.campaigns.models import Campaign, CampaignKind, CampaignStatus, Task
-from annotation.campaigns.selectors import campaign_item_id, campaign_systems_hidden
+from annotation.campaigns.selectors import CampaignItemNames, campaign_item_names
 from annotation.corpus.models import Document
 from annotation.fams.models import AnnotationSet, AnnotationSetKind, Fam
 from annotation.fams.services import empty_facets, fam_save
@@ -299,31 +299,7 @@ def gold_fam_save(
     return saved
 
 
-class _ItemNames:
-    """How a PolyTope document's items are named to one user: by their opaque item ids, plus
-    their output ids when the campaign shows them to the user (``reveal``)."""
-
-    def __init__(self, campaign: Campaign, outputs, user) -> None:
-        self.reveal = not campaign_systems_hidden(campaign=campaign, user=user)
-        self.ids = {o: campaign_item_id(campaign_id=campaign.pk, output_id=o) for o in outputs}
-        self.outputs = {item: output for output, item in self.ids.items()}
-
-    def label(self, output: int) -> str:
-        """``output 12`` to a user who sees output ids, else ``item 3fa2...``."""
-        return f"output {output}" if self.reveal else f"item {self.ids[output]}"
-
-    def extra(self, output: int) -> dict:
-        """The item's ids for an error's ``extra``: ``item``, and ``output`` when shown."""
-        return {"item": self.ids[output], **({"output": output} if self.reveal else {})}
-
-    def listed(self, outputs) -> str:
-        """Several items, as :meth:`label` names them, sorted."""
-        if self.reveal:
-            return f"Output(s) {sorted(outputs)}"
-        return f"Item(s) {sorted(self.ids[o] for o in outputs)}"
-
-
-def _item_output(raw: dict, names: _ItemNames, where: str) -> int:
+def _item_output(raw: dict, names: CampaignItemNames, where: str) -> int:
     """The output an item of a gold save names: by ``item`` (its opaque id), or by ``output``
     for a user who is shown output ids."""
     if "output" in raw and not names.reveal:
@@ -351,7 +327,7 @@ def _item_output(raw: dict, names: _ItemNames, where: str) -> int:
     return output
 
 
-def _item(raw: object, names: _ItemNames, index: int) -> dict:
+def _item(raw: object, names: CampaignItemNames, index: int) -> dict:
     where = f"item {index + 1}"
     if not isinstance(raw, dict):
         raise ApplicationError(f"{where}: must be an object.")
@@ -368,10 +344,18 @@ def _item(raw: object, names: _ItemNames, index: int) -> dict:
     return {"output": output, "base_version": base, "errors": errors, "no_errors": no_errors}
 
 
+class GoldSpansSaved(list):
+    """The gold rows a PolyTope gold save returns (a list, in the given order), with ``names``:
+    how the document's items are named to the saver, for the response to name them the same
+    way (:func:`annotation.campaigns.selectors.campaign_item_names`)."""
+
+    def __init__(self, rows: list[SpanAnnotation], names: CampaignItemNames) -> None:
+        super().__init__(rows)
+        self.names = names
+
+
 @transaction.atomic
-def gold_spans_save(
-    *, campaign: Campaign, document: Document, items: list, user
-) -> list[SpanAnnotation]:
+def gold_spans_save(*, campaign: Campaign, document: Document, items: list, user) -> GoldSpansSaved:
     """Save the gold errors of one or more items (outputs) of a PolyTope campaign document.
 
     An item is named by its opaque ``item`` id
@@ -395,7 +379,8 @@ def gold_spans_save(
         user: the adjudicator.
 
     Returns:
-        The gold rows in the given order (version 0, not stored, for an item still empty).
+        The gold rows in the given order (version 0, not stored, for an item still empty), a
+        list whose ``names`` name the document's items to ``user``.
 
     Raises:
         ApplicationError: a FAM campaign, a closed campaign, a document outside it or
@@ -407,7 +392,7 @@ def gold_spans_save(
     """
     _prepared(campaign, document, CampaignKind.POLYTOPE)
     outputs = {o.pk: o for o in campaign.outputs.filter(document=document)}
-    names = _ItemNames(campaign, outputs, user)
+    names = campaign_item_names(campaign=campaign, user=user, outputs=outputs)
     if not isinstance(items, list) or not items:
         raise ApplicationError("items must be a non-empty list.")
     checked = [_item(raw, names, index) for index, raw in enumerate(items)]
@@ -461,7 +446,7 @@ def gold_spans_save(
             row.delete()  # nothing adjudicated yet: no empty gold row to be scored against
             row.version = 0
         saved.append(row)
-    return saved
+    return GoldSpansSaved(saved, names)
 
 
 def _undecided_facets(fam: Fam | None) -> list[int]:
@@ -482,7 +467,7 @@ def _check_complete(campaign: Campaign, document: Document, user) -> None:
             done = {row.output_id for row in rows if row.annotated}
         missing = sorted(outputs - done)
         if missing:
-            names = _ItemNames(campaign, outputs, user)
+            names = campaign_item_names(campaign=campaign, user=user, outputs=outputs)
             extra = {"missing_items": sorted(names.ids[o] for o in missing)}
             if names.reveal:
                 extra["missing_outputs"] = missing

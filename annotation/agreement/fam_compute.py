@@ -177,10 +177,14 @@ def compared_tasks(rows: Iterable[tuple[int, int]]) -> set[int]:
     return {task for tasks in by_document.values() if len(tasks) >= 2 for task in tasks}
 
 
+#: Per task id, the ``(facet, sentence)`` pairs of its suggestion events.
+TaskPairs = dict[int, set[tuple[int, int]]]
+
+
 def suggestion_pairs(
     events: Iterable[tuple[int, int, int, str]], tasks: set[int]
-) -> tuple[set[tuple[int, int, int]], set[tuple[int, int, int]]]:
-    """What the split by suggestions reads of the events: the pairs seen and those accepted.
+) -> tuple[TaskPairs, TaskPairs]:
+    """What the split by suggestions reads of the events: per task, the pairs seen and accepted.
 
     :func:`suggestions_split` reads, per compared task, the set of ``(facet, sentence)`` it
     logged any event for and the set it logged ``accepted`` for; neither the scorer, nor the
@@ -191,23 +195,32 @@ def suggestion_pairs(
         tasks: the compared tasks (:func:`compared_tasks`); others' events are left out.
 
     Returns:
-        ``(seen, accepted)``: sets of ``(task, facet, sentence)``.
+        ``(seen, accepted)``: task id -> set of ``(facet, sentence)``, for the tasks with any.
     """
-    seen, accepted = set(), set()
+    seen: TaskPairs = defaultdict(set)
+    accepted: TaskPairs = defaultdict(set)
     for task, facet, sentence, action in events:
         if task not in tasks:
             continue
-        seen.add((int(task), int(facet), int(sentence)))
+        pair = (int(facet), int(sentence))
+        seen[int(task)].add(pair)
         if action == "accepted":
-            accepted.add((int(task), int(facet), int(sentence)))
-    return seen, accepted
+            accepted[int(task)].add(pair)
+    return dict(seen), dict(accepted)
+
+
+def _flat(pairs: TaskPairs) -> list[list[int]]:
+    """Per-task pairs as sorted ``[task, facet, sentence]`` (for the digest)."""
+    return sorted(
+        [task, facet, sentence] for task, some in pairs.items() for facet, sentence in some
+    )
 
 
 def fam_inputs_digest(
     *,
     fams: Iterable[tuple[int, int, int, bool]],
     gold: Iterable[tuple[int, int]],
-    suggestions: tuple[Iterable[tuple[int, int, int]], Iterable[tuple[int, int, int]]],
+    suggestions: tuple[TaskPairs, TaskPairs],
     options: Mapping,
 ) -> str:
     """SHA-256 over what a campaign's agreement is computed from.
@@ -230,8 +243,8 @@ def fam_inputs_digest(
         "fams": sorted([int(f), int(v), int(a), bool(s)] for f, v, a, s in fams),
         "gold": sorted([int(f), int(v)] for f, v in gold),
         "suggestions": {
-            "seen": sorted(list(pair) for pair in seen),
-            "accepted": sorted(list(pair) for pair in accepted),
+            "seen": _flat(seen),
+            "accepted": _flat(accepted),
         },
         "options": {key: options[key] for key in sorted(options)},
     }
@@ -324,14 +337,9 @@ def suggestions_split(
     rows = [row for row in rows if row.document in compared]
     gold_groups = {document: facet_parts(facets)[0] for document, facets in gold.items()}
     task_ids = {row.task for row in rows}
-    seen: dict[int, set] = defaultdict(set)
-    accepted: dict[int, set] = defaultdict(set)
-    for event in events:
-        if event.task not in task_ids:
-            continue
-        seen[event.task].add((event.facet, event.sentence))
-        if event.action == "accepted":
-            accepted[event.task].add((event.facet, event.sentence))
+    seen, accepted = suggestion_pairs(
+        ((event.task, event.facet, event.sentence, event.action) for event in events), task_ids
+    )
     by_document: dict[int, list[FamTaskRow]] = defaultdict(list)
     for row in rows:
         by_document[row.document].append(row)

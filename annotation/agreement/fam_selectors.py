@@ -170,7 +170,7 @@ def fam_agreement_digest(*, campaign: Campaign, options: dict | None = None) -> 
         _counted_tasks(campaign, options).values("id", "document_id", "annotator_id", "status")
     )
     by_key = {(t["document_id"], t["annotator_id"]): t for t in tasks}
-    fams, wanted = _fam_keys(campaign, tasks)
+    fams, _ = _fam_keys(campaign, tasks)
     keys, with_fam = [], []
     for pk, version, document, annotator in fams.values_list(
         "pk", "version", "document_id", "annotator_id"
@@ -351,13 +351,6 @@ def _span_digest(run) -> str | None:
 _SYSTEM_KEYS = ("system", "output")
 
 
-def _systems_hidden(campaign: Campaign, user) -> bool:
-    """Whether ``user`` may not learn which system a PolyTope item of ``campaign`` comes from
-    (as the adjudication API hides it:
-    :func:`annotation.campaigns.selectors.campaign_systems_hidden`)."""
-    return campaign_systems_hidden(campaign=campaign, user=user)
-
-
 def _without_systems(result: dict | None) -> dict | None:
     """A span result without its per-system figures, and its items without system and output
     (their document ids are kept); a copy, the stored result is untouched."""
@@ -404,7 +397,7 @@ def campaign_agreement_get(*, campaign: Campaign, user=None) -> dict:
         envelope = _envelope("spans", latest, shown, current)
         if current is None:
             envelope["stale"] = False
-        envelope["systems_hidden"] = _systems_hidden(campaign, user)
+        envelope["systems_hidden"] = campaign_systems_hidden(campaign=campaign, user=user)
         if envelope["systems_hidden"]:
             envelope["result"] = _without_systems(envelope["result"])
         return envelope

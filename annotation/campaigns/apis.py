@@ -71,17 +71,23 @@ class CampaignSerializer(serializers.Serializer):
     task_count = serializers.IntegerField(default=0)
     done_count = serializers.IntegerField(default=0)
 
+    def to_representation(self, campaign) -> dict:
+        # Whether ``systems`` is left empty for the reader (``context["user"]``, when given):
+        # decided once per campaign, for both fields (see
+        # :func:`annotation.campaigns.selectors.campaign_systems_hidden`).
+        self._systems_hidden = "user" in self.context and selectors.campaign_systems_hidden(
+            campaign=campaign, user=self.context["user"]
+        )
+        return super().to_representation(campaign)
+
     def get_systems(self, campaign) -> list[str]:
-        if self.get_systems_hidden(campaign):
+        if self._systems_hidden:
             return []
         return sorted(system.slug for system in campaign.systems.all())
 
     def get_systems_hidden(self, campaign) -> bool:
-        """Whether ``systems`` is left empty for the reader (``context["user"]``, when given):
-        see :func:`annotation.campaigns.selectors.campaign_systems_hidden`."""
-        if "user" not in self.context:
-            return False
-        return selectors.campaign_systems_hidden(campaign=campaign, user=self.context["user"])
+        """Whether ``systems`` is left empty for the reader (``context["user"]``, when given)."""
+        return self._systems_hidden
 
 
 class CampaignListApi(APIView):
@@ -109,6 +115,11 @@ class CampaignDetailSerializer(CampaignSerializer):
 
     def get_statuses_allowed(self, campaign) -> list[str]:
         return list(CAMPAIGN_TRANSITIONS[campaign.status])
+
+
+def _detail(campaign: Campaign, request) -> dict:
+    """The campaign's details as the request's user reads them (systems hidden from some)."""
+    return CampaignDetailSerializer(campaign, context={"user": request.user}).data
 
 
 class CampaignCreateApi(APIView):
@@ -212,7 +223,7 @@ class CampaignDetailApi(APIView):
     def get(self, request, pk: int):
         campaign = selectors.campaign_get(pk=pk)
         self.check_object_permissions(request, campaign)
-        return Response(CampaignDetailSerializer(campaign, context={"user": request.user}).data)
+        return Response(_detail(campaign, request))
 
     @extend_schema(request=InputSerializer, responses=CampaignDetailSerializer)
     def patch(self, request, pk: int):
@@ -221,7 +232,7 @@ class CampaignDetailApi(APIView):
         data.is_valid(raise_exception=True)
         services.campaign_update(campaign=campaign, **data.validated_data)
         campaign = selectors.campaign_get(pk=pk)
-        return Response(CampaignDetailSerializer(campaign, context={"user": request.user}).data)
+        return Response(_detail(campaign, request))
 
 
 class CampaignStatusApi(APIView):
@@ -242,7 +253,7 @@ class CampaignStatusApi(APIView):
         data.is_valid(raise_exception=True)
         services.campaign_status_set(campaign=campaign, status=data.validated_data["status"])
         campaign = selectors.campaign_get(pk=pk)
-        return Response(CampaignDetailSerializer(campaign, context={"user": request.user}).data)
+        return Response(_detail(campaign, request))
 
 
 class TaskSummarySerializer(serializers.Serializer):

@@ -396,6 +396,53 @@ def campaign_systems_hidden(*, campaign: Campaign, user) -> bool:
     return campaign_annotated_by(campaign=campaign, user=user)
 
 
+class CampaignItemNames:
+    """How a PolyTope campaign's items are named to one user: by their opaque item ids
+    (``ids``: output id -> item id; ``outputs``: the reverse), plus their output ids when the
+    campaign shows them to the user (``reveal``)."""
+
+    def __init__(self, campaign: Campaign, outputs, user) -> None:
+        self.reveal = not campaign_systems_hidden(campaign=campaign, user=user)
+        self.ids = {o: campaign_item_id(campaign_id=campaign.pk, output_id=o) for o in outputs}
+        self.outputs = {item: output for output, item in self.ids.items()}
+
+    def shown(self, output: int) -> int | None:
+        """The output id as the user is shown it: itself, or None while it is hidden."""
+        return output if self.reveal else None
+
+    def label(self, output: int) -> str:
+        """``output 12`` to a user who sees output ids, else ``item 3fa2...``."""
+        return f"output {output}" if self.reveal else f"item {self.ids[output]}"
+
+    def extra(self, output: int) -> dict:
+        """The item's ids for an error's ``extra``: ``item``, and ``output`` when shown."""
+        return {"item": self.ids[output], **({"output": output} if self.reveal else {})}
+
+    def listed(self, outputs) -> str:
+        """Several items, as :meth:`label` names them, sorted."""
+        if self.reveal:
+            return f"Output(s) {sorted(outputs)}"
+        return f"Item(s) {sorted(self.ids[o] for o in outputs)}"
+
+
+def campaign_item_names(*, campaign: Campaign, user, outputs) -> CampaignItemNames:
+    """How the items ``outputs`` of a PolyTope campaign are named to ``user``: the hiding
+    decided once (:func:`campaign_systems_hidden`, one query at most) and each item's opaque id
+    (:func:`campaign_item_id`) computed once.
+
+    Args:
+        campaign: a PolyTope campaign.
+        user: who reads (None: output ids hidden where the campaign hides them).
+        outputs: the items' output ids (one document's, say).
+
+    Returns:
+        The names: ``reveal``, ``ids`` (output id -> item id), ``outputs`` (item id -> output
+        id), and ``shown``, ``label``, ``extra``, ``listed`` to name items in responses and
+        errors.
+    """
+    return CampaignItemNames(campaign, outputs, user)
+
+
 def task_list(*, user) -> QuerySet[Task]:
     """The user's own tasks in queue order (the "My tasks" list).
 
