@@ -7,6 +7,7 @@
 // system-blind campaign hides from its annotators); a 409 asks which list to keep.
 import { el } from "./api.js";
 import * as gs from "./gold-spans.js";
+import { counted } from "./plural.js";
 import { Saver } from "./saver.js";
 import * as st from "./span-state.js";
 import { drawText } from "./span-view.js";
@@ -206,7 +207,7 @@ function itemCard(item, i) {
     const row = el("li", null, { class: "adj-row" });
     const button = el("button", null, { type: "button", class: "choice", "data-focus-key": `it-${i}-${a}` });
     const count = annotation.errors.length;
-    button.append(el("kbd", a + 1), el("span", annotation.annotator, { class: "who-name" }), el("small", count ? `${count} error${count > 1 ? "s" : ""}` : annotation.no_errors ? "no errors" : "nothing marked", { class: "muted" }));
+    button.append(el("kbd", a + 1), el("span", annotation.annotator, { class: "who-name" }), el("small", count ? counted(count, "error") : annotation.no_errors ? "no errors" : "nothing marked", { class: "muted" }));
     button.disabled = S.readOnly;
     button.addEventListener("click", () => {
       setItem(i);
@@ -234,7 +235,7 @@ function itemCard(item, i) {
   }
   const goldBox = el("div", null, { class: `adj-gold${item.gold.errors.length || item.gold.no_errors ? " decided" : " undecided"}` });
   const line = el("p", null, { class: "adj-gold-line" });
-  line.append(el("strong", "Gold"), el("span", item.gold.no_errors ? "no errors" : item.gold.errors.length ? `${item.gold.errors.length} error${item.gold.errors.length > 1 ? "s" : ""}` : "not decided", { class: "muted" }));
+  line.append(el("strong", "Gold"), el("span", item.gold.no_errors ? "no errors" : item.gold.errors.length ? counted(item.gold.errors.length, "error") : "not decided", { class: "muted" }));
   goldBox.append(line, errorList(item.gold.errors, { provenance: true }));
   if (selected && S.editing) goldBox.append(candidateEditor(item));
   li.append(head, rows, goldBox);

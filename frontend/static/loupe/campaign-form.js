@@ -49,7 +49,7 @@ function showParts() {
 
 function fillCategories(counts) {
   const total = Object.values(counts || {}).reduce((a, b) => a + b, 0);
-  $("docs-total").textContent = total ? `${total} document${total === 1 ? "" : "s"} in the dataset.` : "";
+  $("docs-total").textContent = total ? `${counted(total, "document")} in the dataset.` : "";
   for (const [id, name] of [["categories", "categories"], ["sample-categories", "sample-categories"]]) {
     const box = $(id);
     const before = new Set(checked(box));
@@ -96,7 +96,7 @@ function fillSystems(systems) {
     return;
   }
   for (const s of systems) {
-    const outputs = `${s.output_count} output${s.output_count === 1 ? "" : "s"} on this dataset`;
+    const outputs = `${counted(s.output_count, "output")} on this dataset`;
     const item = checkbox("systems", s.slug, s.name, `(${s.slug}, ${outputs})`);
     item.querySelector("input").checked = before.has(s.slug);
     box.append(item);

@@ -1,6 +1,7 @@
 // Workspace facets pane: facet cards, groups, coverage summary, and status banner.
 import { el } from "./api.js";
 import * as fam from "./fam.js";
+import { counted } from "./plural.js";
 import { tagAndLabel } from "./scorer-names.js";
 import { $, root, S, currentGroup, rebuild } from "./state.js";
 import { edit, selectFacet, newGroup, deleteGroup, setLabel } from "./actions.js";
@@ -65,7 +66,7 @@ export function facetStatus(facet) {
   if (facet.label === "no_support") return ["No support", "nosupport"];
   if (facet.label === "noise") return ["Noise", "noise"];
   const count = facet.groups.filter((group) => group.length).length;
-  if (count) return [`✓ ${count} group${count > 1 ? "s" : ""}`, "covered"];
+  if (count) return [`✓ ${counted(count, "group")}`, "covered"];
   return ["To do", "empty"];
 }
 

@@ -1,5 +1,6 @@
 // Workspace document pane: the numbered sentences and their marks.
 import { el } from "./api.js";
+import { counted } from "./plural.js";
 import { badgeText, scorerLabel } from "./scorer-names.js";
 import { $, S, currentGroup } from "./state.js";
 import { setCursor, toggle } from "./actions.js";
@@ -77,7 +78,7 @@ export function renderSentences() {
     }
     if (others.has(i)) {
       const names = others.get(i);
-      marks.push(el("span", `${names.length} other${names.length > 1 ? "s" : ""}`, { class: "mark others", title: names.join(", ") }));
+      marks.push(el("span", counted(names.length, "other"), { class: "mark others", title: names.join(", ") }));
     }
     li.querySelector(".marks").replaceChildren(...marks);
   });
