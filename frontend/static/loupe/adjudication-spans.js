@@ -84,7 +84,12 @@ export function loadItems() {
 
 // After the first drawing: the summary the address named is in view.
 export function showCurrentItem() {
-  if (S.item > 0) document.querySelector(`#items [data-item="${S.items[S.item].id}"]`)?.scrollIntoView({ block: "nearest" });
+  if (S.item > 0) scrollToItem(S.item);
+}
+
+// The ith summary's row in the list is in view.
+function scrollToItem(i) {
+  document.querySelector(`#items [data-item="${S.items[i].id}"]`)?.scrollIntoView({ block: "nearest" });
 }
 
 const current = () => S.items[S.item];
@@ -95,7 +100,7 @@ const current = () => S.items[S.item];
 function setItem(i) {
   S.item = i;
   const url = new URL(window.location.href);
-  if (i > 0) url.searchParams.set("item", String(S.items[i].id));
+  if (i > 0) url.searchParams.set("item", S.items[i].id);
   else url.searchParams.delete("item");
   if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
 }
@@ -120,7 +125,7 @@ export function selectItem(i, { scroll = true } = {}) {
   setItem(i);
   S.candidate = 0;
   ui.render();
-  if (scroll) document.querySelector(`#items [data-item="${S.items[i].id}"]`)?.scrollIntoView({ block: "nearest" });
+  if (scroll) scrollToItem(i);
 }
 
 export function take(a) {
