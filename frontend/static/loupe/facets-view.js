@@ -5,7 +5,7 @@ import { counted } from "./plural.js";
 import { tagAndLabel } from "./scorer-names.js";
 import { $, root, S, currentGroup, rebuild } from "./state.js";
 import { edit, selectFacet, newGroup, deleteGroup, setLabel } from "./actions.js";
-import { suggestionsReady, suggestionItems } from "./suggest-view.js";
+import { scorerNames, suggestionsReady, suggestionItems } from "./suggest-view.js";
 import { renderSentences } from "./sentences-view.js";
 
 export function buildFacets() {
@@ -181,7 +181,7 @@ export function renderFacets() {
   if (!scorers.length) status.textContent = "This campaign shows no suggestions.";
   else if (!S.show) status.textContent = "Suggestions are hidden.";
   else if (suggestionsReady()) {
-    const legend = Object.keys(S.suggestions.scorers).map((name) => tagAndLabel(S.tags[name], name));
+    const legend = scorerNames().map((name) => tagAndLabel(S.tags[name], name));
     status.textContent = `Top ${S.task.campaign.top_k} per scorer, marked in the text: ${legend.join(" · ")}. They are hints, not answers.`;
   } else if (S.suggestions.status === "failed") status.textContent = "Suggestions are unavailable.";
   else status.textContent = "Suggestions: being computed…";
