@@ -5,6 +5,7 @@
 import * as fam from "./fam.js";
 import * as gold from "./gold.js";
 import { conflictPicks, conflictRows } from "./panels.js";
+import { counted } from "./plural.js";
 import { claim, dropKey, Saver, tabAlive } from "./saver.js";
 import { $, S, ctx, ui, flash, editRefused, goldSender, onSaveState, campaignId, documentId } from "./adjudication-page.js";
 
@@ -271,7 +272,7 @@ function resolveWith(merged, message) {
 export function applyMerge() {
   const picks = conflictPicks($("conflict-rows"), S.gold.length);
   const taken = picks.facets.filter((pick) => pick === "theirs").length;
-  resolveWith(fam.mergeStates({ facets: S.gold, category: "" }, S.server, picks), `Saved your choice: ${taken} facet${taken === 1 ? "" : "s"} from the server, the rest yours.`);
+  resolveWith(fam.mergeStates({ facets: S.gold, category: "" }, S.server, picks), `Saved your choice: ${counted(taken, "facet")} from the server, the rest yours.`);
 }
 
 export const keepMine = () => resolveWith({ facets: S.gold }, "Your gold is saved on top of the server's.");

@@ -3,6 +3,7 @@
 // Data: GET /api/campaigns/<id>/adjudication/; text goes in with textContent only.
 import { api, el } from "./api.js";
 import { CATEGORY_LABELS, fixed, sortHeader, keepSortFocus, showError } from "./leaderboard-format.js";
+import { counted } from "./plural.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("adj-list");
@@ -103,7 +104,7 @@ async function main() {
   $("title").textContent = `Adjudication · ${campaign.name || `campaign ${campaignId}`}`;
   document.title = `Adjudication · ${campaign.name || campaignId} · Loupe`;
   const done = documents.filter((doc) => doc.status === "done").length;
-  const parts = [`${done} of ${documents.length} document${documents.length === 1 ? "" : "s"} adjudicated`];
+  const parts = [`${done} of ${counted(documents.length, "document")} adjudicated`];
   if (campaign.status === "closed") parts.push("the campaign is closed: the gold is read-only");
   $("summary").textContent = parts.join(" · ");
   const pending = [...documents].filter((doc) => doc.status !== "done").sort((a, b) => (a.agreement ?? 2) - (b.agreement ?? 2))[0];

@@ -7,6 +7,7 @@
 // system-blind campaign hides from its annotators); a 409 asks which list to keep.
 import { el } from "./api.js";
 import * as gs from "./gold-spans.js";
+import { counted } from "./plural.js";
 import { Saver } from "./saver.js";
 import * as st from "./span-state.js";
 import { drawText } from "./span-view.js";
@@ -83,7 +84,12 @@ export function loadItems() {
 
 // After the first drawing: the summary the address named is in view.
 export function showCurrentItem() {
-  if (S.item > 0) document.querySelector(`#items [data-item="${S.items[S.item].id}"]`)?.scrollIntoView({ block: "nearest" });
+  if (S.item > 0) scrollToItem(S.item);
+}
+
+// The ith summary's row in the list is in view.
+function scrollToItem(i) {
+  document.querySelector(`#items [data-item="${S.items[i].id}"]`)?.scrollIntoView({ block: "nearest" });
 }
 
 const current = () => S.items[S.item];
@@ -94,7 +100,7 @@ const current = () => S.items[S.item];
 function setItem(i) {
   S.item = i;
   const url = new URL(window.location.href);
-  if (i > 0) url.searchParams.set("item", String(S.items[i].id));
+  if (i > 0) url.searchParams.set("item", S.items[i].id);
   else url.searchParams.delete("item");
   if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
 }
@@ -119,7 +125,7 @@ export function selectItem(i, { scroll = true } = {}) {
   setItem(i);
   S.candidate = 0;
   ui.render();
-  if (scroll) document.querySelector(`#items [data-item="${S.items[i].id}"]`)?.scrollIntoView({ block: "nearest" });
+  if (scroll) scrollToItem(i);
 }
 
 export function take(a) {
@@ -206,7 +212,7 @@ function itemCard(item, i) {
     const row = el("li", null, { class: "adj-row" });
     const button = el("button", null, { type: "button", class: "choice", "data-focus-key": `it-${i}-${a}` });
     const count = annotation.errors.length;
-    button.append(el("kbd", a + 1), el("span", annotation.annotator, { class: "who-name" }), el("small", count ? `${count} error${count > 1 ? "s" : ""}` : annotation.no_errors ? "no errors" : "nothing marked", { class: "muted" }));
+    button.append(el("kbd", a + 1), el("span", annotation.annotator, { class: "who-name" }), el("small", count ? counted(count, "error") : annotation.no_errors ? "no errors" : "nothing marked", { class: "muted" }));
     button.disabled = S.readOnly;
     button.addEventListener("click", () => {
       setItem(i);
@@ -234,7 +240,7 @@ function itemCard(item, i) {
   }
   const goldBox = el("div", null, { class: `adj-gold${item.gold.errors.length || item.gold.no_errors ? " decided" : " undecided"}` });
   const line = el("p", null, { class: "adj-gold-line" });
-  line.append(el("strong", "Gold"), el("span", item.gold.no_errors ? "no errors" : item.gold.errors.length ? `${item.gold.errors.length} error${item.gold.errors.length > 1 ? "s" : ""}` : "not decided", { class: "muted" }));
+  line.append(el("strong", "Gold"), el("span", item.gold.no_errors ? "no errors" : item.gold.errors.length ? counted(item.gold.errors.length, "error") : "not decided", { class: "muted" }));
   goldBox.append(line, errorList(item.gold.errors, { provenance: true }));
   if (selected && S.editing) goldBox.append(candidateEditor(item));
   li.append(head, rows, goldBox);

@@ -7,6 +7,7 @@
 import { el } from "./api.js";
 import { LABELS } from "./fam.js";
 import * as gold from "./gold.js";
+import { counted, plural } from "./plural.js";
 import { $, S, rebuild } from "./adjudication-page.js";
 import {
   currentGroup,
@@ -257,7 +258,7 @@ export function renderSummary() {
   const decided = S.gold.filter(gold.isDecided).length;
   const differ = S.gold.filter((_, f) => !agrees(f)).length;
   $("decided-text").textContent = `Decided ${decided}/${S.gold.length}`;
-  $("differ-text").textContent = `${differ} facet${differ === 1 ? "" : "s"} differ${differ === 1 ? "s" : ""}`;
+  $("differ-text").textContent = `${counted(differ, "facet")} ${plural(differ, "differs", "differ")}`;
   rebuild($("decided"), () =>
     S.gold.map((facet, f) => {
       const ok = gold.isDecided(facet);

@@ -6,6 +6,7 @@
 import { counted } from "./plural.js";
 import { el } from "./api.js";
 import { CATEGORY_LABELS, fixed, keepSortFocus, sortHeader } from "./leaderboard-format.js";
+import { watch } from "./scroll-cue.js";
 
 // Names of the measures, for both kinds of result (a result's own label wins).
 export const MEASURE_LABELS = {
@@ -358,6 +359,7 @@ export function drawSuggestions(container, suggestions) {
   table.append(thead, tbody);
   const scroll = el("div", null, { class: "table-scroll" });
   scroll.append(table);
+  watch(scroll);
   const list = el("dl", null, { class: "facts", id: "suggestion-facts" });
   if ("suggestions_shown" in suggestions) list.append(el("dt", "Suggestions shown"), el("dd", String(suggestions.suggestions_shown)));
   if ("suggestions_accepted" in suggestions) list.append(el("dt", "Suggestions accepted"), el("dd", String(suggestions.suggestions_accepted)));

@@ -80,7 +80,8 @@ function drawResult(envelope) {
   $("conventions-list").replaceChildren(view.conventionItems(data.conventions));
   const annotators = data.annotators.length ? counted(data.annotators.length, "annotator") : counted(data.pairs.length, "annotator pair");
   const hidden = envelope.systems_hidden ? " · systems hidden (system-blind campaign)" : "";
-  $("subtitle").textContent = `${envelope.kind === "spans" ? "Error spans" : "FAMs"} · ${annotators} · ${data.documents.length} ${envelope.kind === "spans" ? "items" : "documents"}${hidden}`;
+  const [what, units] = envelope.kind === "spans" ? ["Error spans", "items"] : ["FAMs", "documents"];
+  $("subtitle").textContent = `${what} · ${annotators} · ${data.documents.length} ${units}${hidden}`;
 }
 
 async function load() {

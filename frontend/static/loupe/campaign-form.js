@@ -33,6 +33,18 @@ const checked = (container) => [...container.querySelectorAll("input[type=checkb
 const kind = () => form.querySelector("input[name=kind]:checked").value;
 const docMode = () => form.querySelector("input[name=doc-mode]:checked").value;
 
+// Refill box with one checkbox per [value, text, extra] entry; what was ticked stays ticked.
+function refillChecks(box, name, entries) {
+  const before = new Set(checked(box));
+  box.replaceChildren(
+    ...entries.map(([value, text, extra]) => {
+      const item = checkbox(name, value, text, extra);
+      item.querySelector("input").checked = before.has(value);
+      return item;
+    }),
+  );
+}
+
 // Only the chosen kind's and document choice's fields show (and count).
 function showParts() {
   for (const part of form.querySelectorAll(".mg-kind")) {
@@ -49,17 +61,11 @@ function showParts() {
 
 function fillCategories(counts) {
   const total = Object.values(counts || {}).reduce((a, b) => a + b, 0);
-  $("docs-total").textContent = total ? `${total} document${total === 1 ? "" : "s"} in the dataset.` : "";
+  $("docs-total").textContent = total ? `${counted(total, "document")} in the dataset.` : "";
+  const entries = Object.entries(CATEGORY_LABELS).map(([value, label]) => [value, label, `(${(counts || {})[value] || 0})`]);
   for (const [id, name] of [["categories", "categories"], ["sample-categories", "sample-categories"]]) {
     const box = $(id);
-    const before = new Set(checked(box));
-    box.replaceChildren();
-    for (const [value, label] of Object.entries(CATEGORY_LABELS)) {
-      const n = (counts || {})[value] || 0;
-      const item = checkbox(name, value, label, `(${n})`);
-      item.querySelector("input").checked = before.has(value);
-      box.append(item);
-    }
+    refillChecks(box, name, entries);
     const none = (counts || {})[""] || 0;
     if (none) box.append(el("span", `${none} without a category`, { class: "muted" }));
   }
@@ -89,18 +95,11 @@ async function fillReferences(slug, token) {
 // its latest version's output count there; a system still offered stays chosen.
 function fillSystems(systems) {
   const box = $("systems");
-  const before = new Set(checked(box));
-  box.replaceChildren();
   if (systems === null) {
-    box.append(el("span", "Choose a dataset first.", { class: "muted" }));
+    box.replaceChildren(el("span", "Choose a dataset first.", { class: "muted" }));
     return;
   }
-  for (const s of systems) {
-    const outputs = `${s.output_count} output${s.output_count === 1 ? "" : "s"} on this dataset`;
-    const item = checkbox("systems", s.slug, s.name, `(${s.slug}, ${outputs})`);
-    item.querySelector("input").checked = before.has(s.slug);
-    box.append(item);
-  }
+  refillChecks(box, "systems", systems.map((s) => [s.slug, s.name, `(${s.slug}, ${counted(s.output_count, "output")} on this dataset)`]));
   if (!systems.length) box.append(el("span", "No system has outputs on this dataset yet.", { class: "muted" }));
 }
 

@@ -5,6 +5,7 @@
 import { api, when } from "./api.js";
 import * as fam from "./fam.js";
 import { conflictPicks, conflictRows, historyItems } from "./panels.js";
+import { counted } from "./plural.js";
 import { claim } from "./saver.js";
 import { taskDialogs } from "./task-dialogs.js";
 import { $, taskId, S, flash, state, ctx, ui } from "./state.js";
@@ -110,7 +111,7 @@ export function applyMerge() {
   const taken = picks.facets.filter((pick) => pick === "theirs").length;
   resolveWith(
     fam.mergeStates(mine, S.server, picks),
-    `Saved your choice: ${taken} facet${taken === 1 ? "" : "s"} from the server, the rest yours.`,
+    `Saved your choice: ${counted(taken, "facet")} from the server, the rest yours.`,
   );
 }
 

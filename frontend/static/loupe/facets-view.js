@@ -1,10 +1,11 @@
 // Workspace facets pane: facet cards, groups, coverage summary, and status banner.
 import { el } from "./api.js";
 import * as fam from "./fam.js";
+import { counted } from "./plural.js";
 import { tagAndLabel } from "./scorer-names.js";
 import { $, root, S, currentGroup, rebuild } from "./state.js";
 import { edit, selectFacet, newGroup, deleteGroup, setLabel } from "./actions.js";
-import { suggestionsReady, suggestionItems } from "./suggest-view.js";
+import { scorerNames, suggestionsReady, suggestionItems } from "./suggest-view.js";
 import { renderSentences } from "./sentences-view.js";
 
 export function buildFacets() {
@@ -65,7 +66,7 @@ export function facetStatus(facet) {
   if (facet.label === "no_support") return ["No support", "nosupport"];
   if (facet.label === "noise") return ["Noise", "noise"];
   const count = facet.groups.filter((group) => group.length).length;
-  if (count) return [`✓ ${count} group${count > 1 ? "s" : ""}`, "covered"];
+  if (count) return [`✓ ${counted(count, "group")}`, "covered"];
   return ["To do", "empty"];
 }
 
@@ -180,7 +181,7 @@ export function renderFacets() {
   if (!scorers.length) status.textContent = "This campaign shows no suggestions.";
   else if (!S.show) status.textContent = "Suggestions are hidden.";
   else if (suggestionsReady()) {
-    const legend = Object.keys(S.suggestions.scorers).map((name) => tagAndLabel(S.tags[name], name));
+    const legend = scorerNames().map((name) => tagAndLabel(S.tags[name], name));
     status.textContent = `Top ${S.task.campaign.top_k} per scorer, marked in the text: ${legend.join(" · ")}. They are hints, not answers.`;
   } else if (S.suggestions.status === "failed") status.textContent = "Suggestions are unavailable.";
   else status.textContent = "Suggestions: being computed…";

@@ -2,6 +2,7 @@
 // documents), download links, the server-rendered SVG plots and the human-judgment correlations.
 import { el } from "./api.js";
 import { CATEGORY_LABELS, coefficientCell, metricLabel, queryString, visibleMetrics } from "./leaderboard-format.js";
+import { counted } from "./plural.js";
 
 function base(dataset) {
   return `/api/datasets/${encodeURIComponent(dataset)}/leaderboard`;
@@ -51,8 +52,8 @@ export function renderCorrelations(correlations, showPrecisionRecall) {
   if (section.hidden) return;
   const rows = items.map((c) => {
     const row = el("tr");
-    const systems = `${c.n_systems} system${c.n_systems === 1 ? "" : "s"}`;
-    const n = c.level === "summary" ? `${systems}, ${c.n_documents} document${c.n_documents === 1 ? "" : "s"}` : systems;
+    const systems = counted(c.n_systems, "system");
+    const n = c.level === "summary" ? `${systems}, ${counted(c.n_documents, "document")}` : systems;
     row.append(el("td", c.judgment), el("td", metricLabel(c.metric)), el("td", c.level), el("td", n));
     row.append(coefficientCell(c.pearson), coefficientCell(c.spearman), coefficientCell(c.kendall));
     return row;

@@ -4,6 +4,7 @@
 import { counted } from "./plural.js";
 import { el } from "./api.js";
 import { fixed, metricLabel } from "./leaderboard-format.js";
+import { watch } from "./scroll-cue.js";
 
 const SUBSET_LABELS = { all: "All", abstractive: "Abstractive", extractive: "Extractive" };
 
@@ -54,6 +55,7 @@ function studyTable(study, method) {
   table.tBodies[0].append(...body);
   const wrap = el("div", null, { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${study.study}: ${method}` });
   wrap.append(table);
+  watch(wrap);
   return wrap;
 }
 

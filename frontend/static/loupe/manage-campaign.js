@@ -5,6 +5,7 @@
 import { api, el, when } from "./api.js";
 import { FormErrors, submitOnEnter } from "./form-errors.js";
 import { CAMPAIGN_STATUS, campaignBadge, duration, KIND_LABELS, link, STATUS_ACTIONS } from "./manage-format.js";
+import { counted } from "./plural.js";
 import { annotatorRow, taskRow, totalsNodes } from "./progress-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -45,9 +46,9 @@ function showError(message) {
 // What the campaign annotates and how, after "FAM on <dataset>".
 function summaryText(c) {
   const parts = [];
-  parts.push(`${c.document_count} document${c.document_count === 1 ? "" : "s"}`);
+  parts.push(counted(c.document_count, "document"));
   if (c.kind === "polytope" && (c.systems || []).length) parts.push(`systems ${c.systems.join(", ")}${c.system_blind ? " (system-blind)" : ""}`);
-  parts.push(`${c.annotators_per_document} annotator${c.annotators_per_document === 1 ? "" : "s"} per item`);
+  parts.push(`${counted(c.annotators_per_document, "annotator")} per item`);
   parts.push(c.blind ? "blind" : "not blind");
   if (c.kind !== "polytope") {
     parts.push(`reference ${c.reference_position}`);
@@ -112,7 +113,7 @@ function drawAddChoices() {
   const annotating = c.status === "open";
   $("add-hint").textContent = !annotating
     ? "Annotators can be added only while the campaign is Annotating."
-    : `Each new annotator gets, round robin, items that have fewer than ${c.annotators_per_document} annotator${c.annotators_per_document === 1 ? "" : "s"}. Now working: ${(c.annotators || []).join(", ") || "nobody"}.`;
+    : `Each new annotator gets, round robin, items that have fewer than ${counted(c.annotators_per_document, "annotator")}. Now working: ${(c.annotators || []).join(", ") || "nobody"}.`;
   $("add-btn").disabled = !annotating || !free.length;
 }
 
@@ -225,7 +226,7 @@ async function addAnnotators(event) {
   try {
     const result = await api(`${base}/annotators/`, { method: "POST", body: { annotators: chosen } });
     await load();
-    notice(`Added ${chosen.join(", ")}: ${result.created} task${result.created === 1 ? "" : "s"} created.`);
+    notice(`Added ${chosen.join(", ")}: ${counted(result.created, "task")} created.`);
     $("add-form").querySelector("input, button:not(:disabled)")?.focus();
   } catch (error) {
     addErrors.show(error);
@@ -341,7 +342,7 @@ async function main() {
       const t = page.progress.totals.total;
       const notes = JSON.parse(sessionStorage.getItem(`loupe:created:${campaignId}`) || "[]");
       sessionStorage.removeItem(`loupe:created:${campaignId}`);
-      notice([`Campaign created${t ? ` with ${t} task${t === 1 ? "" : "s"}` : ": add annotators below"}.`, ...notes].join(" "));
+      notice([`Campaign created${t ? ` with ${counted(t, "task")}` : ": add annotators below"}.`, ...notes].join(" "));
       history.replaceState(null, "", window.location.pathname);
     }
   } catch (error) {

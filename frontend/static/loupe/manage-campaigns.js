@@ -35,7 +35,7 @@ async function main() {
       row.append(name, dataset, el("td", KIND_LABELS[c.kind] || c.kind), state, progressCell(c), el("td", c.annotators_per_document, { class: "num" }));
       body.append(row);
     }
-    status.textContent = `${campaigns.length} campaign${campaigns.length === 1 ? "" : "s"}.`;
+    status.textContent = `${counted(campaigns.length, "campaign")}.`;
     document.getElementById("empty").hidden = campaigns.length > 0;
   } catch (error) {
     status.textContent = "";

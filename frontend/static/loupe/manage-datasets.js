@@ -24,7 +24,7 @@ async function loadDatasets() {
     row.append(name, num(d.document_count), el("td", d.source, { class: "source" }), el("td", d.license), el("td", when(d.created_at), { class: "when" }));
     body.append(row);
   }
-  $("status").textContent = `${datasets.length} dataset${datasets.length === 1 ? "" : "s"}.`;
+  $("status").textContent = `${counted(datasets.length, "dataset")}.`;
   $("empty").hidden = datasets.length > 0;
 }
 

@@ -3,6 +3,7 @@
 // GET /api/campaigns/<id>/progress/; text goes in with textContent only.
 import { el, when } from "./api.js";
 import { duration, num, taskBadge } from "./manage-format.js";
+import { counted } from "./plural.js";
 
 const PARTS = [
   ["done", "done"],
@@ -23,7 +24,7 @@ export function totalsNodes(totals) {
     const span = el("span", `${totals[key] || 0} ${words}`, { class: `mg-count ${key}`, "data-count": key });
     return span;
   });
-  text.append(parts[0], " · ", parts[1], " · ", parts[2], `, of ${total} task${total === 1 ? "" : "s"}`);
+  text.append(parts[0], " · ", parts[1], " · ", parts[2], `, of ${counted(total, "task")}`);
   const share = Math.round((100 * (totals.done || 0)) / total);
   text.append(el("span", ` (${share}% done)`, { class: "muted" }));
   return [bar, text];

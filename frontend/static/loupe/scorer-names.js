@@ -3,6 +3,7 @@
 
 const ROUGE = { rouge1: "ROUGE-1", rouge2: "ROUGE-2", rougel: "ROUGE-L", rougeavg: "ROUGE-AVG" };
 const ROUGE_TAG = { rouge1: "R-1", rouge2: "R-2", rougel: "R-L", rougeavg: "R-avg" };
+const OTHER_LABEL = { tfidf: "TF-IDF", "tfidf-document": "TF-IDF (doc)", embedding: "Embedding" };
 const OTHER_TAG = { tfidf: "TF-IDF", "tfidf-document": "TF-IDF doc", embedding: "Emb" };
 const ROUGE_NAME = /^(rouge(?:1|2|l|avg))-([fpr])$/i;
 
@@ -10,10 +11,7 @@ const ROUGE_NAME = /^(rouge(?:1|2|l|avg))-([fpr])$/i;
 export function scorerLabel(name) {
   const match = ROUGE_NAME.exec(name);
   if (match) return `${ROUGE[match[1].toLowerCase()]} ${match[2].toUpperCase()}`;
-  if (name === "tfidf") return "TF-IDF";
-  if (name === "tfidf-document") return "TF-IDF (doc)";
-  if (name === "embedding") return "Embedding";
-  return name;
+  return Object.hasOwn(OTHER_LABEL, name) ? OTHER_LABEL[name] : name;
 }
 
 // A short tag per scorer, unique within names: "R-1", "R-avg", "R-1 P" (F, the usual measure,

@@ -1,6 +1,7 @@
 // A cue on every box that scrolls a wide table sideways (.table-scroll): `data-more` says on
 // which side columns are out of view ("right", "left" or "both"; absent when all are shown) and
-// loupe.css draws a note and fades that edge. Boxes the pages add later are watched too.
+// loupe.css draws a note and fades that edge. The page's boxes are watched on load; a page
+// that builds a box later hands it to watch() (agreement-view.js, leaderboard-meta.js).
 const BOX = ".table-scroll";
 const watched = new WeakSet();
 
@@ -22,12 +23,13 @@ function update(box) {
 
 const resized = new ResizeObserver((entries) => {
   for (const entry of entries) {
-    const box = entry.target.matches(BOX) ? entry.target : entry.target.closest(BOX);
+    const box = entry.target.closest(BOX);
     if (box) update(box);
   }
 });
 
-function watch(box) {
+// Keep box's cue current: on scroll, and when the box or the table in it changes size.
+export function watch(box) {
   if (watched.has(box)) return;
   watched.add(box);
   box.addEventListener("scroll", () => update(box), { passive: true });
@@ -36,19 +38,4 @@ function watch(box) {
   update(box);
 }
 
-function watchWithin(node) {
-  if (node.nodeType !== Node.ELEMENT_NODE) return;
-  if (node.matches(BOX)) watch(node);
-  for (const box of node.querySelectorAll(BOX)) watch(box);
-  // A table put into a watched box later: its size changes the box's scroll width.
-  const parent = node.parentElement;
-  if (parent && watched.has(parent)) {
-    resized.observe(node);
-    update(parent);
-  }
-}
-
-watchWithin(document.body);
-new MutationObserver((records) => {
-  for (const record of records) for (const node of record.addedNodes) watchWithin(node);
-}).observe(document.body, { childList: true, subtree: true });
+for (const box of document.querySelectorAll(BOX)) watch(box);

@@ -1,5 +1,6 @@
 // Workspace document pane: the numbered sentences and their marks.
 import { el } from "./api.js";
+import { counted } from "./plural.js";
 import { badgeText, scorerLabel } from "./scorer-names.js";
 import { $, S, currentGroup } from "./state.js";
 import { setCursor, toggle } from "./actions.js";
@@ -45,6 +46,8 @@ export function renderSentences() {
   const g = currentGroup();
   const suggestions = S.show ? facetSuggestions(f) : [];
   const others = othersFor(f);
+  const perScorer = new Map(); // scorer -> how many suggestions it makes for the facet
+  for (const s of suggestions) perScorer.set(s.scorer, (perScorer.get(s.scorer) || 0) + 1);
   S.sentences.forEach((li, i) => {
     const inGroup = g >= 0 && facet.groups[g].includes(i);
     const inFacet = facet.groups.some((group, j) => j !== g && group.includes(i));
@@ -65,8 +68,7 @@ export function renderSentences() {
       }
     });
     for (const s of suggested) {
-      const count = suggestions.filter((item) => item.scorer === s.scorer).length;
-      const spelled = `Suggested by ${scorerLabel(s.scorer)}, rank ${s.rank} of ${count}, score ${Number(s.score).toFixed(2)}`;
+      const spelled = `Suggested by ${scorerLabel(s.scorer)}, rank ${s.rank} of ${perScorer.get(s.scorer)}, score ${Number(s.score).toFixed(2)}`;
       marks.push(
         el("span", badgeText(S.tags[s.scorer] || s.scorer, s.rank), {
           class: `mark sugg s${Math.max(0, Object.keys(S.tags).indexOf(s.scorer)) % 3}`,
@@ -77,7 +79,7 @@ export function renderSentences() {
     }
     if (others.has(i)) {
       const names = others.get(i);
-      marks.push(el("span", `${names.length} other${names.length > 1 ? "s" : ""}`, { class: "mark others", title: names.join(", ") }));
+      marks.push(el("span", counted(names.length, "other"), { class: "mark others", title: names.join(", ") }));
     }
     li.querySelector(".marks").replaceChildren(...marks);
   });

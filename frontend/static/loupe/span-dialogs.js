@@ -5,6 +5,7 @@
 // says how a list of errors is put in place. The saving itself is saver.js.
 import { el, when } from "./api.js";
 import { historyItems, SAVE_HELP } from "./panels.js";
+import { counted } from "./plural.js";
 import { claim } from "./saver.js";
 import { describeError } from "./span-state.js";
 import { $, W, ctx, flash, fromServer, state, ui } from "./span-page.js";
@@ -61,8 +62,8 @@ export function showConflict(server) {
   $("conflict-text").textContent =
     `${who} saved version ${server.version} at ${when(server.updated_at)}, after the version your ` +
     "changes started from. Keep your list of errors or take the server's; nothing is overwritten until you choose.";
-  $("conflict-mine-head").textContent = `Yours (${W.errors.length} error${W.errors.length === 1 ? "" : "s"})`;
-  $("conflict-server-head").textContent = `Server, version ${server.version} (${W.server.errors.length} error${W.server.errors.length === 1 ? "" : "s"})`;
+  $("conflict-mine-head").textContent = `Yours (${counted(W.errors.length, "error")})`;
+  $("conflict-server-head").textContent = `Server, version ${server.version} (${counted(W.server.errors.length, "error")})`;
   $("conflict-mine").replaceChildren(...lines(W.errors, W.noErrors));
   $("conflict-server").replaceChildren(...lines(W.server.errors, W.server.no_errors));
   const dialog = $("conflict");

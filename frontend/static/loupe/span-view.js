@@ -2,6 +2,7 @@
 // the errors' stacked underlines, the error list, the keyed menus, the live score and the
 // severity matrix of the help. DOM builders only; all text goes in with textContent.
 import { el } from "./api.js";
+import { counted } from "./plural.js";
 import { describeError, isSpace, lanes, pieces, selectionRange, severityMatrix, SEVERITY_SHORT, SIDE_NAMES } from "./span-state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -105,7 +106,7 @@ export function drawScore(score, { noErrors, count }) {
   // Not annotated yet (no error, no "no errors" mark): no score, as on the server.
   value.textContent = score.score === null || (!count && !noErrors) ? "—" : score.score.toFixed(2);
   const parts = [
-    `${score.words} word${score.words === 1 ? "" : "s"}`,
+    counted(score.words, "word"),
     `penalty ${score.penalty}`,
     `${score.critical} critical · ${score.major} major · ${score.minor} minor`,
   ];

@@ -10,6 +10,7 @@
 import { api, el } from "./api.js";
 import { toggleInstructions } from "./instructions.js";
 import { bindKeys } from "./keys.js";
+import { counted } from "./plural.js";
 import { dropKey, leftovers, Saver } from "./saver.js";
 import * as st from "./span-state.js";
 import { $, W, ctx, flash, fromServer, rebuild, root, sel, taskId, ui } from "./span-page.js";
@@ -65,7 +66,7 @@ function renderOthers() {
   const items = [el("h3", "Other annotators")];
   for (const other of others) {
     const errors = fromServer(other.errors || []);
-    const head = `${other.annotator}: ${errors.length ? `${errors.length} error${errors.length > 1 ? "s" : ""}` : other.no_errors ? "no errors" : "nothing yet"}`;
+    const head = `${other.annotator}: ${errors.length ? counted(errors.length, "error") : other.no_errors ? "no errors" : "nothing yet"}`;
     const list = el("ul", null, { class: "other-errors" });
     list.append(...errors.map((error) => el("li", st.describeError(error))));
     items.push(el("p", head, { class: "other" }), list);
@@ -222,7 +223,7 @@ function describeTask(task) {
     : `Document ${task.document.external_id}`;
   const parts = [task.campaign.name];
   if (item.documents) parts.push(`document ${item.document_position} of ${item.documents}`);
-  parts.push(system, `${W.words} word${W.words === 1 ? "" : "s"}`, W.scheme.title || W.scheme.name);
+  parts.push(system, counted(W.words, "word"), W.scheme.title || W.scheme.name);
   if (!task.editable) parts.push(`annotator ${task.annotator}`);
   $("campaign-line").textContent = parts.join(" · ");
 }

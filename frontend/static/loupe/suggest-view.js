@@ -9,7 +9,7 @@ import { $, S, flash, currentGroup, ctx, ui } from "./state.js";
 import { edit, setCursor } from "./actions.js";
 
 export function suggestionsReady() {
-  return Object.keys(S.suggestions.scorers || {}).length > 0;
+  return scorerNames().length > 0;
 }
 
 // Every suggestion for facet f: [{scorer, version, sentence, score, rank}], best rank first.
@@ -146,7 +146,7 @@ export function onSuggestions(data, error) {
     return;
   }
   S.suggestions = data;
-  S.tags = scorerTags(Object.keys(data.scorers || {}));
+  S.tags = scorerTags(scorerNames());
   ui.render();
 }
 

@@ -52,7 +52,7 @@ function drawVersions() {
   const report = shown.report || [];
   document.getElementById("report").hidden = report.length === 0;
   document.getElementById("report-intro").textContent =
-    `${report.length} note${report.length === 1 ? "" : "s"} from this upload, e.g. summary sentences mapped to document sentences with low confidence:`;
+    `${counted(report.length, "note")} from this upload, e.g. summary sentences mapped to document sentences with low confidence:`;
   document.getElementById("report-list").replaceChildren(...report.map((line) => el("li", line)));
 }
 
@@ -165,7 +165,7 @@ function drawMeanNotes(metrics) {
         "li",
         `PolyTope: ${fixed(p.score, 2)}, pooled over the words of the ${counted(p.n, "annotated output")} ` +
           `(${p.critical} critical, ${p.major} major, ${p.minor} minor errors; ${p.clean} clean)` +
-          (missing ? `; ${missing} output${missing === 1 ? "" : "s"} not annotated, which is not the same as clean.` : "."),
+          (missing ? `; ${counted(missing, "output")} not annotated, which is not the same as clean.` : "."),
       ),
     );
   }
