@@ -42,7 +42,7 @@ $(NODE_STAMP): package.json package-lock.json
 ## What `make run` needs.
 install: $(RUN_STAMP)
 
-## Everything, for the tests: the dev tools, the embeddings extra, Debian's chromium and ESLint.
+## Everything, for the tests: the dev tools, the embeddings extra, Debian's Chromium headless shell and ESLint.
 install-test: $(TEST_STAMP) $(NODE_STAMP)
 	bash .ci/ensure-chromium
 

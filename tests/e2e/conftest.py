@@ -1,7 +1,11 @@
 """Browser tests: Playwright's sync API driving Debian's Chromium against a live server.
 
-Nothing here downloads a browser. Without ``/usr/bin/chromium`` (the ``chromium`` Debian
-package) every test in this folder skips with a message saying how to install it.
+Nothing here downloads a browser. The tests drive Debian's ``chromium-headless-shell`` (the same
+Chromium build as the ``chromium`` package, without its window: the headless shell Playwright
+itself uses for headless runs). On the same tests it spends about a third less CPU than the full
+browser in headless mode, which opens a tab strip renderer per page. Without it, Debian's
+``chromium`` is used; without either, every test in this folder skips with a message saying how
+to install it.
 
 The live server serves static files the production way: WhiteNoise (in the middleware) serves
 the collected, hashed files of ``STATIC_ROOT``, which this session collects first.
@@ -20,10 +24,16 @@ import pytest
 
 from tests.e2e.helpers import BEAT_MS, POLL_MS, World
 
-CHROMIUM = shutil.which("chromium") or (
-    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+CHROMIUM = next(
+    (
+        found
+        for name in ("chromium-headless-shell", "chromium")
+        for found in (shutil.which(name), f"/usr/bin/{name}")
+        if found and Path(found).exists()
+    ),
+    None,
 )
-NO_CHROMIUM = "Debian's chromium is not installed: apt-get install chromium"
+NO_CHROMIUM = "Debian's chromium is not installed: apt-get install chromium-headless-shell"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
