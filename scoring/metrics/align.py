@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
+
+from .lazy import tfidf_vectorizer
 
 METHOD_EXACT = "exact"
 METHOD_TFIDF = "tfidf"
@@ -74,7 +75,7 @@ def _tfidf_best(queries: Sequence[str], document: Sequence[str]) -> list[tuple[i
     A query that is the beginning of one or more document sentences (a sentence cut off by a
     word limit) is only compared with those sentences.
     """
-    vectorizer = TfidfVectorizer()
+    vectorizer = tfidf_vectorizer()
     try:
         doc_matrix = vectorizer.fit_transform(document)
     except ValueError:  # empty vocabulary: the document has no word of two or more characters

@@ -30,8 +30,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as scipy_stats
 
+from ..lazy import scipy_stats
 from ..stats.errors import StatsError, canonical_key
 from ..stats.paired import ALTERNATIVES
 from .errors import MismatchedCellsError, MissingCellError, NoCellsError
@@ -144,10 +144,10 @@ def signed_rank_test(
     if not tied and len(nonzero) <= EXACT_MAX_N:
         method, name = "exact", METHOD_EXACT
     elif tied and len(nonzero) <= PERMUTATION_MAX_N:
-        method, name = scipy_stats.PermutationMethod(n_resamples=np.inf), METHOD_EXACT_TIES
+        method, name = scipy_stats().PermutationMethod(n_resamples=np.inf), METHOD_EXACT_TIES
     else:
         method, name = "asymptotic", METHOD_ASYMPTOTIC
-    found = scipy_stats.wilcoxon(
+    found = scipy_stats().wilcoxon(
         nonzero, zero_method=ZERO_METHOD, correction=False, alternative=alternative, method=method
     )
     return SignedRankResult(

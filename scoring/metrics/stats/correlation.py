@@ -7,8 +7,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as scipy_stats
 
+from ..lazy import scipy_stats
 from .bootstrap import as_finite_array
 from .errors import (
     MismatchedDocumentsError,
@@ -63,14 +63,14 @@ def _coefficient(
     if constant:
         return None, None, f"constant input ({' and '.join(constant)}): {method} is undefined"
     if method == "pearson":
-        result = scipy_stats.pearsonr(x, y)
+        result = scipy_stats().pearsonr(x, y)
     elif method == "spearman":
-        result = scipy_stats.spearmanr(x, y)
+        result = scipy_stats().spearmanr(x, y)
         if x.size <= MAX_EXACT_SPEARMAN_N:
             value = float(result.statistic)
             return value, _exact_spearman_p(x, y, value), None
     else:
-        result = scipy_stats.kendalltau(x, y)
+        result = scipy_stats().kendalltau(x, y)
     value, p_value = float(result.statistic), float(result.pvalue)
     if not np.isfinite(value):
         return None, None, f"scipy returned {value} for {method}"
@@ -86,8 +86,8 @@ def _exact_spearman_p(x: np.ndarray, y: np.ndarray, observed: float) -> float:
     """Two-sided exact p of Spearman's rho: the share of all n! orderings of ``y`` whose rho is
     at least as extreme. scipy's t approximation says p = 0 for a perfect rank order of 3
     systems, where the exact p is 1/3."""
-    rx = scipy_stats.rankdata(x)
-    ry = scipy_stats.rankdata(y)
+    rx = scipy_stats().rankdata(x)
+    ry = scipy_stats().rankdata(y)
     permutations = np.array(list(itertools.permutations(ry)))
     rx_c = rx - rx.mean()
     rys_c = permutations - permutations.mean(axis=1, keepdims=True)
@@ -152,8 +152,8 @@ def row_coefficients(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:
         return _kendall_rows(x, y)
     constant = (np.ptp(x, axis=1) == 0.0) | (np.ptp(y, axis=1) == 0.0)
     if method == "spearman":
-        x = scipy_stats.rankdata(x, axis=1)
-        y = scipy_stats.rankdata(y, axis=1)
+        x = scipy_stats().rankdata(x, axis=1)
+        y = scipy_stats().rankdata(y, axis=1)
     xc = x - x.mean(axis=1, keepdims=True)
     yc = y - y.mean(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-import sklearn
-from sklearn.feature_extraction.text import TfidfVectorizer
 
+from ..lazy import sklearn_version, tfidf_vectorizer
 from .base import Scorer, SuggestError
 
 FIT_DOCUMENT_AND_FACETS = "document+facets"
@@ -42,10 +41,10 @@ class TfidfScorer(Scorer):
         self.fit_on = fit_on
         if fit_on != FIT_DOCUMENT_AND_FACETS:
             self.name = f"tfidf-{fit_on}"
-        self.version = f"1 (scikit-learn {sklearn.__version__})"
+        self.version = f"1 (scikit-learn {sklearn_version()})"
 
     def _score(self, facets: tuple[str, ...], sentences: tuple[str, ...]) -> np.ndarray:
-        vectorizer = TfidfVectorizer()
+        vectorizer = tfidf_vectorizer()
         corpus = sentences + facets if self.fit_on == FIT_DOCUMENT_AND_FACETS else sentences
         try:
             vectorizer.fit(corpus)
