@@ -291,6 +291,41 @@ def _shared_releases_parsed_once():
     patch.undo()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_scanned_once():
+    """WhiteNoise scans STATIC_ROOT (about a thousand collected files: a stat and headers for
+    each) when its middleware is built. A server process builds it once; the tests built it
+    once per test client, which was two thirds of the permission matrix's time. Here each
+    process scans a root once, and every later middleware over the same root, with the same
+    header settings and the same collected manifest, gets that scan's entries: the table a
+    server would hold. A new collectstatic (another manifest) is scanned again."""
+    from whitenoise.base import WhiteNoise
+
+    real, scanned = WhiteNoise.update_files_dictionary, {}
+
+    def once(self, root, prefix):
+        manifest = Path(root) / "staticfiles.json"
+        key = (
+            root,
+            prefix,
+            manifest.stat().st_mtime_ns if manifest.exists() else None,
+            self.max_age,
+            self.allow_all_origins,
+            self.charset,
+            type(self),
+        )
+        if key not in scanned:
+            before = dict(self.files)
+            real(self, root, prefix)
+            scanned[key] = {url: f for url, f in self.files.items() if before.get(url) is not f}
+        self.files.update(scanned[key])
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(WhiteNoise, "update_files_dictionary", once)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def _celery_worker_session(tmp_path_factory, django_db_setup, django_db_blocker):
     """One real Celery worker subprocess for the session, on a queue of its own."""
