@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -135,7 +136,7 @@ def live_server(_collected_static):
     from pytest_django.live_server_helper import LiveServer
 
     server = LiveServer("localhost", start=False)
-    server.thread.static_handler = lambda handler: handler
+    server.thread.static_handler = _IN_FLIGHT.wrap
     server.start()
     yield server
     server.stop()
@@ -181,23 +182,51 @@ def context(browser):
     _wait_for_the_servers_requests()
 
 
+class _InFlight:
+    """Counts the live server's requests between their start and the return of the
+    application (which has run every query by then; no view here streams)."""
+
+    def __init__(self):
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def wrap(self, handler):
+        def counted(environ, start_response):
+            with self.lock:
+                self.count += 1
+            try:
+                return handler(environ, start_response)
+            finally:
+                with self.lock:
+                    self.count -= 1
+
+        return counted
+
+
+_IN_FLIGHT = _InFlight()
+
+
 def _wait_for_the_servers_requests(timeout: float = 15.0) -> None:
-    """Wait until no other session runs a statement on the test database: a request the
-    closed pages left in flight (a poll, a plot) still runs in the live server's thread, and a
-    transactional test's flush beside it can deadlock (leaving the next tests its rows)."""
+    """Wait until the live server handles no request and no other session of the test
+    database runs a statement or holds a transaction open: a request the closed pages left in
+    flight (a poll, a plot) still runs in the live server's thread, and a transactional test's
+    flush beside it can deadlock (leaving the next tests its rows). Such a request is not
+    always seen by its statement: between two statements of a transaction its session is
+    "idle in transaction" while it holds locks the flush needs, and between two transactions
+    only the count of requests in flight shows it."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
         return
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    deadline, quiet = time.monotonic() + timeout, 0
+    while time.monotonic() < deadline and quiet < 2:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid() AND state = 'active'"
+                " AND pid <> pg_backend_pid() AND state <> 'idle'"
             )
-            if not cursor.fetchone()[0]:
-                return
+            busy = cursor.fetchone()[0] or _IN_FLIGHT.count
+        quiet = 0 if busy else quiet + 1
         time.sleep(0.05)
 
 
