@@ -314,10 +314,10 @@ def _static_files_scanned_once():
             self.charset,
             type(self),
         )
-        if key not in scanned:
-            before = dict(self.files)
+        if key not in scanned:  # scan into an empty table: it then holds this root's entries
+            files, self.files = self.files, {}
             real(self, root, prefix)
-            scanned[key] = {url: f for url, f in self.files.items() if before.get(url) is not f}
+            scanned[key], self.files = self.files, files
         self.files.update(scanned[key])
 
     patch = pytest.MonkeyPatch()
