@@ -188,8 +188,11 @@ def job_send(kind: JobKind, job_id: int, *, dispatch: int = 0, countdown: float 
         ``broker_failed`` set, and the watchdog queues it again once the broker answers).
     """
     try:
+        # Nobody waits on the run task's result: without ignore_result, sending subscribes the
+        # sender to it on a Redis result backend, which retries a lost connection 20 times
+        # (about 40 s of a web request) before the broker's own error comes through.
         signature(RUN, args=(kind.name, job_id, dispatch)).apply_async(
-            countdown=countdown, **kind.options()
+            countdown=countdown, ignore_result=True, **kind.options()
         )
     except Exception as error:  # kombu raises several kinds of connection errors
         log.exception("could not queue %s job %s", kind.name, job_id)

@@ -18,7 +18,7 @@ from .kernel import (
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="loupe.jobs.run", acks_late=True)
+@shared_task(name="loupe.jobs.run", acks_late=True, ignore_result=True)
 def job_run_task(kind: str, job_id: int, dispatch: int = 0) -> int:
     """Plan a job (once) and send its unfinished chunks (see ``kernel.job_dispatch``).
 

@@ -167,6 +167,9 @@ def test_an_import_made_while_the_broker_was_down_is_scored_once_it_is_back(tmp_
         timeout=300,
     )
     assert imported.returncode == 0, imported.stderr[-2000:]
+    # The send failed on the broker's own error, without waiting on the result backend's 20
+    # reconnects (a web request would have hung for about 40 s).
+    assert "Connection to Redis lost" not in imported.stderr
     job = ScoringJob.objects.get(dataset__slug="cnndm-far")
     assert job.status == JobStatus.FAILED and job.broker_failed
     assert "could not reach the task broker" in job.error
