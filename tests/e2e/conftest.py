@@ -142,15 +142,19 @@ def live_server(_collected_static):
     server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(django_db_setup):
-    """One headless Chromium per test module (Debian's, never a downloaded one).
+    """One headless Chromium per test process (Debian's, never a downloaded one); each test
+    gets a fresh profile from :func:`context`.
 
     Playwright's sync API keeps an asyncio event loop running in this thread while it lives,
     and Django refuses ORM calls from a thread with a running loop. The tests' own database
     calls are synchronous, so, as Django's docs advise for such tools, the guard is lifted with
-    ``DJANGO_ALLOW_ASYNC_UNSAFE`` for as long as the browser runs (module scope, so the other
-    test modules keep the guard). The test database is set up before the loop starts.
+    ``DJANGO_ALLOW_ASYNC_UNSAFE`` for as long as the browser runs. The browser tests run after
+    every other test (see ``pytest_collection_modifyitems``), so the browser starts with the
+    first of them and the other tests keep the guard. One browser for all of them, not one per
+    module: each launch cost its driver and Chromium about a second of CPU. The test database
+    is set up before the loop starts.
     """
     if not CHROMIUM:
         pytest.skip(NO_CHROMIUM)
@@ -178,7 +182,10 @@ def context(browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     ctx.set_default_timeout(10_000)
     yield ctx
-    ctx.close()
+    # With it, any profile the test opened and (having failed) left open: the browser
+    # outlives the test, and a page left polling would reach the next test's server.
+    for opened in browser.contexts:
+        opened.close()
     _wait_for_the_servers_requests()
 
 
