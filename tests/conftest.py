@@ -361,7 +361,8 @@ def celery_worker_process(_celery_worker_session):
 
 
 def pytest_configure(config):
-    """Under pytest-xdist (one process per core), torch computes on one thread per process.
+    """Under pytest-xdist (a process per core and one more), torch computes on one thread per
+    process, and the run's workers share one id, which names the database they clone.
 
     Each worker process already has a core; torch's default of one thread per core puts two
     threads on each core, whose OpenMP spin-waiting cost the embedding tests about a third
@@ -370,6 +371,30 @@ def pytest_configure(config):
     """
     if os.environ.get("PYTEST_XDIST_WORKER"):
         os.environ.setdefault("OMP_NUM_THREADS", "1")
+    elif getattr(config.option, "numprocesses", None) and not config.option.testrunuid:
+        config.option.testrunuid = uuid.uuid4().hex  # what xdist would draw, known here too
+
+
+def pytest_sessionfinish(session):
+    """The xdist controller drops the database its workers cloned theirs from."""
+    run = getattr(session.config.option, "testrunuid", None)
+    if os.environ.get("PYTEST_XDIST_WORKER") or not run:
+        return
+    from pytest_django.plugin import blocking_manager_key
+
+    from tests.db_clones import template_drop
+
+    with session.config.stash[blocking_manager_key].unblock():
+        template_drop(run)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """pytest-django's hook before the test databases are made: under xdist on PostgreSQL, the
+    first worker migrates its database and the others copy it (see ``tests.db_clones``)."""
+    from tests.db_clones import clone_across_workers
+
+    clone_across_workers()
 
 
 @pytest.hookimpl(hookwrapper=True)
