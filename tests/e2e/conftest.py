@@ -182,7 +182,7 @@ def context(browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     ctx.set_default_timeout(10_000)
     yield ctx
-    # With it, any profile the test opened and (having failed) left open: the browser
+    # Close it and any other profile the test opened and, failing, left open: the browser
     # outlives the test, and a page left polling would reach the next test's server.
     for opened in browser.contexts:
         opened.close()
