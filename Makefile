@@ -11,11 +11,11 @@ TEST_STAMP := $(VENV)/.installed-test-$(HASH)
 NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
 export DEBUG ?= 1
 # Tests run with production settings (DEBUG off), over plain HTTP on the test client. Their
-# Python processes (about 50 of them: xdist workers, Celery workers, commands) keep compiled
-# bytecode under var/pycache, even where PYTHONDONTWRITEBYTECODE is set (as on CI's machines):
-# without it each one compiled the project and much of its dependencies again, which cost each
-# xdist worker 11 CPU-s to collect the tests instead of 4.
-TEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/var/pycache \
+# Python processes (about 50: xdist workers, Celery workers, commands) write the project's
+# bytecode (into __pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set, as on
+# CI's machines: otherwise each one compiled the project's modules, and pytest rewrote the
+# test modules, again on every start.
+TEST_ENV := env -u PYTHONDONTWRITEBYTECODE \
 	DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
 	CELERY_QUEUE=loupe-test
 
@@ -25,7 +25,10 @@ TEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/var/pyc
 # suite's time is spent waiting on a browser, a real worker or a subprocess: with two workers
 # on two cores a core stood idle for 156 of 872 CPU-s, with three for 63 (436 s against 396 s).
 # PYTEST_XDIST= runs in one process.
-XDIST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# (nproc counts OMP_NUM_THREADS as a limit, so it is left out; macOS has getconf only.)
+CORES := $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null \
+	|| getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+XDIST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 PYTEST_XDIST ?= -n $(XDIST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 .PHONY: install install-test run test lint format docs

@@ -361,31 +361,44 @@ def celery_worker_process(_celery_worker_session):
 
 
 def pytest_configure(config):
-    """Under pytest-xdist (a process per core and one more), torch computes on one thread per
-    process, and the run's workers share one id, which names the database they clone.
+    """Under pytest-xdist, torch computes on one thread per process.
 
-    Each worker process already has a core; torch's default of one thread per core puts two
-    threads on each core, whose OpenMP spin-waiting cost the embedding tests about a third
-    more CPU. Set before torch is first imported, so it reaches the Celery workers the tests
-    start too. An OMP_NUM_THREADS set by the caller is kept.
+    The workers already fill the cores (one per core and one more); torch's default of one
+    thread per core put two threads on each core, whose OpenMP spin-waiting cost the embedding
+    tests about a third more CPU. Set before torch is first imported, so it reaches the Celery
+    workers the tests start too. An OMP_NUM_THREADS set by the caller is kept.
     """
     if os.environ.get("PYTEST_XDIST_WORKER"):
         os.environ.setdefault("OMP_NUM_THREADS", "1")
-    elif getattr(config.option, "numprocesses", None) and not config.option.testrunuid:
-        config.option.testrunuid = uuid.uuid4().hex  # what xdist would draw, known here too
+
+
+_XDIST_RUNS = pytest.StashKey[set]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """The xdist controller notes its run's id, which names the database the workers clone."""
+    node.config.stash.setdefault(_XDIST_RUNS, set()).add(node.workerinput["testrunuid"])
 
 
 def pytest_sessionfinish(session):
-    """The xdist controller drops the database its workers cloned theirs from."""
-    run = getattr(session.config.option, "testrunuid", None)
-    if os.environ.get("PYTEST_XDIST_WORKER") or not run:
+    """The xdist controller drops the database its workers cloned theirs from (if they made
+    one); a failure to drop it is a warning, not a failed run."""
+    runs = session.config.stash.get(_XDIST_RUNS, set())
+    if os.environ.get("PYTEST_XDIST_WORKER") or not runs:
         return
     from pytest_django.plugin import blocking_manager_key
 
     from tests.db_clones import template_drop
 
-    with session.config.stash[blocking_manager_key].unblock():
-        template_drop(run)
+    for run in runs:
+        try:
+            with session.config.stash[blocking_manager_key].unblock():
+                template_drop(run)
+        except Exception as error:  # the database may be down by now: say so, do not fail
+            reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.write_line(f"could not drop the run's template database: {error}")
 
 
 @pytest.fixture(scope="session")

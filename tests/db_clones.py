@@ -5,7 +5,8 @@ together on the same cores. On PostgreSQL the first worker to take the lock migr
 database as usual and copies it to a template named after the run; every other worker creates
 its own database from that template (``CREATE DATABASE ... TEMPLATE``, as Django's parallel
 runner clones its databases) instead of migrating. The xdist controller drops the template when
-the run ends. Elsewhere (SQLite, or no xdist) Django makes the database as usual.
+the run ends. Elsewhere (SQLite, no xdist, a single worker, or ``--reuse-db``) Django makes
+the database as usual.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 def _template_name(run: str) -> str:
     from django.conf import settings
 
-    return f"test_{settings.DATABASES['default']['NAME']}_run_{run[:12]}"[:63]
+    # PostgreSQL keeps 63 bytes of a name: the database's name is cut, never the run's id.
+    return f"test_{settings.DATABASES['default']['NAME'][:40]}_run_{run[:12]}"
 
 
 def clone_across_workers() -> None:
@@ -31,7 +33,8 @@ def clone_across_workers() -> None:
     from django.db import connection
 
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if not os.environ.get("PYTEST_XDIST_WORKER") or not run or connection.vendor != "postgresql":
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")
+    if not run or workers == "1" or connection.vendor != "postgresql":
         return
     creation = connection.creation
     migrate = creation.create_test_db
@@ -39,6 +42,8 @@ def clone_across_workers() -> None:
     lock_path = _lock_path(run)
 
     def create_test_db(verbosity=1, autoclobber=False, serialize=True, keepdb=False):
+        if keepdb:  # --reuse-db: each worker keeps its own database, as Django does
+            return migrate(verbosity, autoclobber, serialize, keepdb)
         with open(lock_path, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
             with creation._nodb_cursor() as cursor:
@@ -55,6 +60,8 @@ def clone_across_workers() -> None:
         settings.DATABASES[connection.alias]["NAME"] = name
         connection.settings_dict["NAME"] = name
         connection.ensure_connection()
+        if serialize:  # as Django's create_test_db does, for serialized_rollback
+            connection._test_serialized_contents = creation.serialize_db_to_string()
         return name
 
     creation.create_test_db = create_test_db
@@ -77,9 +84,10 @@ def template_drop(run: str) -> None:
     """
     from django.db import connection
 
-    _lock_path(run).unlink(missing_ok=True)
-    if connection.vendor != "postgresql":
+    lock = _lock_path(run)
+    if not lock.exists():  # no worker set up a database on PostgreSQL: nothing to drop
         return
+    lock.unlink()
     with connection.creation._nodb_cursor() as cursor:
         cursor.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(_template_name(run))}")
 

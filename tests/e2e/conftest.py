@@ -55,10 +55,10 @@ def pytest_collection_modifyitems(config, items):
     keeps that from touching the rest of the suite; ``make_world`` recreates those rows.
     """
     here = Path(__file__).parent
-    browser_tests = [item for item in items if Path(str(item.fspath)).parent == here]
+    browser_tests = [item for item in items if here in Path(str(item.fspath)).parents]
     if not browser_tests:
         return
-    others = [item for item in items if Path(str(item.fspath)).parent != here]
+    others = [item for item in items if here not in Path(str(item.fspath)).parents]
     items[:] = others + browser_tests
     if not CHROMIUM:
         skip = pytest.mark.skip(reason=NO_CHROMIUM)
