@@ -383,9 +383,10 @@ def pytest_configure_node(node):
 
 def pytest_sessionfinish(session):
     """The xdist controller drops the database its workers cloned theirs from (if they made
-    one); a failure to drop it is a warning, not a failed run."""
+    one); a failure to drop it is a warning, not a failed run. (Only the controller notes a
+    run: on the workers, and without xdist, there is nothing to do.)"""
     runs = session.config.stash.get(_XDIST_RUNS, set())
-    if os.environ.get("PYTEST_XDIST_WORKER") or not runs:
+    if not runs:
         return
     from pytest_django.plugin import blocking_manager_key
 

@@ -47,8 +47,7 @@ def clone_across_workers() -> None:
         with open(lock_path, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
             with creation._nodb_cursor() as cursor:
-                cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
-                made = cursor.fetchone() is not None
+                made = creation._database_exists(cursor, template)
             if not made:
                 name = migrate(verbosity, autoclobber, serialize, keepdb)
                 _copy(creation, source=name, target=template)
@@ -72,8 +71,12 @@ def _copy(creation, *, source: str, target: str) -> None:
     quote = creation.connection.ops.quote_name
     creation.connection.close()
     with creation._nodb_cursor() as cursor:
-        cursor.execute(f"DROP DATABASE IF EXISTS {quote(target)}")
+        _drop(creation, cursor, target)
         cursor.execute(f"CREATE DATABASE {quote(target)} WITH TEMPLATE {quote(source)}")
+
+
+def _drop(creation, cursor, name: str) -> None:
+    cursor.execute(f"DROP DATABASE IF EXISTS {creation.connection.ops.quote_name(name)}")
 
 
 def template_drop(run: str) -> None:
@@ -89,7 +92,7 @@ def template_drop(run: str) -> None:
         return
     lock.unlink()
     with connection.creation._nodb_cursor() as cursor:
-        cursor.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(_template_name(run))}")
+        _drop(connection.creation, cursor, _template_name(run))
 
 
 def _lock_path(run: str) -> Path:
