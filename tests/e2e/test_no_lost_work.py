@@ -635,6 +635,28 @@ def _left(task) -> set[str]:
     )
 
 
+def test_the_presence_note_moves_nothing_under_the_pointer(context, make_world):
+    """The note comes whenever someone opens the task: it lies over the panes' foot, so the
+    sentences stay where the annotator is pointing (it used to push the document down by its
+    height, and a click at that moment landed between two sentences), and the document still
+    scrolls its last sentence above it."""
+    world = make_world(documents=("demo-001",))
+    task = world.task()
+    page = workspace_page(context, world, task)
+    before = [sentence(page, i).bounding_box() for i in range(4)]
+    other = context.new_page()
+    open_task(other, world, task)
+    page.bring_to_front()
+    note = page.locator("#presence")
+    expect(note).to_be_visible()
+    assert [sentence(page, i).bounding_box() for i in range(4)] == before
+    sentence(page, 2).click()
+    expect(sentence(page, 2)).to_have_attribute("aria-pressed", "true")
+    page.locator(".doc").evaluate("pane => { pane.scrollTop = pane.scrollHeight; }")
+    last = page.locator("#sentences li").last.bounding_box()
+    assert last["y"] + last["height"] <= note.bounding_box()["y"]
+
+
 def test_a_tab_is_told_when_the_task_is_open_elsewhere(browser, context, make_world):
     """Presence across browsers: another browser of the same annotator appears within a few
     seconds (the server's heartbeat record), and the note goes when that browser leaves."""
