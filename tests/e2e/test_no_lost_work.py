@@ -636,10 +636,10 @@ def _left(task) -> set[str]:
 
 
 def test_the_presence_note_moves_nothing_under_the_pointer(context, make_world):
-    """The note comes whenever someone opens the task: it lies over the panes' foot, so the
+    """The note comes whenever someone opens the task: it comes below the panes, so the
     sentences stay where the annotator is pointing (it used to push the document down by its
-    height, and a click at that moment landed between two sentences), and the document still
-    scrolls its last sentence above it."""
+    height, and a click at that moment landed between two sentences), and the keyboard's
+    cursor still brings the last sentence into view above it."""
     world = make_world(documents=("demo-001",))
     task = world.task()
     page = workspace_page(context, world, task)
@@ -652,9 +652,12 @@ def test_the_presence_note_moves_nothing_under_the_pointer(context, make_world):
     assert [sentence(page, i).bounding_box() for i in range(4)] == before
     sentence(page, 2).click()
     expect(sentence(page, 2)).to_have_attribute("aria-pressed", "true")
-    page.locator(".doc").evaluate("pane => { pane.scrollTop = pane.scrollHeight; }")
-    last = page.locator("#sentences li").last.bounding_box()
-    assert last["y"] + last["height"] <= note.bounding_box()["y"]
+    count = page.locator("#sentences li").count()
+    for _ in range(count - 3):  # j: the next sentence, from the third to the last
+        page.keyboard.press("j")
+    expect(sentence(page, count - 1)).to_have_class(re.compile(r"\bcursor\b"))
+    last, pane = sentence(page, count - 1).bounding_box(), page.locator(".doc").bounding_box()
+    assert last["y"] + last["height"] <= min(pane["y"] + pane["height"], note.bounding_box()["y"])
 
 
 def test_a_tab_is_told_when_the_task_is_open_elsewhere(browser, context, make_world):
