@@ -257,7 +257,7 @@ class EmbeddingAnswerer(Answerer):
         return " ".join(question.text.replace(question.placeholder, " ").split())
 
     def prime(self, pairs: Iterable[tuple[Sequence[ClozeQuestion], str]]) -> None:
-        """Encode every question and candidate context of many summaries in one batch.
+        """Encode every question and candidate context of many summaries in one call.
 
         Args:
             pairs: ``(questions, summary)`` about to be answered.

@@ -349,7 +349,7 @@ def apes_chunk_compute(*, chunk: ApesChunk) -> int:
         if o.document_id in references and questions.get(references[o.document_id].pk)
     ]
     for key, answerer in answerers.items():
-        if hasattr(answerer, "prime"):  # model answerers encode the whole chunk in one batch
+        if hasattr(answerer, "prime"):  # model answerers encode the whole chunk in one call
             clock = time.perf_counter()
             answerer.prime(pairs)
             seconds[key] += time.perf_counter() - clock

