@@ -31,6 +31,7 @@ from .processes import (
     job_row_held,
     kill_group,
     kill_inside_a_chunk,
+    needs_row_locks,
     start_worker_with_beat,
     wait_finished,
     wait_for_a_blocked_chunk,
@@ -96,6 +97,7 @@ def _wait_dispatched(job: ScoringJob, timeout: float = 60) -> None:
 
 
 @needs_far
+@needs_row_locks
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_inside_a_chunk_is_replaced_and_the_job_ends_with_exact_rows(
     monkeypatch, tmp_path, processes
@@ -127,6 +129,7 @@ def test_a_worker_killed_inside_a_chunk_is_replaced_and_the_job_ends_with_exact_
 
 
 @needs_far
+@needs_row_locks
 @pytest.mark.django_db(transaction=True)
 def test_redis_restarted_without_persistence_mid_job_ends_the_job_with_exact_rows(
     monkeypatch, tmp_path, processes

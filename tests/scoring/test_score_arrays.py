@@ -25,6 +25,7 @@ from scoring.scores.services import (
 )
 from scoring.scores.services.arrays import score_arrays_build_missing
 from scoring.uploads.services import system_output_import
+from tests.jobs.processes import needs_row_locks
 from tests.score_helpers import score_plant
 
 pytestmark = pytest.mark.django_db
@@ -218,9 +219,7 @@ def test_a_version_without_outputs_is_built_and_covers_nothing(scored):
     assert score_arrays_build_missing(dataset=scored) == 0
 
 
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="row locks: PostgreSQL (SQLite writes one at a time)"
-)
+@needs_row_locks
 @pytest.mark.django_db(transaction=True)
 def test_a_build_waits_for_a_writer_in_flight_and_holds_its_value(demo):
     import threading
