@@ -166,17 +166,26 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 # DATABASE_URL unset: the embedded default, a SQLite file under var/.
+# Every SQLite database, the default one or one named by a sqlite:// DATABASE_URL (as a test's
+# Celery worker is given the test database): a transaction takes the write lock at BEGIN
+# (IMMEDIATE) and waits up to 20 s for it. Without IMMEDIATE a transaction that read first
+# cannot take the lock while another process writes, and SQLite fails it at once with
+# "database is locked" instead of waiting.
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "loupe.sqlite3",
-            # IMMEDIATE: a write transaction takes the write lock at BEGIN, so two concurrent
-            # saves queue up instead of one failing with "database is locked".
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
             # A file, not memory, so a Celery worker process can share the test database.
             "TEST": {"NAME": str(VAR_DIR / "test-loupe.sqlite3")},
         }

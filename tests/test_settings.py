@@ -42,12 +42,51 @@ WSGI = (
 )
 CHECK_DEPLOY = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
 
+# Another process holds SQLite's write lock for a second while Django reads, then writes, in
+# one transaction (as a job's planning does): the transaction waits for the lock, on a
+# database named by a sqlite:// DATABASE_URL (a test's Celery worker) as on the default one.
+SQLITE_WAITS = """
+import os, sqlite3, threading, time, django
+os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'
+django.setup()
+from django.db import connection, transaction
+path = connection.settings_dict['NAME']
+setup = sqlite3.connect(path)
+setup.execute('create table t (n integer)')
+setup.commit()
+setup.close()
+holding = threading.Event()
+def writer():
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute('begin immediate')
+    other.execute('insert into t values (1)')
+    holding.set()
+    time.sleep(1.0)
+    other.execute('commit')
+    other.close()
+thread = threading.Thread(target=writer)
+thread.start()
+holding.wait()
+start = time.monotonic()
+try:
+    with transaction.atomic(), connection.cursor() as c:
+        c.execute('select count(*) from t')
+        c.execute('insert into t values (2)')
+finally:
+    thread.join()
+waited = time.monotonic() - start
+with connection.cursor() as c:
+    c.execute('select count(*) from t')
+    print(c.fetchone()[0], waited >= 0.5)
+"""
+
 
 @pytest.fixture(scope="module")
-def ran() -> dict[str, dict]:
+def ran(tmp_path_factory) -> dict[str, dict]:
     """Every command of this file, each in a process of its own with its own environment
     (forked from one interpreter that imported Django first: see tests/forked_runs.py)."""
     clean = _clean_env()
+    sqlite_url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'waits.sqlite3'}"
     return run_forked(
         {
             "show-production": (["-c", SHOW], {**clean, "DEBUG": "0"}),
@@ -74,6 +113,10 @@ def ran() -> dict[str, dict]:
             ),
             "check-debug": (CHECK_DEPLOY, {**os.environ, "DEBUG": "1"}),
             "wsgi": (["-c", WSGI], {**clean, "DEBUG": "1"}),
+            "sqlite-url-waits": (
+                ["-c", SQLITE_WAITS],
+                {**clean, "DEBUG": "1", "DATABASE_URL": sqlite_url},
+            ),
         }
     )
 
@@ -98,6 +141,14 @@ def test_database_url_broker_hosts_and_origins_from_the_environment(ran):
     assert lines[2] == "False"
     assert lines[3] == "['loupe.example.org', '127.0.0.1']"
     assert lines[4] == "['https://loupe.example.org']"
+
+
+def test_a_sqlite_database_url_waits_for_the_write_lock(ran):
+    # It failed at once with "database is locked" before the URL's database got the
+    # default's IMMEDIATE transactions: a test's worker lost its agreement run that way.
+    result = ran["sqlite-url-waits"]
+    assert result["returncode"] == 0, result["stderr"][-2000:]
+    assert result["stdout"].split() == ["2", "True"]
 
 
 def test_production_settings_pass_check_deploy(ran):
