@@ -329,6 +329,8 @@ if CELERY_EMBEDDED_BROKER:
     _processed_dir = VAR_DIR / "celery" / "processed"
     _control_dir = VAR_DIR / "celery" / "control"
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's file-system transport, with its races between processes closed (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),

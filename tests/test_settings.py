@@ -32,7 +32,9 @@ SHOW = (
     "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
     "from django.conf import settings as s;"
     "print(s.DATABASES['default']['ENGINE']); print(s.CELERY_BROKER_URL);"
-    "print(s.CELERY_EMBEDDED_BROKER); print(s.ALLOWED_HOSTS); print(s.CSRF_TRUSTED_ORIGINS)"
+    "print(s.CELERY_EMBEDDED_BROKER); print(s.ALLOWED_HOSTS); print(s.CSRF_TRUSTED_ORIGINS);"
+    "from config.celery import app; transport = app.connection_for_write().transport;"
+    "print(f'{type(transport).__module__}:{type(transport).__name__}')"
 )
 
 
@@ -132,6 +134,7 @@ def test_embedded_defaults_without_database_url_or_broker(ran):
     assert lines[0] == "django.db.backends.sqlite3"
     assert lines[1] == "filesystem://"
     assert lines[2] == "True"
+    assert lines[5] == "config.broker:Transport"  # kombu's file-system transport, mended
 
 
 def test_database_url_broker_hosts_and_origins_from_the_environment(ran):
@@ -141,6 +144,7 @@ def test_database_url_broker_hosts_and_origins_from_the_environment(ran):
     assert lines[2] == "False"
     assert lines[3] == "['loupe.example.org', '127.0.0.1']"
     assert lines[4] == "['https://loupe.example.org']"
+    assert lines[5] == "kombu.transport.redis:Transport"
 
 
 def test_a_sqlite_database_url_waits_for_the_write_lock(ran):

@@ -174,13 +174,20 @@ def dead_broker():
     real connection pools are put back untouched afterwards."""
     from config.celery import app
 
-    names = ("broker_url", "broker_write_url", "broker_connection_timeout", "task_publish_retry")
+    names = (
+        "broker_url",
+        "broker_write_url",
+        "broker_transport",
+        "broker_connection_timeout",
+        "task_publish_retry",
+    )
     saved = {name: app.conf[name] for name in names}
     pools = (app._pool, app.amqp._producer_pool)
     app._pool = app.amqp._producer_pool = None
     app.conf.update(
         broker_url="redis://127.0.0.1:1/0",
         broker_write_url="redis://127.0.0.1:1/0",
+        broker_transport=None,  # the URL's (the embedded broker names its own transport)
         broker_connection_timeout=1,
         task_publish_retry=False,
     )
