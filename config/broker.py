@@ -10,17 +10,24 @@ which loses work on the embedded defaults (``make run``, ``make test`` without a
   that is another file system (a tmpfs ``/tmp``), the move is a copy and a delete, and two
   consumers of one queue can both copy a message.
 - An exchange's binding table is created with ``open("wb")``, which empties a file another
-  process just wrote, before the lock is taken: a publisher reading it then fails.
+  process just wrote, before the lock is taken: a publisher reading it then fails, or a binding
+  is lost.
 
 Here a message is written under a hidden name and renamed into place, a consumer claims it by
 renaming it within the same folder (one rename wins), and a binding table is never emptied
-before its lock is held. Settings select this transport with ``CELERY_BROKER_TRANSPORT``
-whenever the embedded broker is used; the URL stays ``filesystem://``.
+before its lock is held; an empty table (its creator has not written it yet) holds no binding.
+Settings select this transport with ``CELERY_BROKER_TRANSPORT`` whenever the embedded broker
+is used; the URL stays ``filesystem://``.
+
+As with kombu's transport there are no acknowledgements: a publisher killed mid-write leaves a
+hidden ``.partial`` file and a consumer killed between its claim and its read a hidden
+``.claimed`` file (that message is lost); neither is ever taken for a message.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import uuid
@@ -32,17 +39,31 @@ from kombu.transport import filesystem
 from kombu.utils.encoding import bytes_to_str, str_to_bytes
 from kombu.utils.json import dumps, loads
 
+log = logging.getLogger(__name__)
+
+# Files are written and read as bytes on every platform (Windows' os.open defaults to text).
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def _bindings(text: str) -> list:
+    """The bindings of a table file's ``text``; an empty file holds none."""
+    return [filesystem.exchange_queue_t(*q) for q in loads(text)] if text else []
+
 
 class Channel(filesystem.Channel):
     """kombu's file-system channel, whose readers only ever see whole files."""
 
     def _put(self, queue, payload, **kwargs):
-        """Write the message under a hidden name, then rename it into ``queue``."""
+        """Write the message under a hidden name, then rename it into ``queue``.
+
+        Raises:
+            ChannelError: the folder cannot be written.
+        """
         folder = self.data_folder_out
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         partial = os.path.join(folder, f".{uuid.uuid4().hex}.partial")
         try:
-            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o666)
             try:
                 with os.fdopen(fd, "wb") as file:
                     file.write(str_to_bytes(dumps(payload)))
@@ -55,31 +76,53 @@ class Channel(filesystem.Channel):
             raise ChannelError(f"Cannot add file {name!r} to directory") from exc
 
     def _get(self, queue):
-        """Take the oldest message of ``queue``: the consumer whose rename succeeds has it."""
+        """Take the oldest message of ``queue``: the consumer whose rename succeeds has it.
+
+        Raises:
+            Empty: no message waits.
+            ChannelError: a message could not be claimed or read (it stays in the queue).
+        """
         folder = self.data_folder_in
         wanted = f"{queue}.msg"
         for filename in sorted(os.listdir(folder)):
             if filename.partition(".")[2] != wanted:
                 continue
-            claimed = os.path.join(folder, f".{filename}.{uuid.uuid4().hex}.claimed")
+            source = os.path.join(folder, filename)
+            claimed = os.path.join(folder, f".{uuid.uuid4().hex}.claimed")
             try:
-                os.rename(os.path.join(folder, filename), claimed)
-            except OSError:  # another consumer took it first
+                os.rename(source, claimed)
+            except FileNotFoundError:  # another consumer took it first
                 continue
+            except OSError as exc:
+                raise ChannelError(f"Cannot take file {filename!r} from queue.") from exc
             try:
                 with open(claimed, "rb") as file:
                     payload = file.read()
-                if self.store_processed:
-                    shutil.move(claimed, os.path.join(self.processed_folder, filename))
-                else:
-                    os.remove(claimed)
             except OSError as exc:
+                with contextlib.suppress(OSError):
+                    os.rename(claimed, source)  # back in the queue for the next poll
                 raise ChannelError(f"Cannot read file {filename!r} from queue.") from exc
+            self._set_aside(claimed, filename)
             return loads(bytes_to_str(payload))
         raise Empty()
 
+    def _set_aside(self, claimed: str, filename: str) -> None:
+        """Remove a message that was read, or keep it in ``processed_folder`` if so configured;
+        a failure is logged (the message was delivered)."""
+        try:
+            if self.store_processed:
+                shutil.move(claimed, os.path.join(self.processed_folder, filename))
+            else:
+                os.remove(claimed)
+        except OSError as error:
+            log.warning("embedded broker: could not set aside %s: %s", filename, error)
+
     def get_table(self, exchange):
-        """The exchange's bindings; a table its creator has not written yet holds none."""
+        """The exchange's bindings.
+
+        Raises:
+            ChannelError: the table cannot be read.
+        """
         file = self._exchange_file(exchange)
         try:
             with file.open("rb") as f_obj:
@@ -92,31 +135,55 @@ class Channel(filesystem.Channel):
             return []
         except OSError as exc:
             raise ChannelError(f"Cannot open {file}") from exc
-        return [filesystem.exchange_queue_t(*q) for q in loads(text)] if text else []
+        return _bindings(text)
 
-    def _queue_bind(self, exchange, routing_key, pattern, queue):
-        """Add a binding under the table's lock; the table is emptied only while locked."""
+    def _change_table(self, exchange, change, *, create: bool) -> None:
+        """Apply ``change`` (bindings -> new bindings, or None for no change) to the
+        exchange's table under its lock; the file is emptied only while locked."""
         file = self._exchange_file(exchange)
-        self.control_folder.mkdir(exist_ok=True)
-        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        flags = os.O_RDWR | _BINARY | (os.O_CREAT if create else 0)
         try:
-            fd = os.open(file, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(file, flags, 0o666)
+        except FileNotFoundError:  # no table, nothing to remove
+            return
+        except OSError as exc:
+            raise ChannelError(f"Cannot open {file}") from exc
+        try:
             with os.fdopen(fd, "rb+", buffering=0) as f_obj:
                 filesystem.lock(f_obj, filesystem.LOCK_EX)
                 try:
-                    text = bytes_to_str(f_obj.read())
-                    bindings = (
-                        [filesystem.exchange_queue_t(*q) for q in loads(text)] if text else []
-                    )
-                    if binding not in bindings:
-                        bindings.insert(0, binding)
+                    changed = change(_bindings(bytes_to_str(f_obj.read())))
+                    if changed is not None:
                         f_obj.seek(0)
-                        f_obj.write(str_to_bytes(dumps(bindings)))
+                        f_obj.write(str_to_bytes(dumps(changed)))
                         f_obj.truncate()
                 finally:
                     filesystem.unlock(f_obj)
         except OSError as exc:
-            raise ChannelError(f"Cannot open {file}") from exc
+            raise ChannelError(f"Cannot write {file}") from exc
+
+    def _queue_bind(self, exchange, routing_key, pattern, queue):
+        """Add a binding to the exchange's table (made if missing)."""
+        self.control_folder.mkdir(exist_ok=True)
+        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+
+        def add(bindings):
+            return None if binding in bindings else [binding, *bindings]
+
+        self._change_table(exchange, add, create=True)
+
+    def _delete(self, queue, exchange, routing_key, pattern, *args, **kwargs):
+        """Purge ``queue`` and remove its binding from the exchange's table."""
+        # kombu's virtual channel purges; its file-system channel's table update is replaced.
+        super(filesystem.Channel, self)._delete(
+            queue, exchange, routing_key, pattern, *args, **kwargs
+        )
+        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+
+        def remove(bindings):
+            return [b for b in bindings if b != binding] if binding in bindings else None
+
+        self._change_table(exchange, remove, create=False)
 
 
 class Transport(filesystem.Transport):

@@ -36,13 +36,13 @@ def _check_broker() -> dict:
     try:
         with celery_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
-            transport = conn.transport_cls
+            transport = conn.transport.driver_name  # "redis", "filesystem" (embedded)
     except Exception as error:  # noqa: BLE001
         log.error("healthz: broker unreachable: %s: %s", type(error).__name__, error)
         return {"ok": False, "error": "broker unreachable"}
     return {
         "ok": True,
-        "transport": str(transport),
+        "transport": transport,
         "embedded": settings.CELERY_EMBEDDED_BROKER,
         "ms": _ms(started),
     }

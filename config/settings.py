@@ -171,13 +171,13 @@ TEMPLATES = [
 # (IMMEDIATE) and waits up to 20 s for it. Without IMMEDIATE a transaction that read first
 # cannot take the lock while another process writes, and SQLite fails it at once with
 # "database is locked" instead of waiting.
-SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+_SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["OPTIONS"] = {
-            **SQLITE_OPTIONS,
+            **_SQLITE_OPTIONS,
             **DATABASES["default"].get("OPTIONS", {}),
         }
 else:
@@ -185,7 +185,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "loupe.sqlite3",
-            "OPTIONS": dict(SQLITE_OPTIONS),
+            "OPTIONS": dict(_SQLITE_OPTIONS),
             # A file, not memory, so a Celery worker process can share the test database.
             "TEST": {"NAME": str(VAR_DIR / "test-loupe.sqlite3")},
         }
@@ -330,6 +330,8 @@ if CELERY_EMBEDDED_BROKER:
     _control_dir = VAR_DIR / "celery" / "control"
     CELERY_BROKER_URL = "filesystem://"
     # kombu's file-system transport, with its races between processes closed (config/broker.py).
+    # Celery opens every connection with it, even one given another URL at run time: such code
+    # names its transport too (connection_for_write(url, transport="redis")).
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import tempfile
 import time
 from pathlib import Path
 
 TRANSPORT = "config.broker:Transport"
+# A consumer gives up after this many errors (each is the finding; the count stays readable).
+MAX_ERRORS = 20
 
 
 def options(root: Path) -> dict:
-    """Transport options of a broker whose folders (made here) are under ``root``, polled
-    without pause."""
+    """Transport options of a broker whose folders are under ``root``, polled without pause.
+
+    Args:
+        root: the folder that holds the broker's folders (made here).
+
+    Returns:
+        kombu's ``transport_options``.
+    """
     for folder in ("messages", "control", "processed"):
         (root / folder).mkdir(exist_ok=True)
     return {
@@ -24,21 +33,42 @@ def options(root: Path) -> dict:
 
 
 def connection(root: Path):
-    """A kombu connection to the broker under ``root`` through Loupe's transport."""
+    """A kombu connection to the broker under ``root`` through Loupe's transport.
+
+    Args:
+        root: see :func:`options`.
+
+    Returns:
+        A ``kombu.Connection`` (not yet connected).
+    """
     from kombu import Connection
 
     return Connection("filesystem://", transport=TRANSPORT, transport_options=options(root))
 
 
 def queue(name: str):
-    """The direct queue ``name``, bound to an exchange of its name."""
+    """The direct queue ``name``, bound to an exchange of its name.
+
+    Args:
+        name: the queue's and the exchange's name.
+
+    Returns:
+        A ``kombu.Queue``.
+    """
     from kombu import Exchange, Queue
 
     return Queue(name, Exchange(name), name)
 
 
 def publish(root: Path, name: str, producer: int, count: int) -> None:
-    """Publish ``count`` messages ``{"producer", "i"}`` to queue ``name``."""
+    """Publish ``count`` messages ``{"producer", "i"}`` to queue ``name``.
+
+    Args:
+        root: see :func:`options`.
+        name: the queue.
+        producer: this publisher's number, in every message.
+        count: how many messages.
+    """
     with connection(root) as conn:
         target = queue(name)
         publisher = conn.Producer(serializer="json")
@@ -47,14 +77,26 @@ def publish(root: Path, name: str, producer: int, count: int) -> None:
             publisher.publish(body, exchange=target.exchange, routing_key=name, declare=[target])
 
 
-def consume(root: Path, name: str, results, timeout: float = 120.0) -> None:
-    """Take messages from ``name`` as fast as possible until a ``stop`` message; put what was
-    received and the errors raised (as text) on ``results``."""
+def consume(root: Path, name: str, ready, results, tmpdir: str | None = None) -> None:
+    """Take messages from ``name`` as fast as possible until a ``stop`` message, then put what
+    was received and the errors raised (as text) on ``results``.
+
+    Args:
+        root: see :func:`options`.
+        name: the queue.
+        ready: a barrier to wait at once the channel is open.
+        results: a multiprocessing queue for ``(received, errors)``.
+        tmpdir: the process's temporary folder (kombu's transport moved claimed messages
+            there).
+    """
+    if tmpdir:
+        tempfile.tempdir = tmpdir
     received, errors = [], []
     with connection(root) as conn:
         channel = conn.channel()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        ready.wait(60)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(errors) < MAX_ERRORS:
             try:
                 message = channel.basic_get(name, no_ack=True)
             except Exception as error:  # noqa: BLE001 - every error is the finding
@@ -69,17 +111,26 @@ def consume(root: Path, name: str, results, timeout: float = 120.0) -> None:
     results.put((received, errors))
 
 
-def bind(root: Path, exchange: str, name: str, barrier, results) -> None:
-    """Bind queue ``name`` to the fanout ``exchange`` once every process of ``barrier`` is
-    ready; put the error raised (as text), or None, on ``results``."""
+def bind(root: Path, exchanges: list[str], name: str, ready, results) -> None:
+    """Bind queue ``name`` to each fanout exchange of ``exchanges``, each time once every
+    process of ``ready`` is at the barrier; put the errors raised (as text) on ``results``.
+
+    Args:
+        root: see :func:`options`.
+        exchanges: the exchanges, bound in this order.
+        name: the queue.
+        ready: a barrier shared by every binding process.
+        results: a multiprocessing queue for the list of errors.
+    """
     from kombu import Exchange, Queue
 
+    errors = []
     with connection(root) as conn:
         channel = conn.channel()
-        barrier.wait()
-        try:
-            Queue(name, Exchange(exchange, type="fanout"), name)(channel).declare()
-        except Exception as error:  # noqa: BLE001 - every error is the finding
-            results.put(f"{type(error).__name__}: {error}")
-            return
-    results.put(None)
+        for exchange in exchanges:
+            ready.wait(60)
+            try:
+                Queue(name, Exchange(exchange, type="fanout"), name)(channel).declare()
+            except Exception as error:  # noqa: BLE001 - every error is the finding
+                errors.append(f"{exchange}: {type(error).__name__}: {error}")
+    results.put(errors)

@@ -60,22 +60,25 @@ setup.close()
 holding = threading.Event()
 def writer():
     other = sqlite3.connect(path, isolation_level=None)
-    other.execute('begin immediate')
-    other.execute('insert into t values (1)')
-    holding.set()
-    time.sleep(1.0)
-    other.execute('commit')
-    other.close()
-thread = threading.Thread(target=writer)
+    try:
+        other.execute('begin immediate')
+        other.execute('insert into t values (1)')
+        holding.set()
+        time.sleep(1.0)
+        other.execute('commit')
+    finally:
+        holding.set()
+        other.close()
+thread = threading.Thread(target=writer, daemon=True)
 thread.start()
-holding.wait()
+assert holding.wait(30)
 start = time.monotonic()
 try:
     with transaction.atomic(), connection.cursor() as c:
         c.execute('select count(*) from t')
         c.execute('insert into t values (2)')
 finally:
-    thread.join()
+    thread.join(30)
 waited = time.monotonic() - start
 with connection.cursor() as c:
     c.execute('select count(*) from t')

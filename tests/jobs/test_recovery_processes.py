@@ -72,7 +72,9 @@ def _import_without_sending(monkeypatch) -> ScoringJob:
 
 
 def _send(job: ScoringJob, redis: PrivateRedis, queue: str) -> None:
-    with app.connection_for_write(redis.url) as conn:
+    # transport= too: on the embedded defaults settings name the file-system transport, which
+    # a URL given here does not replace.
+    with app.connection_for_write(redis.url, transport="redis") as conn:
         signature(RUN, args=("scoring", job.pk, 0), **SCORING.options()).apply_async(
             connection=conn, queue=queue
         )
