@@ -639,7 +639,8 @@ def test_the_presence_note_moves_nothing_under_the_pointer(context, make_world):
     """The note comes whenever someone opens the task: it comes below the panes, so the
     sentences stay where the annotator is pointing (it used to push the document down by its
     height, and a click at that moment landed between two sentences), and the keyboard's
-    cursor still brings the last sentence into view above it."""
+    cursor still brings the last sentence into view above it, and the flash line stands above
+    it."""
     world = make_world(documents=("demo-001",))
     task = world.task()
     page = workspace_page(context, world, task)
@@ -658,6 +659,12 @@ def test_the_presence_note_moves_nothing_under_the_pointer(context, make_world):
     expect(sentence(page, count - 1)).to_have_class(re.compile(r"\bcursor\b"))
     last, pane = sentence(page, count - 1).bounding_box(), page.locator(".doc").bounding_box()
     assert last["y"] + last["height"] <= min(pane["y"] + pane["height"], note.bounding_box()["y"])
+    # The flash line stands above the note (it covered the note's start).
+    page.keyboard.press("Control+Enter")  # facets are open: the flash names them
+    flash = page.locator("#flash")
+    expect(flash).to_contain_text("not done")
+    box = flash.bounding_box()
+    assert box["y"] + box["height"] <= note.bounding_box()["y"]
 
 
 def test_a_tab_is_told_when_the_task_is_open_elsewhere(browser, context, make_world):
