@@ -14,24 +14,23 @@ MEASURES = {"f": "fmeasure", "p": "precision", "r": "recall"}
 
 
 def rouge_version(use_stemmer: bool = True) -> str:
-    """The ROUGE scorers' cache version: our code's version and the packages behind the scores.
+    """The ROUGE scorers' cache version: our code's version and the package behind the scores.
 
-    The tokenizer follows rouge-score's and the stems come from rouge-score-rs's compiled port
-    of NLTK's Porter stemmer (tested identical to NLTK's), so precomputed suggestions are keyed
-    by both installed versions (read from the package metadata, without importing them), and
-    by the stemming when it is off.
+    The tokens and the stems come from rouge-score-rs (rouge-score's tokenizer and a compiled
+    port of NLTK's Porter stemmer, tested identical to both), so precomputed suggestions are
+    keyed by its installed version (read from the package metadata, without importing it), and
+    by the stemming when it is off. rouge-score itself is a test reference that production
+    does not install: naming its version here failed every ROUGE suggestion job of a
+    ``make run`` install (version 2 did).
 
     Args:
         use_stemmer: whether the words are stemmed.
 
     Returns:
-        E.g. ``"2 (rouge-score 0.1.2, rouge-score-rs 0.2.1)"``, with ``", use_stemmer=False"``
-        added when unstemmed.
+        E.g. ``"3 (rouge-score-rs 0.2.1)"``, with ``", use_stemmer=False"`` added when
+        unstemmed.
     """
-    version = (
-        f"2 (rouge-score {package_version('rouge-score')}, "
-        f"rouge-score-rs {package_version('rouge-score-rs')})"
-    )
+    version = f"3 (rouge-score-rs {package_version('rouge-score-rs')})"
     return version if use_stemmer else f"{version}, use_stemmer=False"
 
 
@@ -44,9 +43,8 @@ class RougeScorer(Scorer):
     Precision is the share of the sentence's n-grams found in the facet; recall the share of
     the facet's n-grams found in the sentence.
 
-    :attr:`version` holds the rouge-score and rouge-score-rs versions (see
-    :func:`rouge_version`), so a cache of precomputed suggestions keyed by it is not reused
-    after either changes.
+    :attr:`version` holds the rouge-score-rs version (see :func:`rouge_version`), so a
+    cache of precomputed suggestions keyed by it is not reused after it changes.
     """
 
     def __init__(self, variant: str = "rougeavg", measure: str = "f", use_stemmer: bool = True):
