@@ -325,9 +325,11 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or ""
 CELERY_EMBEDDED_BROKER = not CELERY_BROKER_URL
 if CELERY_EMBEDDED_BROKER:
-    _broker_dir = VAR_DIR / "celery" / "broker"
-    _processed_dir = VAR_DIR / "celery" / "processed"
-    _control_dir = VAR_DIR / "celery" / "control"
+    # Its folders; `make test` gives the tests their own (LOUPE_CELERY_DIR), emptied each run.
+    _celery_dir = Path(os.environ.get("LOUPE_CELERY_DIR") or VAR_DIR / "celery").resolve()
+    _broker_dir = _celery_dir / "broker"
+    _processed_dir = _celery_dir / "processed"
+    _control_dir = _celery_dir / "control"
     CELERY_BROKER_URL = "filesystem://"
     # kombu's file-system transport, with its races between processes closed (config/broker.py).
     # Celery opens every connection with it, even one given another URL at run time: such code
@@ -342,13 +344,13 @@ if CELERY_EMBEDDED_BROKER:
         "polling_interval": 0.2,
     }
     CELERY_RESULT_BACKEND = os.environ.get(
-        "CELERY_RESULT_BACKEND", f"file://{(VAR_DIR / 'celery' / 'results').as_posix()}"
+        "CELERY_RESULT_BACKEND", f"file://{(_celery_dir / 'results').as_posix()}"
     )
     CELERY_EMBEDDED_DIRS = [
         _broker_dir,
         _processed_dir,
         _control_dir,
-        VAR_DIR / "celery" / "results",
+        _celery_dir / "results",
     ]
 else:
     # A task a killed worker never acknowledged goes back to the queue after this many seconds.

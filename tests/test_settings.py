@@ -44,6 +44,12 @@ WSGI = (
 )
 CHECK_DEPLOY = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
 
+CELERY_DIR = (
+    "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
+    "from django.conf import settings as s; o = s.CELERY_BROKER_TRANSPORT_OPTIONS;"
+    "print(o['data_folder_in']); print(o['control_folder']); print(s.CELERY_RESULT_BACKEND)"
+)
+
 # Another process holds SQLite's write lock for a second while Django reads, then writes, in
 # one transaction (as a job's planning does): the transaction waits for the lock, on a
 # database named by a sqlite:// DATABASE_URL (a test's Celery worker) as on the default one.
@@ -92,7 +98,8 @@ def ran(tmp_path_factory) -> dict[str, dict]:
     (forked from one interpreter that imported Django first: see tests/forked_runs.py)."""
     clean = _clean_env()
     sqlite_url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'waits.sqlite3'}"
-    return run_forked(
+    celery_dir = tmp_path_factory.mktemp("celery")
+    done = run_forked(
         {
             "show-production": (["-c", SHOW], {**clean, "DEBUG": "0"}),
             "show-debug": (["-c", SHOW], {**clean, "DEBUG": "1"}),
@@ -118,12 +125,18 @@ def ran(tmp_path_factory) -> dict[str, dict]:
             ),
             "check-debug": (CHECK_DEPLOY, {**os.environ, "DEBUG": "1"}),
             "wsgi": (["-c", WSGI], {**clean, "DEBUG": "1"}),
+            "celery-dir": (
+                ["-c", CELERY_DIR],
+                {**clean, "DEBUG": "1", "LOUPE_CELERY_DIR": str(celery_dir)},
+            ),
             "sqlite-url-waits": (
                 ["-c", SQLITE_WAITS],
                 {**clean, "DEBUG": "1", "DATABASE_URL": sqlite_url},
             ),
         }
     )
+    done["celery-dir"]["root"] = str(celery_dir.resolve())
+    return done
 
 
 def test_secret_key_is_required_unless_debug(ran):
@@ -148,6 +161,18 @@ def test_database_url_broker_hosts_and_origins_from_the_environment(ran):
     assert lines[3] == "['loupe.example.org', '127.0.0.1']"
     assert lines[4] == "['https://loupe.example.org']"
     assert lines[5] == "kombu.transport.redis:Transport"
+
+
+def test_the_embedded_broker_keeps_its_folders_where_loupe_celery_dir_says(ran):
+    # make test points it at var/test-celery, emptied at each run.
+    result = ran["celery-dir"]
+    assert result["returncode"] == 0, result["stderr"][-2000:]
+    root = result["root"]
+    assert result["stdout"].split() == [
+        f"{root}/broker",
+        f"{root}/control",
+        f"file://{root}/results",
+    ]
 
 
 def test_a_sqlite_database_url_waits_for_the_write_lock(ran):
