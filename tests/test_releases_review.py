@@ -23,6 +23,7 @@ from scoring.releases.selectors import GENERIC_ERROR
 from scoring.releases.services import release_create, release_fail
 from tests.release_helpers import build, jsonl, members, released_spans
 from tests.test_polytope_campaigns import SUMMARY_002, span
+from tests.vendor_marks import postgresql_only
 
 NAMES = (b"alice-real", b"bob-real")
 
@@ -124,10 +125,7 @@ def test_a_campaigns_gold_is_released_only_once_adjudicated(demo, users):
     assert len(_gold_rows(done, campaign)) == 1
 
 
-@pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="a snapshot shared by connections: PostgreSQL (SQLite writes one at a time)",
-)
+@postgresql_only("a snapshot shared by connections: PostgreSQL (SQLite writes one at a time)")
 @pytest.mark.django_db(transaction=True)
 def test_a_build_reads_one_snapshot_while_others_save(demo, monkeypatch):
     """A save committed by another connection after the build planned (here: a whole released

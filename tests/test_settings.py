@@ -28,9 +28,13 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in READ_BY_SETTINGS}
 
 
+# What each fresh interpreter's code starts with: Django set up on the project's settings.
+SETUP = (
+    "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup()\n"
+)
+
 SHOW = (
-    "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
-    "from django.conf import settings as s;"
+    SETUP + "from django.conf import settings as s;"
     "print(s.DATABASES['default']['ENGINE']); print(s.CELERY_BROKER_URL);"
     "print(s.CELERY_EMBEDDED_BROKER); print(s.ALLOWED_HOSTS); print(s.CSRF_TRUSTED_ORIGINS);"
     "from config.celery import app; transport = app.connection_for_write().transport;"
@@ -45,18 +49,17 @@ WSGI = (
 CHECK_DEPLOY = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
 
 CELERY_DIR = (
-    "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
-    "from django.conf import settings as s; o = s.CELERY_BROKER_TRANSPORT_OPTIONS;"
+    SETUP + "from django.conf import settings as s; o = s.CELERY_BROKER_TRANSPORT_OPTIONS;"
     "print(o['data_folder_in']); print(o['control_folder']); print(s.CELERY_RESULT_BACKEND)"
 )
 
 # Another process holds SQLite's write lock for a second while Django reads, then writes, in
 # one transaction (as a job's planning does): the transaction waits for the lock, on a
 # database named by a sqlite:// DATABASE_URL (a test's Celery worker) as on the default one.
-SQLITE_WAITS = """
-import os, sqlite3, threading, time, django
-os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'
-django.setup()
+SQLITE_WAITS = (
+    SETUP
+    + """
+import sqlite3, threading, time
 from django.db import connection, transaction
 path = connection.settings_dict['NAME']
 setup = sqlite3.connect(path)
@@ -90,6 +93,7 @@ with connection.cursor() as c:
     c.execute('select count(*) from t')
     print(c.fetchone()[0], waited >= 0.5)
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg2
-import pytest
-from django.db import connection
 
 from tests.conftest import ROOT, _test_database_url
-
-# Tests that hold a row from a connection of their own while another process writes it.
-needs_row_locks = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="row locks: PostgreSQL (SQLite writes one at a time)"
-)
 
 
 def free_port() -> int:

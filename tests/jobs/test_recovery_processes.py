@@ -25,13 +25,13 @@ from scoring.scores.services.kind import SCORING
 from tests.conftest import FAR_RELEASE, ROOT, _test_database_url, needs_far
 from tests.score_helpers import stored_scores
 from tests.scoring.test_scoring_celery import _expected_rows
+from tests.vendor_marks import needs_row_locks
 
 from .processes import (
     PrivateRedis,
     job_row_held,
     kill_group,
     kill_inside_a_chunk,
-    needs_row_locks,
     start_worker_with_beat,
     wait_finished,
     wait_for_a_blocked_chunk,

@@ -25,8 +25,8 @@ from scoring.scores.services import (
 )
 from scoring.scores.services.arrays import score_arrays_build_missing
 from scoring.uploads.services import system_output_import
-from tests.jobs.processes import needs_row_locks
 from tests.score_helpers import score_plant
+from tests.vendor_marks import needs_row_locks
 
 pytestmark = pytest.mark.django_db
 

@@ -61,22 +61,20 @@ export function taskDialogs({ page, ctx, ui, flash, help = SAVE_HELP, restoreCop
 
   // The note that this task is open elsewhere too (hidden when it is not), and its live region
   // for screen readers: the same without the ages, so it changes only when someone comes or goes.
-  // The flash line (fixed at the window's foot) stands above the note: --presence-height,
-  // kept by a ResizeObserver as the note comes, goes or wraps.
-  let noteWatch = null;
+  // The flash line (fixed at the window's foot) stands above the note: --presence-height
+  // follows the note's height as it comes, goes or wraps.
+  const note = $("presence");
+  new ResizeObserver(() => {
+    const height = note.hidden ? 0 : note.getBoundingClientRect().height;
+    document.documentElement.style.setProperty("--presence-height", `${height}px`);
+  }).observe(note);
+
   function showPresence(others) {
     const editable = !page.readOnly;
     const node = $("presence");
     const text = presenceText(others, { editable, choice });
     if (node.textContent !== text) node.textContent = text;
     node.hidden = !text;
-    if (!noteWatch && typeof ResizeObserver === "function") {
-      noteWatch = new ResizeObserver(() => {
-        const height = node.hidden ? 0 : node.getBoundingClientRect().height;
-        document.documentElement.style.setProperty("--presence-height", `${height}px`);
-      });
-      noteWatch.observe(node);
-    }
     const live = $("presence-live");
     const said = presenceText(others, { editable, ages: false, choice });
     if (live.textContent !== said) live.textContent = said;
