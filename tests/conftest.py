@@ -404,8 +404,9 @@ def pytest_sessionfinish(session):
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """pytest-django's hook before the test databases are made: under xdist on PostgreSQL, the
-    first worker migrates its database and the others copy it (see ``tests.db_clones``)."""
+    """pytest-django's hook before the test databases are made: under xdist (on PostgreSQL or
+    a SQLite file), the first worker migrates its database and the others copy it (see
+    ``tests.db_clones``)."""
     from tests.db_clones import clone_across_workers
 
     clone_across_workers()
