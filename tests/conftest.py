@@ -327,6 +327,18 @@ def _static_files_scanned_once():
 
 
 @pytest.fixture(scope="session")
+def rouge_reference(tmp_path_factory):
+    """rouge-score's values, computed once per run for all its processes (see
+    :class:`tests.rouge_helpers.ReferenceScores`): under pytest-xdist the folder is the run's,
+    shared by every worker."""
+    from tests.rouge_helpers import ReferenceScores
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return ReferenceScores(shared / "rouge-reference")
+
+
+@pytest.fixture(scope="session")
 def _celery_worker_session(tmp_path_factory, django_db_setup, django_db_blocker):
     """One real Celery worker subprocess for the session, on a queue of its own."""
     queue = f"loupe-test-{uuid.uuid4().hex[:8]}"

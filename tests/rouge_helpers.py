@@ -4,12 +4,18 @@ installed in a temporary NLTK data folder), and the PolyTope release's real summ
 from __future__ import annotations
 
 import atexit
+import fcntl
+import hashlib
+import os
+import pickle
 import shutil
 import tempfile
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 from rouge_score.rouge_scorer import RougeScorer
+from rouge_score.scoring import Score
 
 from scoring.metrics.rouge import RougeConfig
 
@@ -75,3 +81,74 @@ def polytope_pairs() -> tuple[tuple[str, str], ...]:
         ("\n".join(references[output.document_id]), "\n".join(output.sentences))
         for output in bundle.outputs
     )
+
+
+class ReferenceScores:
+    """rouge-score's values of many pairs, computed once per test run and shared by its processes.
+
+    Two whole-release tests (the ROUGE options' and the leaderboard's) compare Loupe with
+    rouge-score on the same 1,499 PolyTope pairs with the same options: each computed them
+    (about 10 s of CPU per configuration here, stemming and ROUGE-L's tables). Here the values
+    are rouge-score's own, computed by :func:`reference_scorer` the first time a test asks
+    for a (type, stemming, splitting, pair) and kept in a file per configuration in the run's
+    shared temporary folder, so a test on another xdist worker reads them instead. A lock
+    makes a second process wait for the values being computed, not compute them again.
+    """
+
+    def __init__(self, folder: Path):
+        """Keep the values in ``folder`` (created if missing).
+
+        Args:
+            folder: a folder every process of the run sees.
+        """
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def score(
+        self, config: RougeConfig, pairs: Sequence[tuple[str, str]]
+    ) -> list[dict[str, Score]]:
+        """rouge-score's ``score(target, prediction)`` of each pair, for ``config``'s types.
+
+        Args:
+            config: Loupe's configuration (types, stemming, splitting).
+            pairs: ``(target, prediction)`` texts.
+
+        Returns:
+            Per pair, as rouge-score returns it: ``{rouge type: Score(precision, recall,
+            fmeasure)}``.
+        """
+        keys = [_pair_key(target, prediction) for target, prediction in pairs]
+        with open(self.folder / "lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            tables = {t: self._load(config, t) for t in config.rouge_types}
+            todo = {
+                key: pair
+                for key, pair in zip(keys, pairs, strict=True)
+                if any(key not in table for table in tables.values())
+            }
+            if todo:
+                scorer = reference_scorer(config)
+                for key, (target, prediction) in todo.items():
+                    for rouge_type, value in scorer.score(target, prediction).items():
+                        tables[rouge_type][key] = tuple(value)
+                for rouge_type, table in tables.items():
+                    self._save(config, rouge_type, table)
+        return [{t: Score(*tables[t][key]) for t in config.rouge_types} for key in keys]
+
+    def _path(self, config: RougeConfig, rouge_type: str) -> Path:
+        split = config.split_summaries and rouge_type == "rougeLsum"
+        return self.folder / f"{rouge_type}-stem{int(config.use_stemmer)}-split{int(split)}.pkl"
+
+    def _load(self, config: RougeConfig, rouge_type: str) -> dict:
+        path = self._path(config, rouge_type)
+        return pickle.loads(path.read_bytes()) if path.exists() else {}  # noqa: S301 - our own
+
+    def _save(self, config: RougeConfig, rouge_type: str, table: dict) -> None:
+        path = self._path(config, rouge_type)
+        partial = path.with_suffix(f".{os.getpid()}.partial")
+        partial.write_bytes(pickle.dumps(table))
+        partial.replace(path)
+
+
+def _pair_key(target: str, prediction: str) -> bytes:
+    return hashlib.blake2b(f"{target}\0{prediction}".encode(), digest_size=16).digest()

@@ -222,7 +222,7 @@ def test_every_key_a_configuration_may_store_is_removed_when_not_asked_for(tiny)
 @pytest.mark.shared
 @pytest.mark.skipif(not POLYTOPE_OUTPUTS.is_dir(), reason=f"{POLYTOPE_OUTPUTS} is absent")
 def test_polytope_leaderboard_json_is_rouge_scores_on_every_output(
-    django_capture_on_commit_callbacks, capsys
+    django_capture_on_commit_callbacks, capsys, rouge_reference
 ):
     """The issue's acceptance: ``manage.py leaderboard --dataset cnndm-polytope --format json``
     has ``rougeLsum_f`` (Loupe's default), and every ROUGE value of every output is
@@ -243,12 +243,18 @@ def test_polytope_leaderboard_json_is_rouge_scores_on_every_output(
         call_command("leaderboard", "--dataset", "cnndm-polytope", "--format", "json")
         systems = {row["system"]: row for row in json.loads(capsys.readouterr().out)["systems"]}
         assert len(systems) == 10
-        scorer = reference_scorer(config)
-        outputs = (
+        outputs = list(
             SystemOutput.objects.filter(version__dataset=dataset)
             .select_related("document", "system")
             .order_by("document__position", "document__external_id")
         )
+        pairs = [
+            (
+                "\n".join(output.document.references.get(position=0).sentences),
+                "\n".join(output.sentences),
+            )
+            for output in outputs
+        ]
         stored = {
             (row.version.system.slug, row.document_id): row.metrics
             for row in DocumentScore.objects.filter(version__dataset=dataset).select_related(
@@ -257,9 +263,7 @@ def test_polytope_leaderboard_json_is_rouge_scores_on_every_output(
         }
         by_system: dict[str, dict[str, list[float]]] = {}
         checked = 0
-        for output in outputs:
-            reference = output.document.references.get(position=0).sentences
-            scores = scorer.score("\n".join(reference), "\n".join(output.sentences))
+        for output, scores in zip(outputs, rouge_reference.score(config, pairs), strict=True):
             metrics = stored[(output.system.slug, output.document_id)]
             assert {k for k in metrics if k not in _far_keys()} == set(config.keys())
             for rouge_type in config.rouge_types:
