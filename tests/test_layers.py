@@ -19,6 +19,7 @@ import shutil
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,10 +107,16 @@ def import_refs(path: Path, root: Path) -> list[ImportRef]:
     """
     module = _module_name(path, root)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    visitor = _ImportVisitor(package, str(path.relative_to(root)))
-    visitor.visit(tree)
-    return visitor.found
+    return list(_parsed_refs(package, str(path.relative_to(root)), path.read_text("utf-8")))
+
+
+@cache
+def _parsed_refs(package: str, relative: str, text: str) -> tuple[ImportRef, ...]:
+    """The imports of one file's text, parsed once per process: every test here reads the
+    whole project, and the planted-cycle tests a copy of it, which differs in one file."""
+    visitor = _ImportVisitor(package, relative)
+    visitor.visit(ast.parse(text, filename=relative))
+    return tuple(visitor.found)
 
 
 def _imports(path: Path, root: Path):
