@@ -43,6 +43,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # No GPU process: its compositing runs in the browser process, in software. Two browser
+    # test modules (9 tests) went from 81 to 69 s here, for the same CPU (77 and 75 CPU-s):
+    # a frame no longer waits on a hop to another process.
+    "--in-process-gpu",
+    "--disable-gpu-compositing",
 ]
 
 
