@@ -82,8 +82,10 @@ def _copy(creation, *, source: str, target: str) -> None:
     """Create ``target`` from ``source`` (no session may be connected to ``source``)."""
     creation.connection.close()
     if creation.connection.vendor == "sqlite":
-        # The backup copies a consistent database page by page into a new (emptied) file.
-        Path(target).unlink(missing_ok=True)
+        # The backup copies a consistent database page by page into a new file. A killed
+        # run's file and journals go first: SQLite would roll a leftover hot journal into it.
+        for leftover in ("", "-journal", "-wal", "-shm"):
+            Path(f"{target}{leftover}").unlink(missing_ok=True)
         with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
             src.backup(dst)
         src.close()
