@@ -333,9 +333,21 @@ def rouge_reference(tmp_path_factory):
     shared by every worker."""
     from tests.rouge_helpers import ReferenceScores
 
+    return ReferenceScores(run_folder(tmp_path_factory) / "rouge-reference")
+
+
+def run_folder(tmp_path_factory) -> Path:
+    """The temporary folder every process of this test run shares.
+
+    Args:
+        tmp_path_factory: pytest's session-scoped factory.
+
+    Returns:
+        Under pytest-xdist the run's folder (the parent of each worker's); else this
+        process's own.
+    """
     base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    return ReferenceScores(shared / "rouge-reference")
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")

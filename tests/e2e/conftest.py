@@ -23,6 +23,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.conftest import run_folder
 from tests.e2e.helpers import BEAT_MS, POLL_MS, World
 
 CHROMIUM = next(
@@ -92,7 +93,7 @@ def _collected_static(tmp_path_factory):
     if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nobody to share with
         _collect_if_changed()
         return
-    shared = tmp_path_factory.getbasetemp().parent  # the same for every worker of a run
+    shared = run_folder(tmp_path_factory)
     with open(shared / "collectstatic.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         marker = shared / "collectstatic.done"
