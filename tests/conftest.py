@@ -326,6 +326,18 @@ def _static_files_scanned_once():
     patch.undo()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_only_filled_tables():
+    """A transactional test's flush deletes the rows of the tables that hold any, instead of
+    truncating every table, on PostgreSQL (see ``tests/db_flush.py``)."""
+    from tests.db_flush import sql_flush
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr("django.core.management.commands.flush.sql_flush", sql_flush)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def rouge_reference(tmp_path_factory):
     """rouge-score's values, computed once per run for all its processes (see

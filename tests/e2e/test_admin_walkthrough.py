@@ -17,7 +17,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, eventually, login, wait_saved
+from tests.e2e.helpers import ARTIFACTS, eventually, login, login_through_form, wait_saved
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -117,7 +117,7 @@ def test_the_admin_walkthrough(browser, context, site, tmp_path):
 
     url = site.url
     page = context.new_page()
-    login(page, url, "admin", "loupe-admin")
+    login_through_form(page, url, "admin", "loupe-admin")
     # The demo's own scoring job ran on the worker: lead-3's FAR on demo-001 against the demo gold.
     _far_is(page, url, FAR_BEFORE, "the demo was not scored")
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, POLL_MS, choose_file, eventually, login
+from tests.e2e.helpers import ARTIFACTS, POLL_MS, choose_file, eventually, login, login_through_form
 from tests.e2e.leaderboard_helpers import (
     DEFAULT_COLUMNS,
     api,
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_leaderboard_values_filters_and_sorting_by_keyboard(context, board):
     page = context.new_page()
-    login(page, board.url, "researcher")
+    login_through_form(page, board.url, "researcher")
     page.click("nav >> text=Leaderboards")
     page.click("#datasets a[href='/leaderboards/demo/']")
     wait_query(page, "?k=3")
@@ -282,7 +282,7 @@ def test_meta_evaluation_by_subset_with_intervals(context, board, tmp_path):
 
 def test_annotators_get_403(context, demo):
     page = context.new_page()
-    login(page, demo.url, "annotator")
+    login_through_form(page, demo.url, "annotator")
     expect(page.locator("nav[aria-label='Main'] >> text=Leaderboards")).to_have_count(0)
     for path in (
         "/leaderboards/",

@@ -4,7 +4,7 @@ locked for this address, for how long and what to do; even the right password is
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import PASSWORD, login
+from tests.e2e.helpers import PASSWORD, login_through_form
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,5 +61,5 @@ def test_five_wrong_passwords_lock_the_account_for_this_address(context, demo):
     expect(page.locator("h1")).to_have_text("Too many failed logins")
 
     # Another user logs in from the same address.
-    login(page, demo.url, "annotator")
+    login_through_form(page, demo.url, "annotator")
     expect(page.locator(".topbar .who")).to_have_text("annotator")

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.metrics.wording import counted
-from tests.e2e.helpers import ARTIFACTS, choose_file, login
+from tests.e2e.helpers import ARTIFACTS, choose_file, login, login_through_form
 from tests.e2e.leaderboard_helpers import wait_query
 from tests.job_helpers import hold_job_sends
 
@@ -38,7 +38,7 @@ def site(live_server, monkeypatch):
 
 def _open_upload_page(context, url):
     page = context.new_page()
-    login(page, url, "researcher")
+    login_through_form(page, url, "researcher")
     page.get_by_role("link", name="Upload outputs").click()
     page.wait_for_url(f"{url}/upload/")
     expect(page.locator("#dataset option[value=demo]")).to_have_count(1)

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import ARTIFACTS, login, open_task, sentence, wait_saved
+from tests.e2e.helpers import ARTIFACTS, login, login_through_form, open_task, sentence, wait_saved
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +44,7 @@ def test_an_invited_annotator_sets_a_password_through_the_link_and_annotates(
 
     world = make_world(documents=("demo-001", "demo-003"))
     admin = context.new_page()
-    login(admin, world.url, "admin", "loupe-admin")
+    login_through_form(admin, world.url, "admin", "loupe-admin")
     expect(admin.locator("nav a[href='/manage/users/']")).to_be_visible()
     admin.click("nav a[href='/manage/users/']")
     expect(admin.locator("#users tr[data-user='annotator']")).to_be_visible()
