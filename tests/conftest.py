@@ -329,7 +329,7 @@ def _static_files_scanned_once():
 @pytest.fixture(scope="session", autouse=True)
 def _flush_only_filled_tables():
     """A transactional test's flush deletes the rows of the tables that hold any, instead of
-    truncating every table, on PostgreSQL (see ``tests/db_flush.py``)."""
+    truncating every table (see ``tests/db_flush.py``)."""
     from tests.db_flush import sql_flush
 
     patch = pytest.MonkeyPatch()
