@@ -1,0 +1,74 @@
+"""The transactional tests' flush (tests/db_flush.py) leaves every table as Django's would."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connection
+
+from annotation.corpus.models import Dataset, Document
+from tests.db_flush import MANY_ROWS, REMADE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _filled_tables() -> dict[str, int]:
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    with connection.cursor() as cursor:
+        counts = {}
+        for table in tables:
+            cursor.execute(f"SELECT count(*) FROM {connection.ops.quote_name(table)}")
+            counts[table] = cursor.fetchone()[0]
+    return {table: n for table, n in counts.items() if n}
+
+
+def _flush() -> None:
+    """What a transactional test's teardown runs (Django's TransactionTestCase)."""
+    call_command("flush", verbosity=0, interactive=False, reset_sequences=False)
+
+
+def _content_types_and_permissions() -> tuple[set, set]:
+    return (
+        set(ContentType.objects.values_list("app_label", "model")),
+        set(Permission.objects.values_list("content_type__app_label", "codename")),
+    )
+
+
+def test_rows_with_foreign_keys_in_any_order_are_deleted_and_the_remade_rows_stay():
+    expected = _content_types_and_permissions()
+    dataset = Dataset.objects.create(slug="flush", name="Flush")
+    Document.objects.create(dataset=dataset, external_id="d1", position=0, sentences=["A."])
+    Group.objects.create(name="flush-group").permissions.add(Permission.objects.first())
+    assert {"corpus_dataset", "corpus_document", "auth_group_permissions"} <= set(_filled_tables())
+
+    _flush()
+
+    assert set(_filled_tables()) == set(REMADE)
+    # The same content types and permissions as Django's flush and post_migrate leave.
+    assert _content_types_and_permissions() == expected
+
+
+def test_a_missing_permission_is_made_again():
+    expected = _content_types_and_permissions()
+    Permission.objects.filter(codename="view_dataset").delete()
+
+    _flush()
+
+    assert _content_types_and_permissions() == expected
+
+
+def test_a_table_with_many_rows_is_emptied_by_djangos_flush():
+    expected = _content_types_and_permissions()
+    dataset = Dataset.objects.create(slug="many", name="Many")
+    Document.objects.bulk_create(
+        Document(dataset=dataset, external_id=f"d{i}", position=i, sentences=["A."])
+        for i in range(MANY_ROWS + 1)
+    )
+
+    _flush()
+
+    # Django's flush empties the content types and permissions too; post_migrate remakes them.
+    assert set(_filled_tables()) == set(REMADE)
+    assert _content_types_and_permissions() == expected
