@@ -53,6 +53,7 @@ def sql_flush(style, connection, reset_sequences=True, allow_cascade=False):
     tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
     if not tables:
         return []
+    tables = [t for t in tables if t not in REMADE]
     quote = connection.ops.quote_name
     # One row per table that holds any: the table and its rows, counted up to MANY_ROWS + 1.
     probe = " UNION ALL ".join(
@@ -68,6 +69,4 @@ def sql_flush(style, connection, reset_sequences=True, allow_cascade=False):
             style, connection, reset_sequences=False, allow_cascade=allow_cascade
         )
     # Nothing to delete still runs one statement: the flush emits post_migrate only after SQL.
-    return [DEFERRED[connection.vendor]] + [
-        f"DELETE FROM {quote(t)};" for t in sorted(filled) if t not in REMADE
-    ]
+    return [DEFERRED[connection.vendor]] + [f"DELETE FROM {quote(t)};" for t in sorted(filled)]

@@ -37,6 +37,11 @@ class World:
         assert suggestion_job_run_inline(job=job).status == "succeeded", job.error
 
 
+def _password(username: str, password: str | None) -> str:
+    """The password given, else the demo user's, else a test user's ``pw-<username>``."""
+    return password or PASSWORD.get(username, f"pw-{username}")
+
+
 def login(page, base_url: str, username: str = "annotator", password: str | None = None):
     """Log in through the login view, without drawing the form: the page's profile gets the
     session, and the page stays where it was (a test goes to the page it is about next).
@@ -56,7 +61,7 @@ def login(page, base_url: str, username: str = "annotator", password: str | None
         form={
             "csrfmiddlewaretoken": token.group(1),
             "username": username,
-            "password": password or PASSWORD.get(username, f"pw-{username}"),
+            "password": _password(username, password),
         },
         headers={"Referer": address},
         max_redirects=0,
@@ -70,7 +75,7 @@ def login_through_form(
     """Log in by filling the login page's form; the page ends on the home page."""
     page.goto(f"{base_url}/login/")
     page.fill("#id_username", username)
-    page.fill("#id_password", password or PASSWORD.get(username, f"pw-{username}"))
+    page.fill("#id_password", _password(username, password))
     page.click("form button[type=submit]")
     page.wait_for_url(f"{base_url}/")
 
