@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections
 
 from annotation.corpus.models import Dataset, Document
 from tests.db_flush import MANY_ROWS, REMADE
@@ -59,7 +61,35 @@ def test_a_missing_permission_is_made_again():
     assert _content_types_and_permissions() == expected
 
 
-def test_a_table_with_many_rows_is_emptied_by_djangos_flush():
+def test_rows_another_connection_writes_after_the_statements_are_made_are_deleted(monkeypatch):
+    # A worker finishing a job writes while the test's flush runs: here a document goes into
+    # the empty document table after the flush has made its statements, before it runs them.
+    dataset = Dataset.objects.create(slug="late", name="Late")
+    run = connection.ops.execute_sql_flush
+
+    def a_worker_writes_first(sql_list):
+        def write():
+            try:
+                Document.objects.create(
+                    dataset_id=dataset.pk, external_id="d1", position=0, sentences=["A."]
+                )
+            finally:
+                connections.close_all()
+
+        worker = threading.Thread(target=write)
+        worker.start()
+        worker.join()
+        return run(sql_list)
+
+    monkeypatch.setattr(connection.ops, "execute_sql_flush", a_worker_writes_first)
+    assert set(_filled_tables()) == {"corpus_dataset", *REMADE}
+
+    _flush()
+
+    assert set(_filled_tables()) == set(REMADE)
+
+
+def test_a_table_with_many_rows_is_emptied():
     expected = _content_types_and_permissions()
     dataset = Dataset.objects.create(slug="many", name="Many")
     Document.objects.bulk_create(
@@ -69,6 +99,7 @@ def test_a_table_with_many_rows_is_emptied_by_djangos_flush():
 
     _flush()
 
-    # Django's flush empties the content types and permissions too; post_migrate remakes them.
+    # On PostgreSQL Django's flush truncates them all, the content types and permissions too,
+    # and post_migrate makes those again.
     assert set(_filled_tables()) == set(REMADE)
     assert _content_types_and_permissions() == expected
