@@ -408,6 +408,33 @@ def pytest_configure(config):
         os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+# The test modules that load the embedding model or spaCy's in their own process: under
+# pytest-xdist they go to one worker, as one unit, so the model is imported and loaded once per
+# run instead of once in each worker that draws one of them (about 15 CPU-s each time:
+# sentence-transformers' import, the model, spaCy's pipeline).
+MODEL_MODULES = (
+    "tests/apes/test_apes_polytope.py",
+    "tests/apes/test_apes_run.py",
+    "tests/metrics/test_suggest.py",
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` as usual (a module's tests on one worker), but the modules of
+    :data:`MODEL_MODULES` together, where the first of them comes in the collected order."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModelModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return MODEL_MODULES[0] if scope.split("::")[0] in MODEL_MODULES else scope
+
+    return ModelModulesTogether(config, log)
+
+
 _XDIST_RUNS = pytest.StashKey[set]()
 
 
