@@ -9,11 +9,11 @@ rows of every table in Django's one transaction. Django makes the foreign keys `
 INITIALLY DEFERRED``, so the deletes need no order, and the keys are checked at its commit.
 
 A real worker or the live server may still be writing while the flush runs (a scoring job's
-finish starts a bias run, say): the transaction first stops other writers until it commits, as
-``TRUNCATE``'s lock does (PostgreSQL: ``LOCK TABLE ... IN EXCLUSIVE MODE``, which still lets
-them read; SQLite: the first delete takes the database's write lock), then deletes from every
-table, empty or not. So no row written before the commit survives it, and none can reference a
-deleted row: a writer that comes after gets an error of its own, as with Django's flush. (An
+finish starts a bias run, say), so the flush deletes from every table, empty or not, the
+referenced tables before the tables that reference them. A row written before a table's
+delete is deleted with it; a row written after it that references a row deleted before waits
+for that row's lock (PostgreSQL) or for the database's write lock (SQLite) and fails at the
+flush's commit, as with Django's flush. So none is left that references a deleted row. (An
 earlier version deleted only from the tables a probe had found rows in; a bias run's rows
 written between the probe and the deletes then broke the commit's foreign-key check.)
 
@@ -34,15 +34,11 @@ MANY_ROWS = 2000
 # The rows that post_migrate makes again after every flush (a content type for each model and
 # its four permissions): kept, and post_migrate, which creates what is missing, finds them.
 REMADE = ("django_content_type", "auth_permission")
-# Before the deletes: stop other writers until the commit (SQLite's first delete takes its
-# write lock), and defer the foreign keys for the transaction (SQLite's are declared
+# Before the deletes: defer the foreign keys for the transaction (SQLite's are declared
 # DEFERRABLE INITIALLY DEFERRED already).
-FIRST = {
-    "postgresql": lambda tables: [
-        f"LOCK TABLE {', '.join(tables)} IN EXCLUSIVE MODE;",
-        "SET CONSTRAINTS ALL DEFERRED;",
-    ],
-    "sqlite": lambda tables: ["PRAGMA defer_foreign_keys = ON;"],
+DEFERRED = {
+    "postgresql": "SET CONSTRAINTS ALL DEFERRED;",
+    "sqlite": "PRAGMA defer_foreign_keys = ON;",
 }
 
 
@@ -60,7 +56,7 @@ def sql_flush(style, connection, reset_sequences=True, allow_cascade=False):
         The statements to run, in one transaction. Never empty while a table exists, so the
         flush command still emits ``post_migrate``.
     """
-    if connection.vendor not in FIRST or reset_sequences:
+    if connection.vendor not in DEFERRED or reset_sequences:
         return management_sql.sql_flush(
             style, connection, reset_sequences=reset_sequences, allow_cascade=allow_cascade
         )
@@ -68,12 +64,36 @@ def sql_flush(style, connection, reset_sequences=True, allow_cascade=False):
     if not tables:
         return []
     quote = connection.ops.quote_name
-    tables = sorted(quote(t) for t in tables if t not in REMADE)
+    tables = [quote(t) for t in _referenced_first(set(tables) - set(REMADE))]
     if connection.vendor == "postgresql" and _many_rows(connection, tables):
         return management_sql.sql_flush(
             style, connection, reset_sequences=False, allow_cascade=allow_cascade
         )
-    return FIRST[connection.vendor](tables) + [f"DELETE FROM {t};" for t in tables]
+    return [DEFERRED[connection.vendor]] + [f"DELETE FROM {t};" for t in tables]
+
+
+def _referenced_first(tables: set[str]) -> list[str]:
+    """The tables in an order where a table comes after every table its foreign keys point to
+    (by name where they point nowhere or in a circle)."""
+    from django.apps import apps
+
+    points_to = {table: set() for table in tables}
+    for model in apps.get_models(include_auto_created=True):
+        table = model._meta.db_table
+        if table not in points_to:
+            continue
+        for field in model._meta.concrete_fields:
+            target = field.related_model._meta.db_table if field.is_relation else None
+            if target in tables and target != table:
+                points_to[table].add(target)
+    ordered: list[str] = []
+    while points_to:
+        ready = sorted(t for t, targets in points_to.items() if not targets - set(ordered))
+        ready = ready or sorted(points_to)[:1]  # a circle: break it at the first by name
+        ordered += ready
+        for table in ready:
+            del points_to[table]
+    return ordered
 
 
 def _many_rows(connection, tables: list[str]) -> bool:
