@@ -417,6 +417,8 @@ MODEL_MODULES = (
     "tests/apes/test_apes_run.py",
     "tests/metrics/test_suggest.py",
 )
+# The fixtures through which a test reaches the database (pytest-django refuses it otherwise).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -509,11 +511,28 @@ def is_release_skip(reason: str) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """In CI (LOUPE_REQUIRE_SHARED=1) the release tests must run: refuse to skip them."""
+    """In CI (LOUPE_REQUIRE_SHARED=1) the release tests must run: refuse to skip them. Run the
+    modules of :data:`MODEL_MODULES` first, then the modules that need no database.
+
+    Under pytest-xdist one worker migrates the test database while the others wait to copy it
+    (about 10 s, a core idle): the first worker takes the model modules (the longest unit, best
+    started first), which need the database, and the others the modules that do not.
+    """
     if os.environ.get("LOUPE_REQUIRE_SHARED") == "1" and not SHARED_DATA.is_dir():
         raise pytest.UsageError(
             f"LOUPE_REQUIRE_SHARED=1 but {SHARED_DATA} is absent: the release tests would skip."
         )
+    needs_database = {
+        item.nodeid.split("::")[0]
+        for item in items
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames)
+    }
+
+    def first(item) -> int:
+        module = item.nodeid.split("::")[0]
+        return 0 if module in MODEL_MODULES else 1 if module not in needs_database else 2
+
+    items.sort(key=first)  # stable: the collected order within each
 
 
 def pytest_report_header(config):
