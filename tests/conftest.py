@@ -327,9 +327,9 @@ def _static_files_scanned_once():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _flush_only_filled_tables():
-    """A transactional test's flush deletes the rows of the tables that hold any, instead of
-    truncating every table (see ``tests/db_flush.py``)."""
+def _flush_by_deletes():
+    """A transactional test's flush deletes the tables' rows instead of truncating every table
+    (see ``tests/db_flush.py``)."""
     from tests.db_flush import sql_flush
 
     patch = pytest.MonkeyPatch()
@@ -421,6 +421,11 @@ MODEL_MODULES = (
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
 
 
+def _module(nodeid: str) -> str:
+    """The test module of a node id (``tests/x.py::test_y[1]`` -> ``tests/x.py``)."""
+    return nodeid.split("::", 1)[0]
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadscope`` as usual (a module's tests on one worker), but the modules of
@@ -432,7 +437,7 @@ def pytest_xdist_make_scheduler(config, log):
     class ModelModulesTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            return MODEL_MODULES[0] if scope.split("::")[0] in MODEL_MODULES else scope
+            return MODEL_MODULES[0] if _module(nodeid) in MODEL_MODULES else scope
 
     return ModelModulesTogether(config, log)
 
@@ -523,13 +528,13 @@ def pytest_collection_modifyitems(config, items):
             f"LOUPE_REQUIRE_SHARED=1 but {SHARED_DATA} is absent: the release tests would skip."
         )
     needs_database = {
-        item.nodeid.split("::")[0]
+        _module(item.nodeid)
         for item in items
         if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames)
     }
 
     def first(item) -> int:
-        module = item.nodeid.split("::")[0]
+        module = _module(item.nodeid)
         return 0 if module in MODEL_MODULES else 1 if module not in needs_database else 2
 
     items.sort(key=first)  # stable: the collected order within each
