@@ -52,21 +52,31 @@ CHROMIUM_ARGS = [
 ]
 
 
-# The browser test modules that took longest (seconds on PostgreSQL, 3 xdist workers on two
-# cores): no_lost_work 89, span_workspace 55, leaderboard_pages 48, agreement_pages 41,
-# workspace 40, job_starts 39, admin_pages 35, adjudication_page 28; the others 4 to 23. xdist
-# hands each worker its next module as it runs out of tests, in the collected order, so these go
-# first and the run ends on short modules: in collected order one worker ran no_lost_work alone
-# at the end, and the workers finished up to 23 s apart.
+# The browser test modules that took longest, longest first (seconds of a SQLite run, 3 xdist
+# workers on two cores): no_lost_work 48, job_starts 29, span_workspace 27, workspace 26,
+# agreement_pages 23, admin_walkthrough 21, leaderboard_pages 19, admin_pages 16, upload_page 14,
+# leaderboard_apes 14, adjudication_page 13, walk_layout 11, leaderboard_polytope 10,
+# leaderboard_plots 10, users_page 8; the others 1 to 6. xdist hands each worker its next module
+# as it runs out of tests, in the collected order, so these go first and the run ends on short
+# modules: in collected order one worker ran no_lost_work alone at the end, and the workers
+# finished up to 23 s apart; with only the first eight of these listed, upload_page and
+# walk_layout came last and the workers finished 14 s apart.
 LONGEST_FIRST = (
     "test_no_lost_work.py",
-    "test_span_workspace.py",
-    "test_leaderboard_pages.py",
-    "test_agreement_pages.py",
-    "test_workspace.py",
     "test_job_starts.py",
+    "test_span_workspace.py",
+    "test_workspace.py",
+    "test_agreement_pages.py",
+    "test_admin_walkthrough.py",
+    "test_leaderboard_pages.py",
     "test_admin_pages.py",
+    "test_upload_page.py",
+    "test_leaderboard_apes.py",
     "test_adjudication_page.py",
+    "test_walk_layout.py",
+    "test_leaderboard_polytope.py",
+    "test_leaderboard_plots.py",
+    "test_users_page.py",
 )
 
 
