@@ -29,7 +29,9 @@ TEST_ENV := env -u PYTHONDONTWRITEBYTECODE \
 # in the collected order, so each worker runs the browser tests last). About a fifth of the
 # suite's time is spent waiting on a browser, a real worker or a subprocess: with two workers
 # on two cores a core stood idle for 156 of 872 CPU-s, with three for 63 (436 s against 396 s).
-# PYTEST_XDIST= runs in one process.
+# A fourth gave pytest 228 to 250 s against 243 to 262 s in a checkout (SQLite), but 248 s in a
+# fresh clone against 236 to 262 s, and 302 s on PostgreSQL against 295 to 310 s: within the
+# runs' spread, so three it is. PYTEST_XDIST= runs in one process.
 # (nproc counts OMP_NUM_THREADS as a limit, so it is left out; macOS has getconf only.)
 CORES := $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null \
 	|| getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
