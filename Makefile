@@ -20,9 +20,11 @@ export DEBUG ?= 1
 # the binding), and in a shared folder every later run's broadcasts wrote a file to each of them
 # (2,087 files in one checkout).
 TEST_CELERY_DIR := $(or $(LOUPE_VAR_DIR),$(CURDIR)/var)/test-celery
+# The test databases are thrown away at the end of the run, so SQLite's commits do not wait for
+# the disk (LOUPE_SQLITE_SYNCHRONOUS=OFF, see config/settings.py).
 TEST_ENV := env -u PYTHONDONTWRITEBYTECODE \
 	DEBUG=0 SECURE_SSL_REDIRECT=0 SECRET_KEY=$(or $(SECRET_KEY),loupe-test-only-secret-key) \
-	CELERY_QUEUE=loupe-test LOUPE_CELERY_DIR=$(TEST_CELERY_DIR)
+	CELERY_QUEUE=loupe-test LOUPE_CELERY_DIR=$(TEST_CELERY_DIR) LOUPE_SQLITE_SYNCHRONOUS=OFF
 
 # One pytest-xdist worker per core, plus one (each with its own test database and Celery
 # worker; a module's tests stay on one worker, so module fixtures compute once; modules go out

@@ -20,6 +20,7 @@ READ_BY_SETTINGS = {
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "SECURE_HSTS_PRELOAD",
+    "LOUPE_SQLITE_SYNCHRONOUS",
 }
 
 
@@ -95,6 +96,13 @@ with connection.cursor() as c:
 """
 )
 
+# SQLite's synchronous pragma on a connection of the default database: 0 is OFF, 2 FULL.
+SQLITE_SYNCHRONOUS = (
+    SETUP + "from django.db import connection\n"
+    "with connection.cursor() as c:\n"
+    "    print(c.execute('pragma synchronous').fetchone()[0])"
+)
+
 
 @pytest.fixture(scope="module")
 def ran(tmp_path_factory) -> dict[str, dict]:
@@ -136,6 +144,23 @@ def ran(tmp_path_factory) -> dict[str, dict]:
             "sqlite-url-waits": (
                 ["-c", SQLITE_WAITS],
                 {**clean, "DEBUG": "1", "DATABASE_URL": sqlite_url},
+            ),
+            "sqlite-synchronous-default": (
+                ["-c", SQLITE_SYNCHRONOUS],
+                {**clean, "DEBUG": "1", "DATABASE_URL": sqlite_url},
+            ),
+            "sqlite-synchronous-off": (
+                ["-c", SQLITE_SYNCHRONOUS],
+                {
+                    **clean,
+                    "DEBUG": "1",
+                    "LOUPE_VAR_DIR": str(tmp_path_factory.mktemp("var")),
+                    "LOUPE_SQLITE_SYNCHRONOUS": "off",
+                },
+            ),
+            "sqlite-synchronous-wrong": (
+                ["-c", SQLITE_SYNCHRONOUS],
+                {**clean, "DEBUG": "1", "LOUPE_SQLITE_SYNCHRONOUS": "sometimes"},
             ),
         }
     )
@@ -185,6 +210,20 @@ def test_a_sqlite_database_url_waits_for_the_write_lock(ran):
     result = ran["sqlite-url-waits"]
     assert result["returncode"] == 0, result["stderr"][-2000:]
     assert result["stdout"].split() == ["2", "True"]
+
+
+def test_sqlite_commits_wait_for_the_disk_unless_the_environment_says_otherwise(ran):
+    # `make test` sets OFF for its throwaway databases; a deployment keeps SQLite's FULL.
+    for name, expected in (("sqlite-synchronous-default", "2"), ("sqlite-synchronous-off", "0")):
+        result = ran[name]
+        assert result["returncode"] == 0, result["stderr"][-2000:]
+        assert result["stdout"].split() == [expected], name
+    wrong = ran["sqlite-synchronous-wrong"]
+    assert wrong["returncode"] != 0
+    assert (
+        "LOUPE_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not 'sometimes'."
+        in wrong["stderr"]
+    )
 
 
 def test_production_settings_pass_check_deploy(ran):
