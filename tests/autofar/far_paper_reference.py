@@ -1,7 +1,8 @@
 """An independent computation of the FAR paper's Tables 6-8 on the release, for the tests.
 
 None of Loupe's AutoFAR, suggestion, ROUGE or FAR code: ROUGE is rouge-score's
-``RougeScorer(use_stemmer=True)`` pair by pair; a machine FAM is each facet's top-N sentences
+``RougeScorer(use_stemmer=True)`` pair by pair (each text tokenized once:
+``tests.rouge_helpers.rouge_score_scorer``); a machine FAM is each facet's top-N sentences
 by that score (earliest first on a tie, scores above 0 only), each its own support group; FAR
 is the release notebook's ``calc_facet_recall`` (a facet is covered when one of its groups is a
 subset of the first 3 extracted sentences, divided by the facets with a group) as an exact
@@ -21,11 +22,11 @@ from fractions import Fraction
 from functools import cache
 
 import numpy as np
-from rouge_score import rouge_scorer
 from scipy import stats
 
 from annotation.corpus.importers.parsers.far import parse_far_release
 from tests.conftest import FAR_RELEASE
+from tests.rouge_helpers import rouge_score_scorer
 
 SCORERS = ("rouge1-f", "rouge2-f", "rougel-f", "rougeavg-f")
 EXTRA = ("rougel-r", "rougel-p")
@@ -86,7 +87,7 @@ def _prf(hits: int, predicted: int, gold: int) -> tuple[float, float, float]:
 def _greedy(facets, sentences) -> set[int]:
     """Nallapati et al.'s labels with rouge-score: add the sentence that most raises the
     ROUGE-1 F1 of the joined selection against the joined reference; stop when none does."""
-    scorer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
+    scorer = rouge_score_scorer(["rouge1"], use_stemmer=True)
     target = " ".join(facets)
     chosen: list[int] = []
     best = 0.0
@@ -141,7 +142,7 @@ def reference() -> Reference:
     truth = {s: sum(truth_far[s].values()) / len(docs) for s in systems}
     truth76 = {s: sum(truth_far[s][d.id] for d in agree) / len(agree) for s in systems}
 
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    scorer = rouge_score_scorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
     matrices: dict[str, dict[str, list[list[float]]]] = {}
     for d in agree:
         pairs = [[scorer.score(f, s) for s in d.sentences] for f in d.facets]

@@ -7,6 +7,7 @@ import itertools
 import random
 
 import pytest
+from rouge_score.rouge_scorer import RougeScorer
 
 from scoring.metrics.rouge import (
     ALL_ROUGE_KEYS,
@@ -193,6 +194,28 @@ def test_every_type_and_option_on_real_summaries(use_stemmer, split_summaries):
         ours = score_pair(target, prediction, config)
         assert same(ours, theirs, ROUGE_ALL_TYPES), (index, target, prediction)
         assert batch.pair(index) == ours
+
+
+@needs_polytope
+@pytest.mark.parametrize(("use_stemmer", "split_summaries"), OPTIONS)
+def test_the_reference_tokenizing_each_text_once_is_rouge_scores_own_scorer(
+    use_stemmer, split_summaries
+):
+    """The tests' reference (``reference_scorer``: rouge-score's default tokenizer, each text
+    tokenized once) gives rouge-score's own ``RougeScorer`` values, on pairs that share their
+    reference summary, asked twice."""
+    config = RougeConfig(ROUGE_ALL_TYPES, use_stemmer, split_summaries)
+    pairs = polytope_pairs()[:20]
+    ours = reference_scorer(config)
+    theirs = RougeScorer(list(ROUGE_ALL_TYPES), use_stemmer, split_summaries)
+    tokenized = []
+    for _ in range(2):
+        for target, prediction in pairs:
+            assert ours.score(target, prediction) == theirs.score(target, prediction)
+            # A caller's change to the tokens it got leaves the next score alone.
+            ours._tokenizer.tokenize(target).append("tampered")
+        tokenized.append(len(ours._tokenizer._tokens))
+    assert tokenized[0] == tokenized[1] > 0  # the second round tokenized nothing again
 
 
 @needs_polytope
