@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rouge_score.rouge_scorer import RougeScorer, _lcs_table
+from rouge_score.rouge_scorer import _lcs_table
 from rouge_score.tokenizers import DefaultTokenizer
 
 from scoring.metrics.rouge import (
@@ -22,11 +22,13 @@ from scoring.metrics.rouge import (
 from scoring.metrics.rouge.batch import encode
 from scoring.metrics.rouge.lcs import lcs_length
 from scoring.metrics.rouge.tokens import tokenize_nltk
+from tests.rouge_helpers import rouge_score_scorer
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 POLYTOPE = SHARED / "polytope-release" / "outputs"
 
-SCORER = RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+# rouge-score's RougeScorer(ROUGE_TYPES, use_stemmer=True), each text tokenized once.
+SCORER = rouge_score_scorer(ROUGE_TYPES, use_stemmer=True)
 
 # Real sentences (news style), with stems, repeats, numbers, punctuation and casing.
 REAL = [
