@@ -60,6 +60,28 @@ def env_int_list(name: str, default: str, minimum: int) -> tuple[int, ...]:
     return tuple(values)
 
 
+def env_choice(name: str, choices: tuple[str, ...]) -> str:
+    """Read an environment variable that must be one of ``choices`` (any case), or empty.
+
+    Args:
+        name: the variable.
+        choices: the accepted values, in upper case.
+
+    Returns:
+        The value in upper case, or "" when unset or empty.
+
+    Raises:
+        ImproperlyConfigured: the value is none of ``choices``.
+    """
+    raw = os.environ.get(name, "")
+    value = raw.strip().upper()
+    if value and value not in choices:
+        raise ImproperlyConfigured(
+            f"{name} must be {', '.join(choices[:-1])} or {choices[-1]}, not {raw!r}."
+        )
+    return value
+
+
 def env_int_at_least(name: str, default: int, minimum: int) -> int:
     """Read an integer environment variable that must be at least ``minimum``.
 
@@ -174,15 +196,9 @@ TEMPLATES = [
 _SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 # LOUPE_SQLITE_SYNCHRONOUS sets SQLite's synchronous pragma on every connection. Unset, SQLite's
 # FULL stands: each commit waits for the disk (fsync). `make test` sets OFF, as its databases are
-# thrown away at the end of the run: on a 2-core VM the fsyncs cost five browser test modules
-# 98 against 84 CPU-s (the kernel's share halved) and 170 against 144 s.
-_SQLITE_SYNCHRONOUS = os.environ.get("LOUPE_SQLITE_SYNCHRONOUS", "").strip().upper()
+# thrown away at the end of the run (the figures are in docs/getting-started.md).
+_SQLITE_SYNCHRONOUS = env_choice("LOUPE_SQLITE_SYNCHRONOUS", ("OFF", "NORMAL", "FULL", "EXTRA"))
 if _SQLITE_SYNCHRONOUS:
-    if _SQLITE_SYNCHRONOUS not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
-        raise ImproperlyConfigured(
-            "LOUPE_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, "
-            f"not {os.environ['LOUPE_SQLITE_SYNCHRONOUS']!r}."
-        )
     _SQLITE_OPTIONS["init_command"] = f"PRAGMA synchronous={_SQLITE_SYNCHRONOUS}"
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
