@@ -6,13 +6,14 @@ import contextlib
 import json
 import multiprocessing
 import os
+import time
 from pathlib import Path
 
 import pytest
 from kombu import Exchange, Queue
 from kombu.exceptions import ChannelError
 
-from config.broker import Channel
+from config.broker import STOP_CHECK_SECONDS, Channel
 from tests.broker_helpers import bind, connection, consume, publish, queue
 
 # Processes are spawned, not forked: the test process holds threads and database connections.
@@ -149,3 +150,40 @@ def test_a_message_that_cannot_be_read_stays_in_its_queue(tmp_path, monkeypatch)
                 channel.basic_get(name, no_ack=True)
         assert isinstance(channel, Channel)
         assert channel.basic_get(name, no_ack=True).decode() == {"n": 1}
+
+
+def _drain(conn, name: str, timeout: float) -> tuple[list, float]:
+    """Drain ``conn`` for a message of queue ``name``: (the bodies delivered, seconds taken)."""
+    got = []
+    with conn.Consumer(queue(name), callbacks=[lambda body, message: got.append(body)]):
+        started = time.monotonic()
+        with contextlib.suppress(TimeoutError):
+            conn.drain_events(timeout=timeout)
+        return got, time.monotonic() - started
+
+
+def test_a_client_waits_its_whole_timeout_and_gets_what_comes(tmp_path):
+    # A client waiting for replies (inspect, a ping) must not be cut short by the slices the
+    # worker's wait is cut into.
+    with connection(tmp_path) as conn:
+        got, waited = _drain(conn, "empty", timeout=4 * STOP_CHECK_SECONDS)
+        assert got == [] and waited >= 4 * STOP_CHECK_SECONDS
+        queue("full")(conn.channel()).declare()
+        conn.Producer(serializer="json").publish({"n": 1}, exchange="full", routing_key="full")
+        got, _ = _drain(conn, "full", timeout=60)
+        assert got == [{"n": 1}]
+
+
+@pytest.mark.parametrize("flag", ["should_stop", "should_terminate"])
+def test_a_worker_told_to_stop_stops_waiting_for_messages(tmp_path, monkeypatch, flag):
+    # Celery's worker drains once more after its stop flag is set: with kombu's transport the
+    # drain waited its whole timeout on an empty queue (2 s, twice, in each shutdown).
+    from celery.worker import state
+
+    with connection(tmp_path) as conn:
+        monkeypatch.setattr(state, flag, 0)  # EX_OK: a warm (or cold) shutdown that exits 0
+        got, waited = _drain(conn, "empty", timeout=60)
+        assert got == [] and waited < 30
+        monkeypatch.setattr(state, flag, None)
+        got, waited = _drain(conn, "empty", timeout=3 * STOP_CHECK_SECONDS)
+        assert got == [] and waited >= 3 * STOP_CHECK_SECONDS
