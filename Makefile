@@ -7,6 +7,7 @@ HASH := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 # scorer's extra (torch, about 1.6 GB), which the demo does not use.
 RUN_STAMP := $(VENV)/.installed-run-$(HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(HASH)
+COMPILED_STAMP := $(VENV)/.compiled-test-$(HASH)
 # The front-end checks' npm packages (ESLint), installed again when package-lock.json changes.
 NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
 export DEBUG ?= 1
@@ -83,8 +84,12 @@ $(TEST_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(PIP_INSTALL) "$(UV_REQUIREMENT)" "$(TORCH_REQUIREMENT)"
 	$(UV_INSTALL) -e ".[dev,embeddings]"
+	rm -f $(VENV)/.installed-* $(VENV)/.compiled-*
+	touch $@
+
+# The test install's bytecode, compiled once per install; in `make test` beside the checks.
+$(COMPILED_STAMP): $(TEST_STAMP)
 	$(COMPILE)
-	rm -f $(VENV)/.installed-*
 	touch $@ $(RUN_STAMP)
 
 $(NODE_STAMP): package.json package-lock.json
@@ -96,8 +101,7 @@ $(NODE_STAMP): package.json package-lock.json
 install: $(RUN_STAMP)
 
 ## Everything, for the tests: the dev tools, the embeddings extra, Debian's Chromium headless shell and ESLint.
-install-test: $(TEST_STAMP) $(NODE_STAMP)
-	bash .ci/ensure-chromium
+install-test: $(COMPILED_STAMP) $(NODE_STAMP) check-browser
 
 ## Install, migrate, load the demo and serve http://127.0.0.1:8000/ with a Celery worker.
 run: install
@@ -106,17 +110,23 @@ run: install
 	$(BIN)/python manage.py serve $(or $(ADDRPORT),127.0.0.1:8000)
 
 ## Install, lint, check formatting and run the whole test suite.
-test: install-test
-	$(MAKE) --no-print-directory -j$(CORES) --output-sync=target $(CHECKS)
+test:
+	$(MAKE) --no-print-directory -j$(CORES) --output-sync=target $(CHECKS) $(COMPILED_STAMP)
 	rm -rf $(TEST_CELERY_DIR)
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
-# The checks before the suite, side by side on every core (each one alone took 0.2 to 10 s:
-# the static files' collect, which compresses each file, the longest): Python's lint and
-# format, the front end's lint and unit tests, the manual, and the static files the browser
-# tests load.
-CHECKS := check-python check-js check-js-unit check-docs check-static
+# The installs and the checks before the suite, side by side on every core, each as soon as
+# what it needs is installed (each check alone took 0.2 to 10 s: the static files' collect,
+# which compresses each file, the longest): Python's lint and format, the front end's lint and
+# unit tests (while pip still unpacks torch, on one core), the manual, the static files the
+# browser tests load, and the browser. The bytecode compiles beside the checks.
+CHECKS := check-python check-js check-js-unit check-docs check-static check-browser
 .PHONY: $(CHECKS)
+check-python check-docs check-static: $(TEST_STAMP)
+check-js check-js-unit: $(NODE_STAMP)
+# After ensure-node: both may call apt-get, which one process at a time may run.
+check-browser: $(NODE_STAMP)
+	bash .ci/ensure-chromium
 check-python:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
