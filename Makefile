@@ -29,7 +29,8 @@ TEST_ENV := env -u PYTHONDONTWRITEBYTECODE \
 
 # One pytest-xdist worker per core, plus one (each with its own test database and Celery
 # worker; a module's tests stay on one worker, so module fixtures compute once; modules go out
-# in the collected order, so each worker runs the browser tests last). About a fifth of the
+# in the collected order, but the last worker starts with the browser modules and the others
+# join it when the rest is done: tests/scheduling.py). About a fifth of the
 # suite's time is spent waiting on a browser, a real worker or a subprocess: with two workers
 # on two cores a core stood idle for 156 of 872 CPU-s, with three for 63 (436 s against 396 s).
 # A fourth gave pytest 228 to 250 s against 243 to 262 s in a checkout (SQLite), but 248 s in a

@@ -452,18 +452,13 @@ def _module(nodeid: str) -> str:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadscope`` as usual (a module's tests on one worker), but the modules of
-    :data:`MODEL_MODULES` together, where the first of them comes in the collected order."""
+    """``--dist loadscope`` with the model modules as one unit and the browser modules started
+    early on one worker: :class:`tests.scheduling.BrowsersAlongside`."""
     if config.getvalue("dist") != "loadscope":
         return None
-    from xdist.scheduler import LoadScopeScheduling
+    from tests.scheduling import BrowsersAlongside
 
-    class ModelModulesTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            scope = super()._split_scope(nodeid)
-            return MODEL_MODULES[0] if _module(nodeid) in MODEL_MODULES else scope
-
-    return ModelModulesTogether(config, log)
+    return BrowsersAlongside(config, log)
 
 
 _XDIST_RUNS = pytest.StashKey[set]()
