@@ -32,7 +32,7 @@ import os
 import shutil
 import uuid
 from queue import Empty
-from time import monotonic
+from time import monotonic, sleep
 
 from celery.worker import state as worker_state
 from kombu.exceptions import ChannelError
@@ -44,8 +44,6 @@ log = logging.getLogger(__name__)
 
 # Files are written and read as bytes on every platform (Windows' os.open defaults to text).
 _BINARY = getattr(os, "O_BINARY", 0)
-# A worker's wait for messages looks this often whether the worker was told to stop.
-STOP_CHECK_SECONDS = 0.25
 
 
 def _bindings(text: str) -> list:
@@ -203,15 +201,16 @@ class Transport(filesystem.Transport):
     Channel = Channel
 
     def drain_events(self, connection, timeout=None):
-        """Deliver the next message, waiting up to ``timeout`` seconds, as kombu's transport
-        does; but a worker told to stop stops waiting at the end of its current slice
-        (:data:`STOP_CHECK_SECONDS`, or the poll that passes it).
+        """Deliver the next message, waiting up to ``timeout`` seconds, as kombu's virtual
+        transport does; but a worker told to stop stops waiting after the poll at hand.
 
         Celery's worker on a polled transport drains with a 2 s timeout, looks at its stop
         flag only between two drains, and drains once more after the flag is set: a worker
-        sent SIGTERM spent 4 of its 5 s of shutdown waiting on an empty queue here. The wait
-        is cut into slices and ends early only when this process's worker is stopping, so a
-        client waiting for replies (``inspect``, a ping) still waits its whole timeout.
+        sent SIGTERM spent 4 of its 5 s of shutdown waiting on an empty queue here. This is
+        kombu's loop (poll, sleep ``polling_interval``, poll again until the timeout) with one
+        more way out: it ends at an empty poll when this process's worker is stopping, so a
+        client waiting for replies (``inspect``, a ping) still waits its whole timeout, and
+        the queue is polled no more often than before.
 
         Args:
             connection: the kombu connection.
@@ -221,13 +220,16 @@ class Transport(filesystem.Transport):
             TimeoutError: (``socket.timeout``) no message came within ``timeout``, or the
                 worker is stopping.
         """
-        if timeout is None:
-            return super().drain_events(connection, timeout=None)
-        deadline = monotonic() + timeout
+        started = monotonic()
+        interval = self.polling_interval
+        if timeout and interval and interval > timeout:
+            interval = timeout
         while True:
-            remaining = max(deadline - monotonic(), 0.0)
             try:
-                return super().drain_events(connection, timeout=min(remaining, STOP_CHECK_SECONDS))
-            except TimeoutError:  # kombu raises socket.timeout, its alias
-                if remaining <= STOP_CHECK_SECONDS or _worker_stopping():
-                    raise
+                self.cycle.get(self._deliver, timeout=timeout)
+                return
+            except Empty:
+                if timeout is not None and (monotonic() - started >= timeout or _worker_stopping()):
+                    raise TimeoutError() from None
+                if interval is not None:
+                    sleep(interval)
