@@ -400,13 +400,14 @@ def celery_worker_process(_celery_worker_session):
 # Python's cyclic garbage collector in the test processes: a collection of the oldest
 # generation walks every object it tracks, and a test process holds millions (Django, SciPy,
 # torch and spaCy imported, the collected tests, the parsed releases). In a run on two cores the
-# three xdist workers spent 48 of their about 270 CPU-s in 99 such collections (0.4 s each).
-# What the imports and the collection made is frozen (gc.freeze: never walked again; none of it
-# is garbage that the collector would free), and the collector runs after 10,000 allocations
-# instead of 700, so the oldest generation is looked at about 14 times less often: 12 CPU-s in
-# the collector, the run 229 against 250 s (326 against 366 CPU-s). Reference counting still
-# frees everything that is not a cycle at once; the application's processes keep Python's
-# defaults (the jobs that build millions of objects pause the collector: config/gc.py).
+# three xdist workers spent 48 of their about 270 CPU-s in 99 such collections (about 0.5 s
+# each). What the imports and the collection made is frozen (gc.freeze: never walked again, and
+# never freed by the collector; the collection's garbage is collected first), and the collector
+# runs after 10,000 allocations instead of 700, so the oldest generation is looked at about 14
+# times less often: 12 CPU-s in the collector, the run 229 against 250 s (326 against 366 CPU-s).
+# Reference counting still frees everything that is not a cycle at once; the application's
+# processes keep Python's defaults (the jobs that build millions of objects pause the
+# collector: config/gc.py).
 GC_THRESHOLDS = (10_000, 10, 10)
 
 
@@ -427,8 +428,9 @@ def pytest_configure(config):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
-    """Freeze what the collection made (the test modules, their imports and items): see
-    :data:`GC_THRESHOLDS`."""
+    """Freeze what the collection made (the test modules, their imports and items), after
+    collecting its garbage: see :data:`GC_THRESHOLDS`."""
+    gc.collect()
     gc.freeze()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from xdist.scheduler import LoadScopeScheduling
 
 from tests.conftest import MODEL_MODULES, _module
@@ -19,10 +21,11 @@ class BrowsersAlongside(LoadScopeScheduling):
     A browser test spends much of its time waiting on Chromium, the live server or a real
     Celery worker. When every worker ran its browser modules last, they all waited at once and
     the cores were up to a quarter idle for the run's last 110 s; beside the other modules
-    those waits are filled (two runs in one checkout: 213 against 226 s and 244 against 247 s).
-    A worker never takes another module after a browser module (``tests/e2e/conftest.py``:
-    they delete the rows the data migrations made, and the browser lifts Django's async guard
-    while it runs), unless no worker that could is left.
+    those waits are filled (runs in one checkout: 213 and 217 against 226 s). A worker never
+    takes another module after a browser module (``tests/e2e/conftest.py``: they delete the
+    rows the data migrations made, and the browser lifts Django's async guard while it runs),
+    unless no worker that could is left: a worker with no browser module left to take is shut
+    down, and the others finish the run.
     """
 
     def __init__(self, config, log=None):
@@ -34,16 +37,22 @@ class BrowsersAlongside(LoadScopeScheduling):
         return MODEL_MODULES[0] if _module(nodeid) in MODEL_MODULES else scope
 
     def _browser_worker(self):
-        """The worker with the highest number, when there are two or more."""
-        nodes = sorted(self.nodes, key=lambda node: int(node.gateway.id.lstrip("gw") or 0))
+        """The worker with the highest number (``gw2`` of three), when there are two or more;
+        workers with other names (``--tx ...//id=name``) count as 0 and keep their order."""
+
+        def number(node) -> int:
+            found = re.fullmatch(r"gw(\d+)", node.gateway.id)
+            return int(found.group(1)) if found else 0
+
+        nodes = sorted(self.nodes, key=number)
         return nodes[-1] if len(nodes) > 1 else None
 
     def _assign_work_unit(self, node) -> None:
         browser = [scope for scope in self.workqueue if scope.startswith(BROWSER_TESTS)]
         other = [scope for scope in self.workqueue if not scope.startswith(BROWSER_TESTS)]
         if node in self.browsed:
-            # A crashed worker's modules come back to the queue: they go to a worker that ran
-            # no browser module, or, if none is left, to this one.
+            # Other modules go to a worker that ran no browser module, or, if none is left
+            # (a crashed worker's modules came back to the queue), to this one.
             free = [n for n in self.nodes if n not in self.browsed and not n.shutting_down]
             choices = browser or (other if not free else [])
         elif node is self._browser_worker():

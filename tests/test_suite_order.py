@@ -1,5 +1,4 @@
-"""The lists that order the suite's modules name modules that exist (a rename would drop one),
-and the xdist schedule keeps the browser modules last on each worker."""
+"""The suite's order: its module lists name modules that exist, and the xdist schedule holds."""
 
 from __future__ import annotations
 
@@ -92,4 +91,14 @@ def test_a_single_worker_runs_the_other_modules_first():
     collection = _collection()
     ran = _run(collection, workers=1)
     modules = _modules(ran["gw0"])
-    assert [m.startswith(BROWSER_TESTS) for m in modules] == [False] * 6 + [True] * 5
+    others = len(MODEL_MODULES) + 3
+    assert [m.startswith(BROWSER_TESTS) for m in modules] == [False] * others + [True] * 5
+
+
+def test_the_browser_worker_stops_when_no_browser_module_is_left():
+    modules = [f"tests/test_{n}.py" for n in range(12)] + [f"{BROWSER_TESTS}test_only.py"]
+    collection = [f"{module}::test_{n}" for module in modules for n in range(4)]
+    ran = _run(collection, workers=3)
+    assert _modules(ran["gw2"]) == [f"{BROWSER_TESTS}test_only.py"]
+    tests = [entry for entries in ran.values() for entry in entries if "::" in entry]
+    assert sorted(tests) == sorted(collection)
