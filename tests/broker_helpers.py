@@ -11,11 +11,13 @@ TRANSPORT = "config.broker:Transport"
 MAX_ERRORS = 20
 
 
-def options(root: Path) -> dict:
-    """Transport options of a broker whose folders are under ``root``, polled without pause.
+def options(root: Path, *, polling_interval: float = 0) -> dict:
+    """Transport options of a broker whose folders are under ``root``, polled without pause
+    unless ``polling_interval`` says otherwise.
 
     Args:
         root: the folder that holds the broker's folders (made here).
+        polling_interval: seconds between two polls of an empty queue.
 
     Returns:
         kombu's ``transport_options``.
@@ -28,22 +30,27 @@ def options(root: Path) -> dict:
         "control_folder": str(root / "control"),
         "processed_folder": str(root / "processed"),
         "store_processed": False,
-        "polling_interval": 0,
+        "polling_interval": polling_interval,
     }
 
 
-def connection(root: Path):
+def connection(root: Path, *, polling_interval: float = 0):
     """A kombu connection to the broker under ``root`` through Loupe's transport.
 
     Args:
         root: see :func:`options`.
+        polling_interval: see :func:`options`.
 
     Returns:
         A ``kombu.Connection`` (not yet connected).
     """
     from kombu import Connection
 
-    return Connection("filesystem://", transport=TRANSPORT, transport_options=options(root))
+    return Connection(
+        "filesystem://",
+        transport=TRANSPORT,
+        transport_options=options(root, polling_interval=polling_interval),
+    )
 
 
 def queue(name: str):

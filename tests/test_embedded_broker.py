@@ -15,7 +15,7 @@ from kombu import Exchange, Queue
 from kombu.exceptions import ChannelError
 
 from config.broker import Channel
-from tests.broker_helpers import TRANSPORT, bind, connection, consume, options, publish, queue
+from tests.broker_helpers import bind, connection, consume, publish, queue
 
 # The settings' polling interval of the embedded broker (config/settings.py).
 POLLING_INTERVAL = 0.2
@@ -155,17 +155,6 @@ def test_a_message_that_cannot_be_read_stays_in_its_queue(tmp_path, monkeypatch)
         assert channel.basic_get(name, no_ack=True).decode() == {"n": 1}
 
 
-def _polled(root: Path):
-    """A connection to the broker under ``root`` polled as the settings poll (every 0.2 s)."""
-    from kombu import Connection
-
-    return Connection(
-        "filesystem://",
-        transport=TRANSPORT,
-        transport_options={**options(root), "polling_interval": POLLING_INTERVAL},
-    )
-
-
 def _drain(conn, name: str, timeout: float) -> tuple[list, float]:
     """Drain ``conn`` for a message of queue ``name``: (the bodies delivered, seconds taken)."""
     got = []
@@ -178,13 +167,13 @@ def _drain(conn, name: str, timeout: float) -> tuple[list, float]:
 
 def test_a_client_waits_its_whole_timeout_and_gets_a_message_that_comes_meanwhile(tmp_path):
     # A client waiting for replies (inspect, a ping) must not be cut short.
-    with _polled(tmp_path) as conn:
+    with connection(tmp_path, polling_interval=POLLING_INTERVAL) as conn:
         got, waited = _drain(conn, "empty", timeout=1.0)
         assert got == [] and waited >= 1.0
         queue("later")(conn.channel()).declare()
 
         def publish():
-            with _polled(tmp_path) as other:
+            with connection(tmp_path, polling_interval=POLLING_INTERVAL) as other:
                 other.Producer(serializer="json").publish(
                     {"n": 1}, exchange="later", routing_key="later"
                 )
@@ -204,7 +193,7 @@ def test_a_worker_told_to_stop_stops_waiting_for_messages(tmp_path, monkeypatch,
     # drain waited its whole timeout on an empty queue (2 s, twice, in each shutdown).
     from celery.worker import state
 
-    with _polled(tmp_path) as conn:
+    with connection(tmp_path, polling_interval=POLLING_INTERVAL) as conn:
         monkeypatch.setattr(state, flag, 0)  # EX_OK: a warm (or cold) shutdown that exits 0
         got, waited = _drain(conn, "empty", timeout=60)
         assert got == [] and waited < 10
